@@ -1,0 +1,119 @@
+//! Atomic file replacement: write a temporary file beside the target, flush it to disk, then
+//! rename it over the target. A reader sees the old file or the new one, never a mix, and a
+//! failure at any point leaves the old file as it was.
+
+use crate::CoreError;
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Replaces `path` with `bytes` atomically.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// Replaces `path` with what `write` writes, atomically. If `write` (or flushing, or the
+/// rename) fails, the temporary file is removed and `path` is untouched.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), CoreError> {
+    let io_error = |source| CoreError::Io { file: path.to_path_buf(), source };
+    let tmp = temp_path(path).map_err(io_error)?;
+    let result = (|| {
+        let mut w = BufWriter::new(File::create_new(&tmp)?);
+        write(&mut w)?;
+        let file = w.into_inner().map_err(io::IntoInnerError::into_error)?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        // Best effort: the temporary file may not exist if creating it failed.
+        let _ = fs::remove_file(&tmp);
+        return Err(io_error(e));
+    }
+    sync_parent(path);
+    Ok(())
+}
+
+/// A fresh hidden name in the target's directory: `.<name>.<pid>-<n>.tmp`.
+fn temp_path(path: &Path) -> io::Result<PathBuf> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let name = path.file_name().ok_or_else(|| {
+        io::Error::new(io::ErrorKind::InvalidInput, "the path does not name a file")
+    })?;
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let tmp_name = format!(".{}.{}-{n}.tmp", name.to_string_lossy(), std::process::id());
+    Ok(path.with_file_name(tmp_name))
+}
+
+/// Flushes the directory entry of the rename where the platform allows it (best effort: the
+/// data itself is already on disk, and some file systems refuse to sync a directory).
+fn sync_parent(path: &Path) {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        && let Ok(d) = File::open(dir)
+    {
+        let _ = d.sync_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `name` in a directory of its own, so that tests running at once do not see each
+    /// other's temporary files.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir()
+            .join(format!("springmesh-atomic-{}", std::process::id()))
+            .join(name.replace('.', "-"));
+        fs::create_dir_all(&dir).expect("temp dir");
+        dir.join(name)
+    }
+
+    fn leftovers(path: &Path) -> Vec<String> {
+        let dir = path.parent().expect("parent");
+        fs::read_dir(dir)
+            .expect("read dir")
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect()
+    }
+
+    #[test]
+    fn replaces_the_file() {
+        let path = scratch("replace.bin");
+        write_atomic(&path, b"old").expect("first write");
+        write_atomic(&path, b"new contents").expect("second write");
+        assert_eq!(fs::read(&path).expect("read"), b"new contents");
+        assert!(leftovers(&path).is_empty());
+    }
+
+    #[test]
+    fn failure_mid_write_leaves_the_old_file() {
+        let path = scratch("mid-write.bin");
+        write_atomic(&path, b"previous").expect("first write");
+        let err = write_atomic_with(&path, |w| {
+            w.write_all(&[7; 100_000])?;
+            Err(io::Error::other("disk full"))
+        })
+        .expect_err("the writer failed");
+        assert!(err.to_string().contains("disk full"), "{err}");
+        assert!(err.to_string().contains("mid-write.bin"), "{err}");
+        assert_eq!(fs::read(&path).expect("read"), b"previous");
+        assert!(leftovers(&path).is_empty(), "{:?}", leftovers(&path));
+    }
+
+    #[test]
+    fn failed_rename_leaves_the_target_and_no_temporary() {
+        let dir = scratch("a-directory");
+        fs::create_dir_all(dir.join("inside")).expect("dir");
+        let err = write_atomic(&dir, b"data").expect_err("cannot replace a non-empty directory");
+        assert!(matches!(err, CoreError::Io { .. }));
+        assert!(dir.join("inside").is_dir());
+        assert!(leftovers(&dir).is_empty());
+    }
+}

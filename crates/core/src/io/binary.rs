@@ -1,0 +1,118 @@
+//! The binary `.spring` container: a fixed 24-byte header, then the model encoded by bincode.
+//!
+//! ```text
+//! offset size field
+//!      0    8 magic        89 53 50 52 0D 0A 1A 0A  ("\x89SPR\r\n\x1a\n")
+//!      8    4 version      u32 little endian, 1
+//!     12    4 crc32        u32 little endian, CRC-32 (IEEE) of the payload
+//!     16    8 payload_len  u64 little endian, bytes after the header
+//!     24    … payload      the model, bincode 2 with fixed-width little-endian integers
+//! ```
+//!
+//! docs/file-format.md describes the payload byte by byte. The magic's first byte has its high
+//! bit set and the CR LF / LF pair catches files mangled by text-mode transfers, as in PNG.
+
+use super::schema::ModelFile;
+use crate::{CoreError, SpringModel};
+use std::path::Path;
+
+/// The first eight bytes of every `.spring` file.
+pub const MAGIC: [u8; 8] = *b"\x89SPR\r\n\x1a\n";
+
+/// The format version this build writes, and the newest it reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Size of the fixed header in bytes.
+pub const HEADER_LEN: usize = 24;
+
+/// bincode settings of the payload: little endian, fixed-width integers (u32 enum tags, u64
+/// lengths), no limit (allocations are bounded by [`super::bounded`] instead).
+fn config() -> impl bincode::config::Config {
+    bincode::config::standard().with_little_endian().with_fixed_int_encoding()
+}
+
+/// The header fields, read without interpretation.
+struct Header {
+    magic: [u8; 8],
+    version: u32,
+    crc32: u32,
+    payload_len: u64,
+}
+
+impl Header {
+    fn parse(h: &[u8; HEADER_LEN]) -> Header {
+        let mut magic = [0; 8];
+        magic.copy_from_slice(&h[0..8]);
+        let mut len = [0; 8];
+        len.copy_from_slice(&h[16..24]);
+        Header {
+            magic,
+            version: u32::from_le_bytes([h[8], h[9], h[10], h[11]]),
+            crc32: u32::from_le_bytes([h[12], h[13], h[14], h[15]]),
+            payload_len: u64::from_le_bytes(len),
+        }
+    }
+}
+
+/// Encodes `model` as a complete `.spring` file. `file` only names the target in errors.
+pub fn encode(model: &SpringModel, file: &Path) -> Result<Vec<u8>, CoreError> {
+    let payload = bincode::serde::encode_to_vec(ModelFile::from(model), config())
+        .map_err(|e| CoreError::Encode { file: file.to_path_buf(), reason: e.to_string() })?;
+    let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&payload);
+    Ok(out)
+}
+
+/// Decodes a complete `.spring` file: checks magic, version, length and checksum, then decodes
+/// and validates the model. `file` only names the source in errors.
+pub fn decode(bytes: &[u8], file: &Path) -> Result<SpringModel, CoreError> {
+    let file_buf = || file.to_path_buf();
+    let (header, payload) = bytes.split_first_chunk::<HEADER_LEN>().ok_or(CoreError::TooShort {
+        file: file_buf(),
+        expected: HEADER_LEN,
+        found: bytes.len(),
+    })?;
+    let header = Header::parse(header);
+    if header.magic != MAGIC {
+        return Err(CoreError::BadMagic { file: file_buf(), expected: MAGIC, found: header.magic });
+    }
+    if header.version == 0 {
+        return Err(CoreError::ZeroVersion { file: file_buf() });
+    }
+    if header.version > FORMAT_VERSION {
+        return Err(CoreError::NewerVersion {
+            file: file_buf(),
+            supported: FORMAT_VERSION,
+            found: header.version,
+        });
+    }
+    let (crc, payload_len) = (header.crc32, header.payload_len);
+    if payload_len != payload.len() as u64 {
+        return Err(CoreError::LengthMismatch {
+            file: file_buf(),
+            expected: payload_len,
+            found: payload.len() as u64,
+        });
+    }
+    let actual = crc32fast::hash(payload);
+    if actual != crc {
+        return Err(CoreError::Checksum { file: file_buf(), expected: crc, found: actual });
+    }
+    let decode_error = |reason: String| CoreError::Decode { file: file_buf(), reason };
+    let (model_file, used): (ModelFile, usize) =
+        bincode::serde::borrow_decode_from_slice(payload, config())
+            .map_err(|e| decode_error(e.to_string()))?;
+    if used != payload.len() {
+        return Err(decode_error(format!(
+            "{} unexpected bytes after the end of the model",
+            payload.len() - used
+        )));
+    }
+    let model = SpringModel::from(model_file);
+    model.validate().map_err(|problems| CoreError::InvalidFile { file: file_buf(), problems })?;
+    Ok(model)
+}

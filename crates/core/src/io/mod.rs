@@ -1,0 +1,75 @@
+//! Reading and writing model files: binary `.spring` and readable `.spring.json`.
+
+pub mod binary;
+pub(crate) mod bounded;
+pub mod json;
+
+mod atomic;
+mod schema;
+
+pub use atomic::{write_atomic, write_atomic_with};
+
+use crate::{CoreError, SpringModel};
+use std::path::Path;
+
+/// The two model file formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileFormat {
+    /// `.spring`: header + bincode payload.
+    Binary,
+    /// `.spring.json`: readable JSON.
+    Json,
+}
+
+impl FileFormat {
+    /// The format a file name asks for: JSON when it ends in `.json` (so `.spring.json`),
+    /// binary otherwise.
+    pub fn from_path(path: &Path) -> FileFormat {
+        let is_json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        if is_json { FileFormat::Json } else { FileFormat::Binary }
+    }
+
+    /// The format of file contents: binary when they start with the `.spring` magic, JSON when
+    /// the first non-blank byte is `{`, otherwise what the name says.
+    pub fn sniff(bytes: &[u8], path: &Path) -> FileFormat {
+        if bytes.starts_with(&binary::MAGIC) {
+            return FileFormat::Binary;
+        }
+        match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+            Some(b'{') => FileFormat::Json,
+            _ => FileFormat::from_path(path),
+        }
+    }
+}
+
+/// Encodes a model in `format`. `file` only names the target in errors.
+pub fn encode(model: &SpringModel, format: FileFormat, file: &Path) -> Result<Vec<u8>, CoreError> {
+    match format {
+        FileFormat::Binary => binary::encode(model, file),
+        FileFormat::Json => json::encode(model, file),
+    }
+}
+
+/// Decodes and validates a model from a file's bytes, whichever of the two formats they are in.
+/// `file` names the source in errors and breaks ties (see [`FileFormat::sniff`]).
+pub fn decode(bytes: &[u8], file: &Path) -> Result<SpringModel, CoreError> {
+    match FileFormat::sniff(bytes, file) {
+        FileFormat::Binary => binary::decode(bytes, file),
+        FileFormat::Json => json::decode(bytes, file),
+    }
+}
+
+/// Loads and validates a `.spring` or `.spring.json` file.
+pub fn load(path: &Path) -> Result<SpringModel, CoreError> {
+    let bytes =
+        std::fs::read(path).map_err(|source| CoreError::Io { file: path.to_path_buf(), source })?;
+    decode(&bytes, path)
+}
+
+/// Validates `model` and saves it atomically, as JSON when `path` ends in `.json` and as
+/// binary `.spring` otherwise. An invalid model is refused and nothing is written.
+pub fn save(model: &SpringModel, path: &Path) -> Result<(), CoreError> {
+    model.validate().map_err(|problems| CoreError::InvalidModel { problems })?;
+    let bytes = encode(model, FileFormat::from_path(path), path)?;
+    write_atomic(path, &bytes)
+}

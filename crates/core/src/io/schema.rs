@@ -1,0 +1,132 @@
+//! The serialized form of a model, shared by `.spring` (bincode) and `.spring.json`.
+//!
+//! Records are stored as lists of objects (one object per node, spring, face) because that is
+//! the readable JSON contract; in memory the model keeps one column per field. Field order here
+//! is the order of the binary layout (docs/file-format.md); changing it changes the format
+//! version.
+
+use super::bounded;
+use crate::NodeId;
+use crate::model::{Face, Metadata, Node, SimParams, Spring, SpringKind, SpringModel};
+use glam::{Vec2, Vec3};
+use serde::{Deserialize, Serialize};
+
+/// A whole model as written to a file.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ModelFile {
+    #[serde(deserialize_with = "bounded::vec")]
+    nodes: Vec<NodeRecord>,
+    #[serde(default, deserialize_with = "bounded::vec")]
+    springs: Vec<SpringRecord>,
+    #[serde(default, deserialize_with = "bounded::vec")]
+    anchors: Vec<NodeId>,
+    #[serde(default, deserialize_with = "bounded::vec")]
+    faces: Vec<FaceRecord>,
+    #[serde(default, deserialize_with = "bounded::vec")]
+    uvs: Vec<Vec2>,
+    #[serde(default)]
+    params: SimParams,
+    #[serde(default)]
+    metadata: Metadata,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NodeRecord {
+    position: Vec3,
+    mass: f32,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpringRecord {
+    a: NodeId,
+    b: NodeId,
+    /// Absent in a hand-written JSON file: the distance between the nodes.
+    #[serde(default)]
+    rest_length: Option<f32>,
+    stiffness: f32,
+    #[serde(default)]
+    damping: f32,
+    #[serde(default)]
+    kind: SpringKind,
+    #[serde(default)]
+    break_min: Option<f32>,
+    #[serde(default)]
+    break_max: Option<f32>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FaceRecord {
+    nodes: [NodeId; 3],
+    #[serde(default)]
+    uvs: Option<[u32; 3]>,
+}
+
+impl From<&SpringModel> for ModelFile {
+    fn from(m: &SpringModel) -> Self {
+        ModelFile {
+            nodes: m
+                .nodes
+                .iter()
+                .map(|n| NodeRecord { position: n.position, mass: n.mass })
+                .collect(),
+            springs: m
+                .springs
+                .iter()
+                .map(|s| SpringRecord {
+                    a: s.a,
+                    b: s.b,
+                    rest_length: Some(s.rest_length),
+                    stiffness: s.stiffness,
+                    damping: s.damping,
+                    kind: s.kind,
+                    break_min: s.break_min,
+                    break_max: s.break_max,
+                })
+                .collect(),
+            anchors: m.anchors.clone(),
+            faces: m.faces.iter().map(|f| FaceRecord { nodes: f.nodes, uvs: f.uvs }).collect(),
+            uvs: m.uvs.clone(),
+            params: m.params.clone(),
+            metadata: m.metadata.clone(),
+        }
+    }
+}
+
+impl From<ModelFile> for SpringModel {
+    /// Builds the column-wise model. A missing rest length becomes the distance between the
+    /// spring's nodes (0 when an index is out of range: validation reports that spring).
+    fn from(f: ModelFile) -> Self {
+        let nodes =
+            f.nodes.into_iter().map(|n| Node { position: n.position, mass: n.mass }).collect();
+        let mut model = SpringModel {
+            nodes,
+            anchors: f.anchors,
+            uvs: f.uvs,
+            params: f.params,
+            metadata: f.metadata,
+            ..SpringModel::default()
+        };
+        model.springs = f
+            .springs
+            .into_iter()
+            .map(|s| Spring {
+                a: s.a,
+                b: s.b,
+                rest_length: s
+                    .rest_length
+                    .unwrap_or_else(|| model.distance(s.a, s.b).unwrap_or(0.0)),
+                stiffness: s.stiffness,
+                damping: s.damping,
+                kind: s.kind,
+                break_min: s.break_min,
+                break_max: s.break_max,
+            })
+            .collect();
+        model.faces = f.faces.into_iter().map(|f| Face { nodes: f.nodes, uvs: f.uvs }).collect();
+        model
+    }
+}

@@ -1,0 +1,37 @@
+//! # springmesh-core
+//!
+//! The crate a game links to load and simulate Springmesh models.
+//!
+//! - [`SpringModel`]: the authoring description — nodes, springs, anchors, faces, parameters.
+//! - [`io`]: the binary `.spring` and readable `.spring.json` files ([`io::load`], [`io::save`]).
+//! - [`Simulation`]: compiled from a model, stepped many times with one of three
+//!   [`Integrator`]s; the model itself never changes while simulating.
+//!
+//! ```
+//! use springmesh_core::{Simulation, SpringModel, io};
+//! # fn main() -> Result<(), springmesh_core::CoreError> {
+//! let json = br#"{"nodes":[{"position":[0,0,0],"mass":1},{"position":[1,0,0],"mass":1}],
+//!                 "springs":[{"a":0,"b":1,"stiffness":100}], "anchors":[0]}"#;
+//! let model: SpringModel = io::decode(json, "inline.spring.json".as_ref())?;
+//! let mut sim = Simulation::new(&model)?;
+//! for _ in 0..60 {
+//!     sim.step(model.params.dt)?;
+//! }
+//! assert!(sim.positions()[1].y < 0.0); // the free node swings down
+//! # Ok(())
+//! # }
+//! ```
+#![warn(missing_docs)]
+
+mod error;
+mod ids;
+pub mod io;
+pub mod model;
+pub mod sim;
+
+pub use error::CoreError;
+pub use ids::{FaceId, NodeId, SpringId};
+pub use model::{
+    Aabb, Face, Integrator, Metadata, Node, SimParams, Spring, SpringKind, SpringModel,
+};
+pub use sim::{Energy, Simulation, StepReport};

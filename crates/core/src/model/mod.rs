@@ -1,0 +1,95 @@
+//! The spring model: the authoring description that is converted, edited, saved and loaded.
+//!
+//! A [`SpringModel`] is plain data. It is never changed by simulating it: a
+//! [`crate::Simulation`] is compiled from it and carries its own state.
+
+mod faces;
+mod metadata;
+mod nodes;
+mod params;
+mod springs;
+mod validate;
+
+pub use faces::{Face, Faces};
+pub use metadata::Metadata;
+pub use nodes::{Node, Nodes};
+pub use params::{
+    DEFAULT_DAMPING, DEFAULT_DT, DEFAULT_SUBSTEPS, Integrator, MAX_SUBSTEPS, STANDARD_GRAVITY,
+    SimParams,
+};
+pub use springs::{Spring, SpringKind, Springs};
+pub use validate::{Problem, Problems};
+
+use crate::NodeId;
+use glam::{Vec2, Vec3};
+
+/// A mass-spring model: nodes, springs between them, pinned nodes, the triangles that give it a
+/// surface, and the parameters to simulate it with.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SpringModel {
+    /// Point masses.
+    pub nodes: Nodes,
+    /// Springs between pairs of nodes.
+    pub springs: Springs,
+    /// Pinned nodes: they stay at their anchor position (initially their rest position).
+    pub anchors: Vec<NodeId>,
+    /// Triangles, for drawing, normals, air and pressure.
+    pub faces: Faces,
+    /// Texture coordinates that face corners refer to.
+    pub uvs: Vec<Vec2>,
+    /// How to simulate the model.
+    pub params: SimParams,
+    /// Where the model came from.
+    pub metadata: Metadata,
+}
+
+/// An axis-aligned box.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Aabb {
+    /// Smallest corner.
+    pub min: Vec3,
+    /// Largest corner.
+    pub max: Vec3,
+}
+
+impl Aabb {
+    /// The smallest box holding every point; `None` for no points.
+    pub fn from_points(points: &[Vec3]) -> Option<Aabb> {
+        let first = *points.first()?;
+        let (min, max) = points.iter().fold((first, first), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+        Some(Aabb { min, max })
+    }
+
+    /// Length of the diagonal (m).
+    pub fn diagonal(&self) -> f32 {
+        (self.max - self.min).length()
+    }
+
+    /// Centre point.
+    pub fn center(&self) -> Vec3 {
+        0.5 * (self.min + self.max)
+    }
+}
+
+impl SpringModel {
+    /// Bounding box of the rest positions; `None` for a model without nodes.
+    pub fn bounding_box(&self) -> Option<Aabb> {
+        Aabb::from_points(self.nodes.positions())
+    }
+
+    /// Sum of the node masses (kg).
+    pub fn total_mass(&self) -> f64 {
+        self.nodes.masses().iter().map(|&m| f64::from(m)).sum()
+    }
+
+    /// Distance (m) between two nodes' rest positions; `None` when either index is out of range.
+    pub fn distance(&self, a: NodeId, b: NodeId) -> Option<f32> {
+        let p = self.nodes.positions();
+        Some(p.get(a.index())?.distance(*p.get(b.index())?))
+    }
+
+    /// True when node `id` is pinned.
+    pub fn is_anchor(&self, id: NodeId) -> bool {
+        self.anchors.contains(&id)
+    }
+}

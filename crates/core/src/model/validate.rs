@@ -1,0 +1,358 @@
+//! Checking a model's invariants, reporting every violation at once.
+
+use super::{MAX_SUBSTEPS, SpringModel};
+use crate::{FaceId, NodeId, SpringId};
+use std::fmt;
+
+/// One thing wrong with a model, naming the element it is in.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Problem {
+    /// A node position has a NaN or infinite coordinate.
+    NonFinitePosition {
+        /// The node.
+        node: NodeId,
+    },
+    /// A node mass is not a finite number > 0.
+    BadMass {
+        /// The node.
+        node: NodeId,
+        /// Its mass.
+        mass: f32,
+    },
+    /// A spring end names a node that does not exist.
+    SpringEndOutOfRange {
+        /// The spring.
+        spring: SpringId,
+        /// The end it names.
+        node: NodeId,
+        /// How many nodes the model has.
+        nodes: usize,
+    },
+    /// Both ends of a spring are the same node.
+    SpringToItself {
+        /// The spring.
+        spring: SpringId,
+        /// The node at both ends.
+        node: NodeId,
+    },
+    /// A spring number is NaN or infinite, or negative where it must not be.
+    BadSpringValue {
+        /// The spring.
+        spring: SpringId,
+        /// Which field (`rest_length`, `stiffness`, `damping`, `break_min`, `break_max`).
+        field: &'static str,
+        /// Its value.
+        value: f32,
+    },
+    /// A second spring joins a pair of nodes that an earlier spring already joins.
+    DuplicateSpring {
+        /// The later spring.
+        spring: SpringId,
+        /// The earlier spring between the same nodes.
+        first: SpringId,
+    },
+    /// An anchor names a node that does not exist.
+    AnchorOutOfRange {
+        /// Position in the anchor list.
+        anchor: usize,
+        /// The node it names.
+        node: NodeId,
+        /// How many nodes the model has.
+        nodes: usize,
+    },
+    /// A node is listed as an anchor twice.
+    DuplicateAnchor {
+        /// Position in the anchor list of the second mention.
+        anchor: usize,
+        /// The node.
+        node: NodeId,
+    },
+    /// A triangle corner names a node that does not exist.
+    FaceNodeOutOfRange {
+        /// The triangle.
+        face: FaceId,
+        /// The node it names.
+        node: NodeId,
+        /// How many nodes the model has.
+        nodes: usize,
+    },
+    /// Two corners of a triangle are the same node.
+    DegenerateFace {
+        /// The triangle.
+        face: FaceId,
+    },
+    /// A triangle corner names a texture coordinate that does not exist.
+    FaceUvOutOfRange {
+        /// The triangle.
+        face: FaceId,
+        /// The uv index it names.
+        uv: u32,
+        /// How many uvs the model has.
+        uvs: usize,
+    },
+    /// A texture coordinate is NaN or infinite.
+    NonFiniteUv {
+        /// Index in the uv table.
+        uv: usize,
+    },
+    /// A simulation parameter is out of its range.
+    BadParam {
+        /// Parameter name as in the file.
+        name: &'static str,
+        /// What it must be.
+        expected: &'static str,
+    },
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::NonFinitePosition { node } => {
+                write!(f, "node {node}: position is not finite")
+            }
+            Problem::BadMass { node, mass } => {
+                write!(f, "node {node}: mass {mass} is not a finite number > 0")
+            }
+            Problem::SpringEndOutOfRange { spring, node, nodes } => write!(
+                f,
+                "spring {spring}: node index {node} out of range (the model has {nodes} nodes)"
+            ),
+            Problem::SpringToItself { spring, node } => {
+                write!(f, "spring {spring}: both ends are node {node}")
+            }
+            Problem::BadSpringValue { spring, field, value } => {
+                write!(f, "spring {spring}: {field} {value} is not a finite number ≥ 0")
+            }
+            Problem::DuplicateSpring { spring, first } => {
+                write!(f, "spring {spring}: joins the same two nodes as spring {first}")
+            }
+            Problem::AnchorOutOfRange { anchor, node, nodes } => write!(
+                f,
+                "anchor {anchor}: node index {node} out of range (the model has {nodes} nodes)"
+            ),
+            Problem::DuplicateAnchor { anchor, node } => {
+                write!(f, "anchor {anchor}: node {node} is already an anchor")
+            }
+            Problem::FaceNodeOutOfRange { face, node, nodes } => write!(
+                f,
+                "face {face}: node index {node} out of range (the model has {nodes} nodes)"
+            ),
+            Problem::DegenerateFace { face } => {
+                write!(f, "face {face}: two corners are the same node")
+            }
+            Problem::FaceUvOutOfRange { face, uv, uvs } => {
+                write!(f, "face {face}: uv index {uv} out of range (the model has {uvs} uvs)")
+            }
+            Problem::NonFiniteUv { uv } => write!(f, "uv {uv}: not finite"),
+            Problem::BadParam { name, expected } => {
+                write!(f, "params: {name} must be {expected}")
+            }
+        }
+    }
+}
+
+/// Every problem found in a model, in the order: nodes, springs, anchors, faces, uvs, params.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Problems(pub Vec<Problem>);
+
+/// How many problems [`Problems`]' `Display` lists before summarising the rest.
+const SHOWN: usize = 8;
+
+impl fmt::Display for Problems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0.len();
+        if n != 1 {
+            write!(f, "{n} problems: ")?;
+        }
+        for (i, p) in self.0.iter().take(SHOWN).enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{p}")?;
+        }
+        if n > SHOWN {
+            write!(f, "; and {} more", n - SHOWN)?;
+        }
+        Ok(())
+    }
+}
+
+impl SpringModel {
+    /// Checks every invariant and reports every violation, or `Ok` for a valid model.
+    ///
+    /// A valid model has: finite positions; masses > 0; springs between two distinct existing
+    /// nodes, at most one per pair, with finite non-negative rest length, stiffness, damping
+    /// and break limits; anchors naming distinct existing nodes; triangles of three distinct
+    /// existing nodes with existing uvs; finite uvs; parameters in range.
+    pub fn validate(&self) -> Result<(), Problems> {
+        let mut problems = Vec::new();
+        self.check_nodes(&mut problems);
+        self.check_springs(&mut problems);
+        self.check_anchors(&mut problems);
+        self.check_faces(&mut problems);
+        self.check_params(&mut problems);
+        if problems.is_empty() { Ok(()) } else { Err(Problems(problems)) }
+    }
+
+    fn check_nodes(&self, out: &mut Vec<Problem>) {
+        for (i, n) in self.nodes.iter().enumerate() {
+            let node = NodeId::from_index(i);
+            if !n.position.is_finite() {
+                out.push(Problem::NonFinitePosition { node });
+            }
+            if !(n.mass.is_finite() && n.mass > 0.0) {
+                out.push(Problem::BadMass { node, mass: n.mass });
+            }
+        }
+    }
+
+    fn check_springs(&self, out: &mut Vec<Problem>) {
+        let nodes = self.nodes.len();
+        let mut pairs = Vec::with_capacity(self.springs.len());
+        for (i, s) in self.springs.iter().enumerate() {
+            let spring = SpringId::from_index(i);
+            let mut ends_ok = true;
+            for node in [s.a, s.b] {
+                if node.index() >= nodes {
+                    out.push(Problem::SpringEndOutOfRange { spring, node, nodes });
+                    ends_ok = false;
+                }
+            }
+            if s.a == s.b {
+                out.push(Problem::SpringToItself { spring, node: s.a });
+                ends_ok = false;
+            }
+            let values = [
+                ("rest_length", Some(s.rest_length)),
+                ("stiffness", Some(s.stiffness)),
+                ("damping", Some(s.damping)),
+                ("break_min", s.break_min),
+                ("break_max", s.break_max),
+            ];
+            for (field, value) in values {
+                if let Some(value) = value
+                    && !(value.is_finite() && value >= 0.0)
+                {
+                    out.push(Problem::BadSpringValue { spring, field, value });
+                }
+            }
+            if ends_ok {
+                pairs.push((s.pair(), spring));
+            }
+        }
+        pairs.sort_unstable();
+        for w in pairs.windows(2) {
+            if w[0].0 == w[1].0 {
+                out.push(Problem::DuplicateSpring { spring: w[1].1, first: w[0].1 });
+            }
+        }
+    }
+
+    fn check_anchors(&self, out: &mut Vec<Problem>) {
+        let nodes = self.nodes.len();
+        let mut seen = vec![false; nodes];
+        for (anchor, &node) in self.anchors.iter().enumerate() {
+            match seen.get_mut(node.index()) {
+                None => out.push(Problem::AnchorOutOfRange { anchor, node, nodes }),
+                Some(true) => out.push(Problem::DuplicateAnchor { anchor, node }),
+                Some(flag) => *flag = true,
+            }
+        }
+    }
+
+    fn check_faces(&self, out: &mut Vec<Problem>) {
+        let nodes = self.nodes.len();
+        let uvs = self.uvs.len();
+        for (i, f) in self.faces.iter().enumerate() {
+            let face = FaceId::from_index(i);
+            for &node in &f.nodes {
+                if node.index() >= nodes {
+                    out.push(Problem::FaceNodeOutOfRange { face, node, nodes });
+                }
+            }
+            let [a, b, c] = f.nodes;
+            if a == b || b == c || a == c {
+                out.push(Problem::DegenerateFace { face });
+            }
+            for uv in f.uvs.into_iter().flatten() {
+                if uv as usize >= uvs {
+                    out.push(Problem::FaceUvOutOfRange { face, uv, uvs });
+                }
+            }
+        }
+        for (uv, t) in self.uvs.iter().enumerate() {
+            if !t.is_finite() {
+                out.push(Problem::NonFiniteUv { uv });
+            }
+        }
+    }
+
+    fn check_params(&self, out: &mut Vec<Problem>) {
+        let p = &self.params;
+        let checks = [
+            ("gravity", p.gravity.is_finite(), "finite"),
+            ("damping", p.damping.is_finite() && p.damping >= 0.0, "a finite number ≥ 0 (1/s)"),
+            ("dt", p.dt.is_finite() && p.dt > 0.0, "a finite number > 0 (s)"),
+            ("substeps", (1..=MAX_SUBSTEPS).contains(&p.substeps), "between 1 and 10000"),
+        ];
+        for (name, ok, expected) in checks {
+            if !ok {
+                out.push(Problem::BadParam { name, expected });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Face, Node, Spring, SpringKind};
+    use glam::{Vec2, Vec3};
+
+    fn two_nodes() -> SpringModel {
+        let mut m = SpringModel::default();
+        for x in [0.0, 1.0] {
+            m.nodes.push(Node { position: Vec3::new(x, 0.0, 0.0), mass: 1.0 });
+        }
+        m.springs.push(Spring::new(NodeId(0), NodeId(1), 1.0, 100.0, SpringKind::Manual));
+        m
+    }
+
+    #[test]
+    fn valid_model_passes() {
+        assert_eq!(two_nodes().validate(), Ok(()));
+    }
+
+    #[test]
+    fn reports_every_problem_with_its_index() {
+        let mut m = two_nodes();
+        m.nodes.masses_mut()[1] = 0.0;
+        m.nodes.positions_mut()[0].x = f32::NAN;
+        m.springs.push(Spring::new(NodeId(1), NodeId(0), 1.0, 100.0, SpringKind::Manual));
+        m.springs.push(Spring::new(NodeId(0), NodeId(7), 1.0, -1.0, SpringKind::Manual));
+        m.springs.push(Spring::new(NodeId(1), NodeId(1), 1.0, 1.0, SpringKind::Manual));
+        m.anchors = vec![NodeId(0), NodeId(0), NodeId(5)];
+        m.faces.push(Face { nodes: [NodeId(0), NodeId(1), NodeId(1)], uvs: Some([0, 0, 3]) });
+        m.uvs.push(Vec2::new(f32::INFINITY, 0.0));
+        m.params.dt = 0.0;
+        let problems = m.validate().expect_err("invalid").0;
+        let expected = vec![
+            Problem::NonFinitePosition { node: NodeId(0) },
+            Problem::BadMass { node: NodeId(1), mass: 0.0 },
+            Problem::SpringEndOutOfRange { spring: SpringId(2), node: NodeId(7), nodes: 2 },
+            Problem::BadSpringValue { spring: SpringId(2), field: "stiffness", value: -1.0 },
+            Problem::SpringToItself { spring: SpringId(3), node: NodeId(1) },
+            Problem::DuplicateSpring { spring: SpringId(1), first: SpringId(0) },
+            Problem::DuplicateAnchor { anchor: 1, node: NodeId(0) },
+            Problem::AnchorOutOfRange { anchor: 2, node: NodeId(5), nodes: 2 },
+            Problem::DegenerateFace { face: FaceId(0) },
+            Problem::FaceUvOutOfRange { face: FaceId(0), uv: 3, uvs: 1 },
+            Problem::NonFiniteUv { uv: 0 },
+            Problem::BadParam { name: "dt", expected: "a finite number > 0 (s)" },
+        ];
+        assert_eq!(problems, expected);
+        let text = Problems(problems).to_string();
+        assert!(text.starts_with("12 problems: node 0: position is not finite"), "{text}");
+        assert!(text.ends_with("and 4 more"), "{text}");
+    }
+}

@@ -1,0 +1,125 @@
+//! Ordering springs so that consecutive ones never share a node (greedy edge colouring).
+//!
+//! The solvers walk the springs in this order. Two springs that share no node can be worked on
+//! at once: the CPU overlaps them instead of waiting for one's store to a node before the
+//! next one's load from it, and threads can split a colour between them. Measured on the
+//! 128 × 128 benchmark cloth, the order mattered more than SIMD.
+//!
+//! Greedy colouring visits the edges in order of their first node and gives each the smallest
+//! colour that neither end already has. It uses at most 2Δ − 1 colours for maximum degree Δ
+//! (each end blocks at most Δ − 1); a cloth node of degree 12 gets about 13–16. Colours are
+//! tracked as 64-bit masks per node; an edge whose ends together already use all 64 colours
+//! goes to a final batch that is walked sequentially.
+
+use std::ops::Range;
+
+/// A run of springs in solver order that share no node with each other (unless `independent`
+/// is false: the overflow batch of springs at nodes with very many springs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Batch {
+    /// Solver indices of the batch.
+    pub range: Range<usize>,
+    /// True when no two springs of the batch share a node.
+    pub independent: bool,
+}
+
+/// Number of colours tracked per node.
+const COLOURS: u32 = 64;
+
+/// Returns the edges `(a[i], b[i])` as a permutation grouped by colour, and the batches of the
+/// permutation. Within a colour, edges keep the order of their smaller end.
+pub(crate) fn colour_edges(a: &[u32], b: &[u32], nodes: usize) -> (Vec<u32>, Vec<Batch>) {
+    let mut by_first: Vec<u32> = (0..a.len() as u32).collect();
+    by_first.sort_by_key(|&e| {
+        let (x, y) = (a[e as usize], b[e as usize]);
+        (x.min(y), x.max(y))
+    });
+    let mut used = vec![0u64; nodes];
+    let mut colour_of = vec![COLOURS; a.len()];
+    let mut counts = [0usize; COLOURS as usize + 1];
+    for &e in &by_first {
+        let (x, y) = (a[e as usize] as usize, b[e as usize] as usize);
+        let free = !(used[x] | used[y]);
+        let c = if free == 0 {
+            COLOURS
+        } else {
+            let c = free.trailing_zeros();
+            used[x] |= 1 << c;
+            used[y] |= 1 << c;
+            c
+        };
+        colour_of[e as usize] = c;
+        counts[c as usize] += 1;
+    }
+    let mut starts = [0usize; COLOURS as usize + 2];
+    for c in 0..=COLOURS as usize {
+        starts[c + 1] = starts[c] + counts[c];
+    }
+    let mut next = starts;
+    let mut order = vec![0u32; a.len()];
+    for &e in &by_first {
+        let c = colour_of[e as usize] as usize;
+        order[next[c]] = e;
+        next[c] += 1;
+    }
+    let batches = (0..=COLOURS as usize)
+        .filter(|&c| counts[c] > 0)
+        .map(|c| Batch { range: starts[c]..starts[c + 1], independent: c < COLOURS as usize })
+        .collect();
+    (order, batches)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn check(a: &[u32], b: &[u32], nodes: usize) {
+        let (order, batches) = colour_edges(a, b, nodes);
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..a.len() as u32).collect::<Vec<_>>(), "a permutation");
+        let covered: usize = batches.iter().map(|b| b.range.len()).sum();
+        assert_eq!(covered, a.len());
+        for batch in batches.iter().filter(|b| b.independent) {
+            let mut seen = vec![false; nodes];
+            for &e in &order[batch.range.clone()] {
+                for n in [a[e as usize], b[e as usize]] {
+                    assert!(!seen[n as usize], "node {n} twice in one colour");
+                    seen[n as usize] = true;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_path_needs_two_colours() {
+        let a = [0, 1, 2, 3];
+        let b = [1, 2, 3, 4];
+        let (order, batches) = colour_edges(&a, &b, 5);
+        assert_eq!(order, vec![0, 2, 1, 3]);
+        assert_eq!(batches.len(), 2);
+    }
+
+    #[test]
+    fn a_star_of_70_spills_into_the_sequential_batch() {
+        let a = vec![0; 70];
+        let b: Vec<u32> = (1..=70).collect();
+        let (_, batches) = colour_edges(&a, &b, 71);
+        assert_eq!(batches.len(), 65);
+        let last = batches.last().expect("overflow batch");
+        assert!(!last.independent);
+        assert_eq!(last.range.len(), 6);
+        check(&a, &b, 71);
+    }
+
+    proptest! {
+        #[test]
+        fn colours_never_share_a_node(edges in prop::collection::vec((0u32..40, 0u32..40), 0..300)) {
+            let edges: Vec<_> = edges.into_iter().filter(|(x, y)| x != y).collect();
+            let a: Vec<u32> = edges.iter().map(|e| e.0).collect();
+            let b: Vec<u32> = edges.iter().map(|e| e.1).collect();
+            check(&a, &b, 40);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! Acceptance 10: corrupt and hostile `.spring` files give a clear error, never a panic.
+
+use crate::common::files::{fix_checksum, length_prefix_offsets, small_file, small_model};
+use springmesh_core::io::{self, binary::HEADER_LEN};
+use springmesh_core::{CoreError, SpringModel};
+use std::path::Path;
+
+const FILE: &str = "small.spring";
+
+fn decode(bytes: &[u8]) -> Result<SpringModel, CoreError> {
+    io::binary::decode(bytes, Path::new(FILE))
+}
+
+/// A deterministic byte stream (xorshift64).
+struct Noise(u64);
+
+impl Noise {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+#[test]
+fn the_small_file_loads() {
+    assert_eq!(decode(&small_file()).expect("valid"), small_model());
+}
+
+#[test]
+fn every_truncation_is_an_error() {
+    let bytes = small_file();
+    for len in 0..bytes.len() {
+        let err = decode(&bytes[..len]).expect_err("truncated");
+        let expected = if len < HEADER_LEN {
+            matches!(err, CoreError::TooShort { .. })
+        } else {
+            matches!(err, CoreError::LengthMismatch { .. })
+        };
+        assert!(expected, "length {len}: {err:?}");
+        assert!(err.to_string().starts_with("small.spring: "), "{err}");
+    }
+}
+
+#[test]
+fn byte_flips_are_errors() {
+    let original = small_file();
+    let mut noise = Noise(0x9e37_79b9_7f4a_7c15);
+    for _ in 0..2000 {
+        let mut bytes = original.clone();
+        let at = (noise.next() % bytes.len() as u64) as usize;
+        bytes[at] ^= 1 + (noise.next() % 255) as u8;
+        assert!(decode(&bytes).is_err(), "flip at {at} went unnoticed");
+    }
+}
+
+#[test]
+fn flips_behind_a_valid_checksum_never_panic() {
+    let original = small_file();
+    let mut noise = Noise(0x2545_f491_4f6c_dd1d);
+    let (mut refused, mut accepted) = (0, 0);
+    for _ in 0..5000 {
+        let mut bytes = original.clone();
+        for _ in 0..1 + noise.next() % 4 {
+            let at = HEADER_LEN + (noise.next() % (bytes.len() - HEADER_LEN) as u64) as usize;
+            bytes[at] = noise.next() as u8;
+        }
+        fix_checksum(&mut bytes);
+        match decode(&bytes) {
+            Ok(model) => {
+                assert_eq!(model.validate(), Ok(()), "accepted models are valid");
+                accepted += 1;
+            }
+            Err(e) => {
+                assert!(e.to_string().starts_with("small.spring: "), "{e}");
+                refused += 1;
+            }
+        }
+    }
+    println!("checksum-valid corruptions: {refused} refused, {accepted} still valid models");
+    assert!(refused > 0);
+}
+
+#[test]
+fn wrong_magic_and_future_version() {
+    let mut bytes = small_file();
+    bytes[0] = b'X';
+    let err = decode(&bytes).expect_err("magic");
+    assert!(matches!(err, CoreError::BadMagic { .. }), "{err:?}");
+    assert!(err.to_string().contains("not a .spring file"), "{err}");
+
+    let mut bytes = small_file();
+    bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
+    let err = decode(&bytes).expect_err("version");
+    assert_eq!(
+        err.to_string(),
+        "small.spring: file format version 2 is newer than this build supports (version 1)"
+    );
+    let text = io::decode(b"garbage that is no model", Path::new("g.spring")).expect_err("x");
+    assert!(text.to_string().starts_with("g.spring: not a .spring file"), "{text}");
+}
+
+#[test]
+fn huge_length_prefixes_are_errors() {
+    for at in length_prefix_offsets(&small_file()) {
+        for claim in [1u64 << 60, u64::MAX, 1 << 32] {
+            let mut bytes = small_file();
+            bytes[at..at + 8].copy_from_slice(&claim.to_le_bytes());
+            fix_checksum(&mut bytes);
+            let err = decode(&bytes).expect_err("cannot hold that many");
+            assert!(matches!(err, CoreError::Decode { .. }), "{err:?}");
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! A `.spring` reader written from docs/file-format.md alone — its own CRC-32, its own cursor,
+//! its own types — checked against the crate's encoder, including the worked example of the
+//! document byte for byte.
+
+use crate::common::files::{small_file, small_model};
+use springmesh_core::io::{self, FileFormat};
+use std::path::Path;
+
+/// CRC-32 (IEEE), bit by bit: reflected polynomial 0xEDB88320, initial and final XOR all ones.
+fn crc32(data: &[u8]) -> u32 {
+    let mut c = !0u32;
+    for &byte in data {
+        c ^= u32::from(byte);
+        for _ in 0..8 {
+            c = if c & 1 != 0 { (c >> 1) ^ 0xEDB8_8320 } else { c >> 1 };
+        }
+    }
+    !c
+}
+
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let end = end.ok_or_else(|| format!("need {n} bytes at {}", self.at))?;
+        let out = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(out)
+    }
+    fn u8(&mut self) -> Result<u8, String> {
+        Ok(self.take(1)?[0])
+    }
+    fn u32(&mut self) -> Result<u32, String> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn u64(&mut self) -> Result<u64, String> {
+        let b = self.take(8)?;
+        let mut a = [0; 8];
+        a.copy_from_slice(b);
+        Ok(u64::from_le_bytes(a))
+    }
+    fn f32(&mut self) -> Result<f32, String> {
+        Ok(f32::from_bits(self.u32()?))
+    }
+    fn vec3(&mut self) -> Result<[f32; 3], String> {
+        Ok([self.f32()?, self.f32()?, self.f32()?])
+    }
+    /// A list count, checked against what remains (every element is at least one byte).
+    fn count(&mut self) -> Result<usize, String> {
+        let n = self.u64()?;
+        let left = (self.bytes.len() - self.at) as u64;
+        if n > left {
+            return Err(format!("count {n} but only {left} bytes left"));
+        }
+        Ok(n as usize)
+    }
+    fn list<T>(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> Result<T, String>,
+    ) -> Result<Vec<T>, String> {
+        let n = self.count()?;
+        (0..n).map(|_| item(self)).collect()
+    }
+    fn option<T>(
+        &mut self,
+        item: impl FnOnce(&mut Self) -> Result<T, String>,
+    ) -> Result<Option<T>, String> {
+        match self.u8()? {
+            0 => Ok(None),
+            1 => item(self).map(Some),
+            t => Err(format!("option tag {t}")),
+        }
+    }
+    fn string(&mut self) -> Result<String, String> {
+        let n = self.count()?;
+        String::from_utf8(self.take(n)?.to_vec()).map_err(|e| e.to_string())
+    }
+}
+
+#[derive(Debug, PartialEq)]
+struct Spring {
+    a: u32,
+    b: u32,
+    rest: Option<f32>,
+    stiffness: f32,
+    damping: f32,
+    kind: u32,
+    break_min: Option<f32>,
+    break_max: Option<f32>,
+}
+
+#[derive(Debug, PartialEq)]
+struct Model {
+    nodes: Vec<([f32; 3], f32)>,
+    springs: Vec<Spring>,
+    anchors: Vec<u32>,
+    faces: Vec<([u32; 3], Option<[u32; 3]>)>,
+    uvs: Vec<[f32; 2]>,
+    gravity: [f32; 3],
+    damping: f32,
+    integrator: u32,
+    dt: f32,
+    substeps: u32,
+    name: String,
+    source: Option<String>,
+    conversion: Vec<(String, String)>,
+}
+
+fn read(file: &[u8]) -> Result<Model, String> {
+    if file.len() < 24 || file[..8] != *b"\x89SPR\r\n\x1a\n" {
+        return Err("not a .spring file".into());
+    }
+    let mut header = Cursor { bytes: file, at: 8 };
+    let (version, crc, len) = (header.u32()?, header.u32()?, header.u64()?);
+    if version != 1 || len != file.len() as u64 - 24 || crc != crc32(&file[24..]) {
+        return Err(format!("bad header: version {version}, length {len}, crc {crc:08x}"));
+    }
+    let mut c = Cursor { bytes: &file[24..], at: 0 };
+    let triple =
+        |c: &mut Cursor| -> Result<[u32; 3], String> { Ok([c.u32()?, c.u32()?, c.u32()?]) };
+    let model = Model {
+        nodes: c.list(|c| Ok((c.vec3()?, c.f32()?)))?,
+        springs: c.list(|c| {
+            Ok(Spring {
+                a: c.u32()?,
+                b: c.u32()?,
+                rest: c.option(Cursor::f32)?,
+                stiffness: c.f32()?,
+                damping: c.f32()?,
+                kind: c.u32()?,
+                break_min: c.option(Cursor::f32)?,
+                break_max: c.option(Cursor::f32)?,
+            })
+        })?,
+        anchors: c.list(Cursor::u32)?,
+        faces: c.list(|c| Ok((triple(c)?, c.option(triple)?)))?,
+        uvs: c.list(|c| Ok([c.f32()?, c.f32()?]))?,
+        gravity: c.vec3()?,
+        damping: c.f32()?,
+        integrator: c.u32()?,
+        dt: c.f32()?,
+        substeps: c.u32()?,
+        name: c.string()?,
+        source: c.option(Cursor::string)?,
+        conversion: c.list(|c| Ok((c.string()?, c.string()?)))?,
+    };
+    if c.at != c.bytes.len() {
+        return Err(format!("{} bytes left over", c.bytes.len() - c.at));
+    }
+    Ok(model)
+}
+
+#[test]
+fn crc_matches_the_reference_value() {
+    assert_eq!(crc32(b"123456789"), 0xCBF4_3926, "the standard check value of CRC-32");
+}
+
+#[test]
+fn independent_reader_decodes_a_small_file() {
+    let model = small_model();
+    let read = read(&small_file()).expect("the document describes the file");
+    assert_eq!(read.nodes.len(), model.nodes.len());
+    for (r, n) in read.nodes.iter().zip(model.nodes.iter()) {
+        assert_eq!(*r, (n.position.to_array(), n.mass));
+    }
+    assert_eq!(read.springs.len(), model.springs.len());
+    for (r, s) in read.springs.iter().zip(model.springs.iter()) {
+        let expected = Spring {
+            a: s.a.0,
+            b: s.b.0,
+            rest: Some(s.rest_length),
+            stiffness: s.stiffness,
+            damping: s.damping,
+            kind: s.kind as u32,
+            break_min: s.break_min,
+            break_max: s.break_max,
+        };
+        assert_eq!(*r, expected);
+    }
+    assert_eq!(read.anchors, model.anchors.iter().map(|a| a.0).collect::<Vec<_>>());
+    let faces: Vec<_> = model.faces.iter().map(|f| (f.nodes.map(|n| n.0), f.uvs)).collect();
+    assert_eq!(read.faces, faces);
+    assert_eq!(read.uvs, model.uvs.iter().map(|u| u.to_array()).collect::<Vec<_>>());
+    let p = &model.params;
+    assert_eq!(read.gravity, p.gravity.to_array());
+    assert_eq!(
+        (read.damping, read.integrator, read.dt, read.substeps),
+        (p.damping, 2, p.dt, p.substeps)
+    );
+    assert_eq!(read.name, "small cloth");
+    assert_eq!(read.source.as_deref(), Some("generated"));
+    assert_eq!(read.conversion, vec![("bend".to_string(), "true".to_string())]);
+}
+
+/// The hex dump of the worked example in docs/file-format.md, after the header.
+fn documented_example() -> Vec<u8> {
+    let doc = include_str!("../../../../docs/file-format.md");
+    let start = doc.find("## Example").expect("example section");
+    let block = &doc[start..];
+    let block = &block[block.find("```text").expect("dump") + 7..];
+    let block = &block[..block.find("```").expect("end of dump")];
+    block
+        .lines()
+        .flat_map(|line| {
+            line.split_whitespace()
+                .take_while(|w| w.len() == 2 && w.chars().all(|c| c.is_ascii_hexdigit()))
+                .map(|w| u8::from_str_radix(w, 16).expect("hex"))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[test]
+fn the_documented_example_is_what_the_encoder_writes() {
+    let json = br#"{"nodes":[{"position":[0,0,0],"mass":1},{"position":[1,0,0],"mass":1}],
+                    "springs":[{"a":0,"b":1,"stiffness":100}], "anchors":[0]}"#;
+    let model = io::decode(json, Path::new("example.spring.json")).expect("valid");
+    let file =
+        io::encode(&model, FileFormat::Binary, Path::new("example.spring")).expect("encodes");
+    assert_eq!(&file[24..], &documented_example()[..], "docs/file-format.md, Example");
+    let doc = include_str!("../../../../docs/file-format.md");
+    assert!(doc.contains(&format!("is {} bytes", file.len())), "the document states the size");
+    assert!(read(&file).is_ok());
+}

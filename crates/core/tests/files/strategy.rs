@@ -1,0 +1,107 @@
+//! Random valid models for property tests.
+
+use glam::{Vec2, Vec3};
+use proptest::prelude::*;
+use springmesh_core::{
+    Face, Integrator, Metadata, Node, NodeId, SimParams, Spring, SpringKind, SpringModel,
+};
+use std::collections::BTreeSet;
+
+/// Any finite f32, including subnormals and both zeros.
+fn finite() -> impl Strategy<Value = f32> {
+    prop::num::f32::NORMAL | prop::num::f32::SUBNORMAL | prop::num::f32::ZERO
+}
+
+/// A finite f32 ≥ 0.
+fn non_negative() -> impl Strategy<Value = f32> {
+    prop::num::f32::POSITIVE | prop::num::f32::ZERO
+}
+
+fn kind() -> impl Strategy<Value = SpringKind> {
+    prop::sample::select(SpringKind::ALL.to_vec())
+}
+
+fn params() -> impl Strategy<Value = SimParams> {
+    (
+        (finite(), finite(), finite()),
+        non_negative(),
+        prop::sample::select(Integrator::ALL.to_vec()),
+        prop::num::f32::POSITIVE,
+        1u32..=1000,
+    )
+        .prop_map(|(g, damping, integrator, dt, substeps)| SimParams {
+            gravity: Vec3::new(g.0, g.1, g.2),
+            damping,
+            integrator,
+            dt,
+            substeps,
+        })
+}
+
+fn metadata() -> impl Strategy<Value = Metadata> {
+    (".*", prop::option::of(".*"), prop::collection::btree_map(".{0,12}", ".{0,12}", 0..4))
+        .prop_map(|(name, source, conversion)| Metadata { name, source, conversion })
+}
+
+/// A valid model of up to 12 nodes.
+pub fn model() -> impl Strategy<Value = SpringModel> {
+    (1usize..12)
+        .prop_flat_map(|n| {
+            let node = ((finite(), finite(), finite()), prop::num::f32::POSITIVE)
+                .prop_map(|(p, mass)| Node { position: Vec3::new(p.0, p.1, p.2), mass });
+            let spring = (
+                0..n,
+                0..n,
+                (non_negative(), non_negative(), non_negative(), kind()),
+                (prop::option::of(non_negative()), prop::option::of(non_negative())),
+            );
+            let uv_count = 0usize..6;
+            (
+                prop::collection::vec(node, n),
+                prop::collection::vec(spring, 0..3 * n),
+                prop::collection::vec(0..n, 0..n),
+                uv_count.prop_flat_map(move |uvs| {
+                    let corner_uvs = if uvs == 0 {
+                        Just(None).boxed()
+                    } else {
+                        prop::option::of([0..uvs as u32, 0..uvs as u32, 0..uvs as u32]).boxed()
+                    };
+                    (
+                        prop::collection::vec((finite(), finite()), uvs),
+                        prop::collection::vec(([0..n, 0..n, 0..n], corner_uvs), 0..2 * n),
+                    )
+                }),
+                params(),
+                metadata(),
+            )
+        })
+        .prop_map(|(nodes, springs, anchors, (uvs, faces), params, metadata)| {
+            let mut m = SpringModel {
+                nodes: nodes.into_iter().collect(),
+                params,
+                metadata,
+                ..SpringModel::default()
+            };
+            let mut pairs = BTreeSet::new();
+            for (a, b, (rest, k, d, kind), (lo, hi)) in springs {
+                if a != b && pairs.insert((a.min(b), a.max(b))) {
+                    let mut s = Spring::new(NodeId(a as u32), NodeId(b as u32), rest, k, kind)
+                        .with_damping(d);
+                    s.break_min = lo;
+                    s.break_max = hi;
+                    m.springs.push(s);
+                }
+            }
+            let mut seen = BTreeSet::new();
+            m.anchors =
+                anchors.into_iter().filter(|a| seen.insert(*a)).map(|a| NodeId(a as u32)).collect();
+            m.uvs = uvs.into_iter().map(|(u, v)| Vec2::new(u, v)).collect();
+            for ([a, b, c], corner_uvs) in faces {
+                if a != b && b != c && a != c {
+                    m.faces
+                        .push(Face { nodes: [a, b, c].map(|i| NodeId(i as u32)), uvs: corner_uvs });
+                }
+            }
+            m
+        })
+}

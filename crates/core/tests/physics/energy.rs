@@ -1,0 +1,76 @@
+//! Acceptance 2 and 3: energy conservation of Explicit; Adaptive never gains energy where
+//! Explicit blows up.
+
+use crate::common::{GridSprings, grid_cloth};
+use glam::{Vec3, Vec3A};
+use springmesh_core::{Integrator, Simulation, SpringModel};
+
+/// Moves every free node of `sim` by a deterministic pseudo-random offset of up to `amount` m.
+fn perturb(sim: &mut Simulation, amount: f32) {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
+    };
+    for p in sim.positions_mut() {
+        *p += Vec3A::new(next(), next(), next()) * amount;
+    }
+}
+
+fn cloth(k: f32, mass: f32, integrator: Integrator, gravity: bool) -> SpringModel {
+    let mut m = grid_cloth(10, 0.1, mass, GridSprings { stiffness: k, damping: 0.0 });
+    m.params.integrator = integrator;
+    m.params.substeps = 1;
+    m.params.damping = 0.0;
+    if !gravity {
+        m.params.gravity = Vec3::ZERO;
+        m.anchors.clear();
+    }
+    m
+}
+
+#[test]
+fn explicit_conserves_energy_of_an_undamped_cloth() {
+    let model = cloth(10.0, 1.0, Integrator::Explicit, false);
+    let mut sim = Simulation::new(&model).expect("valid");
+    perturb(&mut sim, 0.02);
+    let e0 = sim.energy().total();
+    assert!(e0 > 1e-4, "the perturbation stores energy: {e0}");
+    let mut worst: f64 = 0.0;
+    for _ in 0..10_000 {
+        sim.step(1e-3).expect("finite");
+        worst = worst.max((sim.energy().total() - e0).abs() / e0);
+    }
+    println!("explicit 10 s, E0 = {e0:.6} J, largest relative deviation {:.4}%", worst * 100.0);
+    assert!(worst < 0.01, "energy drifted {:.3}%", worst * 100.0);
+}
+
+#[test]
+fn adaptive_stays_finite_and_never_gains_energy_where_explicit_blows_up() {
+    let (k, mass, dt) = (1e4, 0.01, 1.0 / 60.0);
+    let explicit = cloth(k, mass, Integrator::Explicit, true);
+    let mut sim = Simulation::new(&explicit).expect("valid");
+    let blew_up = (0..600).any(|_| sim.step(dt).is_err());
+    assert!(blew_up, "this model must be too stiff for Explicit at {dt} s");
+
+    let adaptive = cloth(k, mass, Integrator::Adaptive, true);
+    let mut sim = Simulation::new(&adaptive).expect("valid");
+    let mut previous = sim.energy().total();
+    let mut substeps = 0;
+    for step in 0..120 {
+        substeps += sim.step(dt).expect("adaptive stays finite").substeps;
+        let e = sim.energy();
+        let scale = (e.kinetic + e.elastic).max(1e-9);
+        assert!(
+            e.total() <= previous + 1e-6 * scale,
+            "step {step}: energy rose from {previous} to {}",
+            e.total()
+        );
+        previous = e.total();
+        assert!(sim.positions().iter().all(|p| p.is_finite()));
+    }
+    println!("adaptive: 2 s in {substeps} sub-steps, final energy {previous:.6} J");
+    assert!(sim.positions()[55].y < -0.05, "the cloth falls");
+}
