@@ -5,6 +5,9 @@
 //!   throughput is springs per second; ns per spring per step = 1e9 / throughput.
 //! - `xpbd/N`: one 60 Hz Xpbd frame with 5 sub-steps (k = 1e5 N/m).
 //!
+//! - `parallel/explicit/128`, `parallel/xpbd/128`: the same at N = 128 with
+//!   [`Threads::All`] (rayon's pool, one thread per core).
+//!
 //! Run with `cargo bench -p springmesh-core`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Test code: a failed expectation is a failed test.
 
@@ -13,6 +16,7 @@ mod common;
 
 use common::{GridSprings, grid_cloth};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use springmesh_core::sim::Threads;
 use springmesh_core::{Integrator, Simulation};
 
 const SIZES: [usize; 3] = [32, 64, 128];
@@ -50,5 +54,16 @@ fn xpbd(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, explicit, xpbd);
+fn parallel(c: &mut Criterion) {
+    let mut group = c.benchmark_group("parallel");
+    let mut sim = cloth(128, Integrator::Explicit, 1000.0, 1);
+    sim.set_threads(Threads::All);
+    group.bench_function("explicit/128", |b| b.iter(|| sim.step(1.0 / 600.0).expect("stable")));
+    let mut sim = cloth(128, Integrator::Xpbd, 1e5, 5);
+    sim.set_threads(Threads::All);
+    group.bench_function("xpbd/128", |b| b.iter(|| sim.step(1.0 / 60.0).expect("stable")));
+    group.finish();
+}
+
+criterion_group!(benches, explicit, xpbd, parallel);
 criterion_main!(benches);

@@ -32,6 +32,7 @@
 use super::compile::Compiled;
 use super::energy::measure;
 use super::explicit;
+use super::kernels::Threads;
 use super::state::States;
 use glam::Vec3A;
 
@@ -48,6 +49,7 @@ pub(crate) fn step(
     c: &Compiled,
     states: &mut States,
     forces: &mut [Vec3A],
+    threads: Threads,
     h_next: &mut f32,
     dt: f32,
     n: u32,
@@ -62,7 +64,7 @@ pub(crate) fn step(
     while dt - done > dt * 1e-6 {
         let h_try = h.min(dt - done);
         let span = (done / dt, (done + h_try) / dt, dt);
-        let sub = explicit::substep(c, states, forces, src, h_try, span);
+        let sub = explicit::substep(c, states, forces, threads, src, h_try, span);
         let can_halve = h_try > h_min;
         let Some(dst) = sub.dst else {
             if can_halve {

@@ -30,7 +30,7 @@
 
 use super::compile::{Compiled, NodeData};
 use super::damping::global_factor;
-use super::kernels::spring_forces;
+use super::kernels::{Threads, spring_forces};
 use super::state::{State, States};
 use glam::Vec3A;
 
@@ -96,12 +96,13 @@ pub(crate) fn substep(
     c: &Compiled,
     states: &mut States,
     forces: &mut [Vec3A],
+    threads: Threads,
     src: usize,
     h: f32,
     (t0, t1, dt): (f32, f32, f32),
 ) -> Substep {
     let (from, to, dst) = states.pair(src);
-    spring_forces(&c.springs, from, forces);
+    spring_forces(&c.springs, from, forces, threads);
     let anchor_work = anchor_work(c, forces, t0, t1);
     let decay = global_factor(c.params.damping, h);
     let gravity = Vec3A::from(c.params.gravity);
@@ -116,6 +117,7 @@ pub(crate) fn step(
     c: &Compiled,
     states: &mut States,
     forces: &mut [Vec3A],
+    threads: Threads,
     dt: f32,
     n: u32,
 ) -> Option<usize> {
@@ -123,7 +125,7 @@ pub(crate) fn step(
     let mut src = states.committed_index();
     for i in 0..n {
         let (t0, t1) = (i as f32 / n as f32, (i + 1) as f32 / n as f32);
-        src = substep(c, states, forces, src, h, (t0, t1, dt)).dst?;
+        src = substep(c, states, forces, threads, src, h, (t0, t1, dt)).dst?;
     }
     Some(src)
 }

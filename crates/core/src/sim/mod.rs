@@ -35,6 +35,7 @@ pub mod state;
 pub mod xpbd;
 
 pub use energy::Energy;
+pub use kernels::Threads;
 pub use normals::vertex_normals;
 pub use settle::{SettleOptions, SettleReport};
 
@@ -63,6 +64,7 @@ pub struct Simulation {
     weights: xpbd::Weights,
     /// The sub-step Adaptive starts its next step with (NaN: Δt/n).
     adaptive_h: f32,
+    threads: Threads,
     time: f64,
 }
 
@@ -82,6 +84,7 @@ impl Simulation {
             forces: vec![Vec3A::ZERO; n],
             weights: xpbd::Weights::default(),
             adaptive_h: f32::NAN,
+            threads: Threads::One,
             time: 0.0,
         })
     }
@@ -97,18 +100,15 @@ impl Simulation {
             return Err(CoreError::BadTimeStep { dt });
         }
         let n = self.substeps_for(dt);
-        let c = &self.c;
-        let outcome = match c.params.integrator {
-            Integrator::Explicit => {
-                explicit::step(c, &mut self.states, &mut self.forces, dt, n).map(|d| (d, n))
-            }
-            Integrator::Adaptive => {
-                adaptive::step(c, &mut self.states, &mut self.forces, &mut self.adaptive_h, dt, n)
-            }
-            Integrator::Xpbd => {
-                xpbd::step(c, &mut self.states, &mut self.weights, dt, n).map(|d| (d, n))
-            }
+        let outcome = if self.threads == Threads::All {
+            // On a pool thread, splitting each colour batch is a cheap local fork-join rather
+            // than a cross-thread wake-up.
+            let this = &mut *self;
+            rayon::scope(move |_| this.advance(dt, n))
+        } else {
+            self.advance(dt, n)
         };
+
         let Some((result, substeps)) = outcome else {
             return Err(CoreError::NonFinite { node: self.first_non_finite(), time: self.time });
         };
@@ -121,6 +121,31 @@ impl Simulation {
             self.weights.invalidate();
         }
         Ok(StepReport { substeps, broken })
+    }
+
+    /// Runs the integrator over a step of `dt` in `n` sub-steps: the result's buffer and the
+    /// sub-steps taken, or `None` if it went non-finite.
+    fn advance(&mut self, dt: f32, n: u32) -> Option<(usize, u32)> {
+        let c = &self.c;
+        match c.params.integrator {
+            Integrator::Explicit => {
+                explicit::step(c, &mut self.states, &mut self.forces, self.threads, dt, n)
+                    .map(|d| (d, n))
+            }
+            Integrator::Adaptive => adaptive::step(
+                c,
+                &mut self.states,
+                &mut self.forces,
+                self.threads,
+                &mut self.adaptive_h,
+                dt,
+                n,
+            ),
+            Integrator::Xpbd => {
+                xpbd::step(c, &mut self.states, &mut self.weights, self.threads, dt, n)
+                    .map(|d| (d, n))
+            }
+        }
     }
 
     /// Sub-steps for a step of `dt`: enough that none is longer than
@@ -149,6 +174,12 @@ impl Simulation {
             })
             .min()
             .map_or(NodeId(0), NodeId::from_index)
+    }
+
+    /// Lets the spring passes split large batches between threads (off by default). Results
+    /// are the same bit for bit either way; see [`kernels`].
+    pub fn set_threads(&mut self, threads: Threads) {
+        self.threads = threads;
     }
 
     /// Simulated time (s) since the start.

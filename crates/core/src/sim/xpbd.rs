@@ -36,7 +36,7 @@
 use super::compile::Compiled;
 use super::damping::{damp_springs, global_factor};
 use super::explicit::place_anchors;
-use super::kernels::project_springs;
+use super::kernels::{Threads, project_springs};
 use super::state::States;
 use glam::Vec3A;
 
@@ -82,6 +82,7 @@ pub(crate) fn step(
     c: &Compiled,
     states: &mut States,
     weights: &mut Weights,
+    threads: Threads,
     dt: f32,
     n: u32,
 ) -> Option<usize> {
@@ -98,7 +99,7 @@ pub(crate) fn step(
             *x_out = x + (v + gravity_h * free) * h;
         }
         place_anchors(c, to, i as f32 / n as f32, dt);
-        project_springs(&c.springs, &weights.ga, &weights.gb, &mut to.pos);
+        project_springs(&c.springs, &weights.ga, &weights.gb, &mut to.pos, threads);
         let mut finite = true;
         let moved = to.pos.iter().zip(&from.pos);
         for ((&x, &x_prev), v_out) in moved.zip(to.vel.iter_mut()) {

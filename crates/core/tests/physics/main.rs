@@ -12,3 +12,4 @@ mod frame_rate;
 mod non_finite;
 mod oscillator;
 mod stiff_cloth;
+mod threads;
