@@ -1,0 +1,111 @@
+//! The one error type of `springmesh-convert`.
+
+use std::path::PathBuf;
+
+/// Everything that can stop a conversion. Variants about a file carry its path, and their
+/// message starts with it: `path: what is wrong`.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConvertError {
+    /// Reading the file failed.
+    #[error("{}: {source}", file.display())]
+    Io {
+        /// The file.
+        file: PathBuf,
+        /// What the operating system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not a mesh format Springmesh reads.
+    #[error("{}: unknown mesh format (expected .obj, .gltf or .glb)", file.display())]
+    UnknownFormat {
+        /// The file.
+        file: PathBuf,
+    },
+    /// The OBJ reader refused the file.
+    #[error("{}: not a readable OBJ file: {reason}", file.display())]
+    Obj {
+        /// The file.
+        file: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The glTF reader refused the file.
+    #[error("{}: not a readable glTF file: {reason}", file.display())]
+    Gltf {
+        /// The file.
+        file: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The file's meshes are Draco-compressed.
+    #[error(
+        "{}: uses Draco mesh compression (KHR_draco_mesh_compression), which Springmesh cannot read: re-export without Draco",
+        file.display()
+    )]
+    Draco {
+        /// The file.
+        file: PathBuf,
+    },
+    /// The file requires a glTF extension Springmesh does not implement.
+    #[error("{}: requires the glTF extension {extension}, which Springmesh does not support", file.display())]
+    UnsupportedExtension {
+        /// The file.
+        file: PathBuf,
+        /// The extension's name.
+        extension: String,
+    },
+    /// A glTF accessor does not fit its buffer or has an unusable type.
+    #[error("{}: accessor {accessor}: {reason}", file.display())]
+    Accessor {
+        /// The file.
+        file: PathBuf,
+        /// Accessor index.
+        accessor: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The file has nothing to make springs from.
+    #[error("{}: no triangles to convert ({points} points, {lines} lines)", file.display())]
+    NoTriangles {
+        /// The file.
+        file: PathBuf,
+        /// Points skipped.
+        points: usize,
+        /// Lines skipped.
+        lines: usize,
+    },
+    /// A vertex coordinate is NaN or infinite.
+    #[error("{}: vertex {vertex} has a coordinate that is not a finite number", file.display())]
+    NonFinite {
+        /// The file.
+        file: PathBuf,
+        /// Vertex index in the file (counting from 0).
+        vertex: usize,
+    },
+    /// The conversion options are out of range.
+    #[error("invalid conversion options: {reason}")]
+    Options {
+        /// What is wrong.
+        reason: String,
+    },
+    /// The model would have more nodes or springs than a `u32` index holds.
+    #[error("{}: too large: {what}", file.display())]
+    TooLarge {
+        /// The file.
+        file: PathBuf,
+        /// What overflowed.
+        what: String,
+    },
+    /// The converted model broke a model rule (a bug of the converter; please report it).
+    #[error("{}: the converted model is invalid: {problems}", file.display())]
+    Invalid {
+        /// The source.
+        file: PathBuf,
+        /// What is wrong with the model.
+        problems: springmesh_core::model::Problems,
+    },
+    /// A conversion was cancelled through its [`crate::Control`].
+    #[error("cancelled")]
+    Cancelled,
+}

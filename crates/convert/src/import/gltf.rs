@@ -1,0 +1,305 @@
+//! glTF 2.0 (`.gltf` with embedded or external buffers, and `.glb`) through the gltf crate.
+//!
+//! The default scene (or the first, or with none every mesh once) is walked with each node's
+//! world transform (parent × local, from its matrix or its translation-rotation-scale). A
+//! skinned mesh is placed in its bind pose: the vertices are in the mesh's bind space, which
+//! joint 0's world transform times its inverse bind matrix takes to the world. Every
+//! primitive of mode triangles, triangle strip or triangle fan is read, indexed or not;
+//! points and lines are counted and skipped. Accessor data goes through [`super::accessor`],
+//! which handles sparse accessors and the integer types of KHR_mesh_quantization (the gltf
+//! crate refuses files that require that extension, so it is taken off the list before
+//! validation). Draco-compressed files and other required extensions are refused by name.
+
+use super::accessor::{read_indices, read_vectors};
+use crate::ConvertError;
+use crate::mesh::{RawMesh, Texture};
+use base64::Engine;
+use glam::{Mat4, Vec2, Vec3};
+use gltf::mesh::Mode;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+const DRACO: &str = "KHR_draco_mesh_compression";
+const QUANTIZATION: &str = "KHR_mesh_quantization";
+
+/// Reads the glTF or GLB file `path` (its bytes are `bytes`).
+pub fn read(path: &Path, bytes: &[u8]) -> Result<RawMesh, ConvertError> {
+    let file = || path.to_path_buf();
+    let error = |reason: String| ConvertError::Gltf { file: file(), reason };
+    let gltf::Gltf { document, blob } =
+        gltf::Gltf::from_slice_without_validation(bytes).map_err(|e| error(e.to_string()))?;
+    if document.extensions_used().chain(document.extensions_required()).any(|e| e == DRACO) {
+        return Err(ConvertError::Draco { file: file() });
+    }
+    if let Some(extension) = document.extensions_required().find(|e| *e != QUANTIZATION) {
+        return Err(ConvertError::UnsupportedExtension {
+            file: file(),
+            extension: extension.to_string(),
+        });
+    }
+    let document = validate(document).map_err(error)?;
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let buffers =
+        gltf::import_buffers(&document, Some(&dir), blob).map_err(|e| error(e.to_string()))?;
+    let placements = placements(&document, &buffers).map_err(error)?;
+    let mut reader = Reader { file: file(), buffers, mesh: RawMesh::default(), dir };
+    for (mesh, transform) in placements {
+        reader.add_mesh(&mesh, transform)?;
+    }
+    Ok(reader.mesh)
+}
+
+/// Checks what the gltf crate would panic on rather than report: primitives naming accessors
+/// that do not exist (its validation indexes them before checking) and buffer URIs whose
+/// percent-escapes are not UTF-8 (its buffer loader unwraps the decoding).
+fn precheck(root: &gltf::json::Root) -> Result<(), String> {
+    let accessors = root.accessors.len();
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            let named = primitive.attributes.values().chain(&primitive.indices).map(|a| a.value());
+            if let Some(bad) = named.into_iter().find(|&a| a >= accessors) {
+                return Err(format!(
+                    "meshes[{m}].primitives[{p}] names accessor {bad}, but there are {accessors}"
+                ));
+            }
+        }
+    }
+    for (b, buffer) in root.buffers.iter().enumerate() {
+        if let Some(uri) = &buffer.uri
+            && !uri.starts_with("data:")
+            && String::from_utf8(percent_decoded(uri)).is_err()
+        {
+            return Err(format!("buffers[{b}].uri is not valid UTF-8 once decoded"));
+        }
+    }
+    Ok(())
+}
+
+/// `uri` with its `%XX` escapes replaced by the bytes they stand for.
+fn percent_decoded(uri: &str) -> Vec<u8> {
+    let bytes = uri.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Validates the document, except for what this reader handles itself: the
+/// KHR_mesh_quantization requirement and the POSITION accessors' min/max, which some exporters
+/// leave out and which this reader does not use.
+fn validate(document: gltf::Document) -> Result<gltf::Document, String> {
+    let mut root = document.into_json();
+    precheck(&root)?;
+    root.extensions_required.retain(|e| e != QUANTIZATION);
+    match gltf::Document::from_json(root.clone()) {
+        Ok(document) => Ok(document),
+        Err(gltf::Error::Validation(errors)) => {
+            let serious: Vec<String> = errors
+                .iter()
+                .filter(|(path, _)| {
+                    !(path.as_str().ends_with(".min") || path.as_str().ends_with(".max"))
+                })
+                .map(|(path, e)| format!("{path}: {e}"))
+                .collect();
+            if serious.is_empty() {
+                Ok(gltf::Document::from_json_without_validation(root))
+            } else {
+                Err(serious.join("; "))
+            }
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Every mesh to read, with the transform that takes it to the world.
+fn placements<'d>(
+    document: &'d gltf::Document,
+    buffers: &[gltf::buffer::Data],
+) -> Result<Vec<(gltf::Mesh<'d>, Mat4)>, String> {
+    let Some(scene) = document.default_scene().or_else(|| document.scenes().next()) else {
+        return Ok(document.meshes().map(|m| (m, Mat4::IDENTITY)).collect());
+    };
+    let mut world = HashMap::new();
+    let mut stack: Vec<(gltf::Node, Mat4)> = scene.nodes().map(|n| (n, Mat4::IDENTITY)).collect();
+    let limit = 4 * document.nodes().len() + 4;
+    let mut visited = Vec::new();
+    while let Some((node, parent)) = stack.pop() {
+        if visited.len() > limit {
+            return Err("the node hierarchy is not a tree (a node is its own ancestor)".into());
+        }
+        let transform = parent * Mat4::from_cols_array_2d(&node.transform().matrix());
+        world.insert(node.index(), transform);
+        stack.extend(node.children().map(|c| (c, transform)));
+        visited.push(node);
+    }
+    let mut out = Vec::new();
+    for node in visited {
+        let Some(mesh) = node.mesh() else { continue };
+        let transform = match node.skin() {
+            Some(skin) => bind_pose(&skin, &world, buffers).unwrap_or(Mat4::IDENTITY),
+            None => world[&node.index()],
+        };
+        out.push((mesh, transform));
+    }
+    Ok(out)
+}
+
+/// The transform of a skinned mesh in its bind pose: joint 0's world transform times its
+/// inverse bind matrix (identity when the skin has no matrices). `None` when joint 0 is not in
+/// the scene or its matrix cannot be read.
+fn bind_pose(
+    skin: &gltf::Skin,
+    world: &HashMap<usize, Mat4>,
+    buffers: &[gltf::buffer::Data],
+) -> Option<Mat4> {
+    let joint_world = *world.get(&skin.joints().next()?.index())?;
+    let Some(accessor) = skin.inverse_bind_matrices() else {
+        return Some(joint_world);
+    };
+    let first = *read_vectors::<16>(&accessor, buffers).ok()?.first()?;
+    Some(joint_world * Mat4::from_cols_array(&first))
+}
+
+/// The state of one read: the buffers and the mesh being built.
+struct Reader {
+    file: PathBuf,
+    buffers: Vec<gltf::buffer::Data>,
+    mesh: RawMesh,
+    dir: PathBuf,
+}
+
+impl Reader {
+    fn accessor_error(&self, accessor: &gltf::Accessor, reason: String) -> ConvertError {
+        ConvertError::Accessor { file: self.file.clone(), accessor: accessor.index(), reason }
+    }
+
+    /// Adds every primitive of `mesh`, transformed by `transform`.
+    fn add_mesh(&mut self, mesh: &gltf::Mesh, transform: Mat4) -> Result<(), ConvertError> {
+        for primitive in mesh.primitives() {
+            let Some(positions) = primitive.get(&gltf::Semantic::Positions) else { continue };
+            let points = read_vectors::<3>(&positions, &self.buffers)
+                .map_err(|e| self.accessor_error(&positions, e))?;
+            let count = points.len();
+            let order: Vec<u32> = match primitive.indices() {
+                Some(a) => {
+                    read_indices(&a, &self.buffers).map_err(|e| self.accessor_error(&a, e))?
+                }
+                None => (0..count as u32).collect(),
+            };
+            if let Some(&bad) = order.iter().find(|&&i| i as usize >= count) {
+                let reason = format!("vertex index {bad} beyond the primitive's {count} vertices");
+                return Err(ConvertError::Gltf { file: self.file.clone(), reason });
+            }
+            match primitive.mode() {
+                Mode::Points => {
+                    self.mesh.points += order.len();
+                    continue;
+                }
+                Mode::Lines => {
+                    self.mesh.lines += order.len() / 2;
+                    continue;
+                }
+                Mode::LineStrip | Mode::LineLoop => {
+                    self.mesh.lines += order.len().saturating_sub(1);
+                    continue;
+                }
+                Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan => {}
+            }
+            let base = self.mesh.positions.len() as u32;
+            for (i, p) in points.iter().enumerate() {
+                let p = transform.transform_point3(Vec3::from_array(*p));
+                if !p.is_finite() {
+                    return Err(ConvertError::NonFinite {
+                        file: self.file.clone(),
+                        vertex: base as usize + i,
+                    });
+                }
+                self.mesh.positions.push(p);
+            }
+            let uv_base = self.mesh.uvs.len() as u32;
+            let has_uvs = match primitive.get(&gltf::Semantic::TexCoords(0)) {
+                Some(a) => {
+                    let uvs = read_vectors::<2>(&a, &self.buffers)
+                        .map_err(|e| self.accessor_error(&a, e))?;
+                    let matches = uvs.len() == count;
+                    self.mesh.uvs.extend(uvs.into_iter().map(Vec2::from_array));
+                    matches
+                }
+                None => false,
+            };
+            for t in triangles(primitive.mode(), &order) {
+                self.mesh
+                    .push_triangle(t.map(|i| base + i), has_uvs.then(|| t.map(|i| uv_base + i)));
+            }
+            if self.mesh.texture.is_none() {
+                self.mesh.texture = self.texture(&primitive.material());
+            }
+        }
+        Ok(())
+    }
+
+    /// The material's base-colour texture, if it has one this reader can locate.
+    fn texture(&self, material: &gltf::Material) -> Option<Texture> {
+        let info = material.pbr_metallic_roughness().base_color_texture()?;
+        match info.texture().source().source() {
+            gltf::image::Source::View { view, mime_type } => {
+                let data = self.buffers.get(view.buffer().index())?;
+                let bytes = data.get(view.offset()..view.offset().checked_add(view.length())?)?;
+                Some(Texture::Embedded { mime: mime_type.to_string(), bytes: bytes.to_vec() })
+            }
+            gltf::image::Source::Uri { uri, mime_type } => match uri.strip_prefix("data:") {
+                Some(data) => {
+                    let (header, encoded) = data.split_once(',')?;
+                    let bytes = base64::engine::general_purpose::STANDARD.decode(encoded).ok()?;
+                    let mime = mime_type.unwrap_or(header.trim_end_matches(";base64"));
+                    Some(Texture::Embedded { mime: mime.to_string(), bytes })
+                }
+                None => Some(Texture::File(self.dir.join(uri))),
+            },
+        }
+    }
+}
+
+/// The triangles of a primitive of `mode` with vertex order `v` (glTF 2.0, "Primitive
+/// topology": strip triangle i is (v_i, v_{i+1+i%2}, v_{i+2−i%2}); fan triangle i is
+/// (v_{i+1}, v_{i+2}, v_0)).
+fn triangles(mode: Mode, v: &[u32]) -> Vec<[u32; 3]> {
+    match mode {
+        Mode::TriangleStrip => (0..v.len().saturating_sub(2))
+            .map(|i| [v[i], v[i + 1 + i % 2], v[i + 2 - i % 2]])
+            .collect(),
+        Mode::TriangleFan => {
+            (0..v.len().saturating_sub(2)).map(|i| [v[i + 1], v[i + 2], v[0]]).collect()
+        }
+        _ => v.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strips_and_fans_follow_the_specification() {
+        let v = [0, 1, 2, 3, 4];
+        assert_eq!(triangles(Mode::TriangleStrip, &v), vec![[0, 1, 2], [1, 3, 2], [2, 3, 4]]);
+        assert_eq!(triangles(Mode::TriangleFan, &v), vec![[1, 2, 0], [2, 3, 0], [3, 4, 0]]);
+        assert_eq!(triangles(Mode::Triangles, &v), vec![[0, 1, 2]]);
+        assert!(triangles(Mode::TriangleStrip, &[0, 1]).is_empty());
+    }
+}

@@ -1,0 +1,122 @@
+//! Wavefront OBJ through tobj.
+//!
+//! tobj parses the text (negative indices, groups and objects, CRLF line ends); the faces are
+//! triangulated here, by ear clipping ([`super::polygon`]), because tobj fans polygons from
+//! their first corner, which is wrong for concave ones. Every object and group goes into one
+//! mesh. Quads are remembered for quad shear. Points (`p`) and lines (`l`) are counted and
+//! taken out before tobj sees the text: tobj reads a polyline of three or more vertices as a
+//! polygon face. A missing or unreadable `.mtl` is a note, not an error; the first material's
+//! diffuse texture becomes the mesh's texture.
+
+use super::polygon::triangulate;
+use crate::ConvertError;
+use crate::mesh::{RawMesh, Texture};
+use glam::{Vec2, Vec3};
+use std::io::BufReader;
+use std::path::Path;
+
+/// Reads the OBJ file `path` (its bytes are `bytes`).
+pub fn read(path: &Path, bytes: &[u8]) -> Result<RawMesh, ConvertError> {
+    let options = tobj::LoadOptions {
+        single_index: false,
+        triangulate: false,
+        ignore_points: false,
+        ignore_lines: false,
+    };
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let (text, points, lines) = without_points_and_lines(bytes);
+    let (models, materials) = tobj::load_obj_buf(&mut BufReader::new(&text[..]), &options, |mtl| {
+        tobj::load_mtl(dir.join(mtl))
+    })
+    .map_err(|e| ConvertError::Obj { file: path.to_path_buf(), reason: e.to_string() })?;
+
+    let mut mesh = RawMesh { points, lines, ..RawMesh::default() };
+    match materials {
+        Ok(materials) => {
+            mesh.texture = materials
+                .iter()
+                .find_map(|m| m.diffuse_texture.as_ref())
+                .map(|t| Texture::File(dir.join(t.replace('\\', "/"))));
+        }
+        Err(e) => {
+            mesh.notes.push(format!("material file not read ({e}); the model has no texture"))
+        }
+    }
+    for model in &models {
+        append(&mut mesh, &model.mesh, path)?;
+    }
+    Ok(mesh)
+}
+
+/// The OBJ text without its point and line statements, and how many points and line
+/// segments they held.
+fn without_points_and_lines(bytes: &[u8]) -> (Vec<u8>, usize, usize) {
+    let (mut points, mut lines) = (0, 0);
+    let mut kept = Vec::with_capacity(bytes.len());
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        let mut words = line.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty());
+        match words.next() {
+            Some(b"p") => points += words.count(),
+            Some(b"l") => lines += words.count().saturating_sub(1),
+            _ => kept.extend_from_slice(line),
+        }
+    }
+    (kept, points, lines)
+}
+
+/// Adds one tobj mesh (an object or group) to `out`.
+fn append(out: &mut RawMesh, m: &tobj::Mesh, path: &Path) -> Result<(), ConvertError> {
+    let base = out.positions.len() as u32;
+    let uv_base = out.uvs.len() as u32;
+    for (i, p) in m.positions.chunks_exact(3).enumerate() {
+        let p = Vec3::new(p[0], p[1], p[2]);
+        if !p.is_finite() {
+            return Err(ConvertError::NonFinite {
+                file: path.to_path_buf(),
+                vertex: base as usize + i,
+            });
+        }
+        out.positions.push(p);
+    }
+    out.uvs.extend(m.texcoords.chunks_exact(2).map(|t| Vec2::new(t[0], t[1])));
+    let has_uvs = !m.texcoord_indices.is_empty() && m.texcoord_indices.len() == m.indices.len();
+    let arities: Box<dyn Iterator<Item = usize>> = if m.face_arities.is_empty() {
+        Box::new(std::iter::repeat_n(3, m.indices.len() / 3))
+    } else {
+        Box::new(m.face_arities.iter().map(|&a| a as usize))
+    };
+    let mut start = 0;
+    for arity in arities {
+        let Some(face) = m.indices.get(start..start + arity) else {
+            return Err(ConvertError::Obj {
+                file: path.to_path_buf(),
+                reason: "face indices end early".into(),
+            });
+        };
+        let uvs = has_uvs.then(|| &m.texcoord_indices[start..start + arity]);
+        start += arity;
+        match arity {
+            1 => out.points += 1,
+            2 => out.lines += 1,
+            _ => {
+                let corner = |&i: &u32| out.positions.get((base + i) as usize).copied();
+                let Some(corners) = face.iter().map(corner).collect::<Option<Vec<Vec3>>>() else {
+                    return Err(ConvertError::Obj {
+                        file: path.to_path_buf(),
+                        reason: "face index out of range".into(),
+                    });
+                };
+                if arity == 4 {
+                    out.quads.push([0, 1, 2, 3].map(|k| base + face[k]));
+                }
+                for t in triangulate(&corners) {
+                    out.push_triangle(
+                        t.map(|k| base + face[k]),
+                        uvs.map(|uv| t.map(|k| uv_base + uv[k])),
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}

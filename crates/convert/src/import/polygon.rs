@@ -1,0 +1,159 @@
+//! Triangulating polygons by ear clipping.
+//!
+//! A polygon with n corners is cut into n − 2 triangles by repeatedly cutting off an *ear*: a
+//! convex corner whose triangle with its two neighbours contains no other corner (Meisters,
+//! "Polygons have ears", 1975; Eberly, "Triangulation by Ear Clipping", 2002). Unlike a fan
+//! from the first corner, this is right for concave polygons (an L-shaped hexagon, a star).
+//!
+//! Corners are 3D points of a roughly planar polygon: they are projected on the plane of the
+//! polygon's Newell normal, so the winding of the triangles is that of the polygon. A polygon
+//! that is degenerate or self-intersecting, where no ear can be found, has its remaining
+//! corners fanned.
+
+use glam::{DVec2, DVec3, Vec3};
+
+/// Triangles (as indices into `corners`) covering the polygon `corners`, wound like it.
+pub fn triangulate(corners: &[Vec3]) -> Vec<[usize; 3]> {
+    let n = corners.len();
+    if n < 3 {
+        return Vec::new();
+    }
+    if n == 3 {
+        return vec![[0, 1, 2]];
+    }
+    let normal = newell_normal(corners);
+    if normal.length_squared() == 0.0 {
+        return fan(&(0..n).collect::<Vec<_>>());
+    }
+    let points = project(corners, normal);
+    let mut remaining: Vec<usize> = (0..n).collect();
+    let mut triangles = Vec::with_capacity(n - 2);
+    while remaining.len() > 3 {
+        let m = remaining.len();
+        let ear = (0..m).find(|&i| {
+            let (a, b, c) = (remaining[(i + m - 1) % m], remaining[i], remaining[(i + 1) % m]);
+            is_ear(&points, &remaining, a, b, c)
+        });
+        let Some(i) = ear else {
+            triangles.extend(fan(&remaining));
+            return triangles;
+        };
+        triangles.push([remaining[(i + m - 1) % m], remaining[i], remaining[(i + 1) % m]]);
+        remaining.remove(i);
+    }
+    triangles.push([remaining[0], remaining[1], remaining[2]]);
+    triangles
+}
+
+/// A fan from the first of `indices`.
+fn fan(indices: &[usize]) -> Vec<[usize; 3]> {
+    (1..indices.len().saturating_sub(1)).map(|i| [indices[0], indices[i], indices[i + 1]]).collect()
+}
+
+/// The Newell normal of a polygon: robust for concave and slightly non-planar polygons; its
+/// length is twice the projected area.
+fn newell_normal(corners: &[Vec3]) -> DVec3 {
+    let mut n = DVec3::ZERO;
+    for (i, p) in corners.iter().enumerate() {
+        let (p, q) = (p.as_dvec3(), corners[(i + 1) % corners.len()].as_dvec3());
+        n += DVec3::new(
+            (p.y - q.y) * (p.z + q.z),
+            (p.z - q.z) * (p.x + q.x),
+            (p.x - q.x) * (p.y + q.y),
+        );
+    }
+    n
+}
+
+/// The corners in 2D coordinates of the plane with normal `normal`, oriented so that the
+/// polygon runs counter-clockwise.
+fn project(corners: &[Vec3], normal: DVec3) -> Vec<DVec2> {
+    let u = normal.any_orthonormal_vector();
+    let v = normal.normalize().cross(u);
+    corners.iter().map(|p| DVec2::new(p.as_dvec3().dot(u), p.as_dvec3().dot(v))).collect()
+}
+
+/// Twice the signed area of triangle (a, b, c): positive when counter-clockwise.
+fn cross(a: DVec2, b: DVec2, c: DVec2) -> f64 {
+    (b - a).perp_dot(c - a)
+}
+
+/// True when corner `b` (between `a` and `c`) is convex and the triangle (a, b, c) holds no
+/// other remaining corner.
+fn is_ear(p: &[DVec2], remaining: &[usize], a: usize, b: usize, c: usize) -> bool {
+    let (pa, pb, pc) = (p[a], p[b], p[c]);
+    if cross(pa, pb, pc) <= 0.0 {
+        return false;
+    }
+    remaining.iter().filter(|&&i| i != a && i != b && i != c).all(|&i| {
+        let q = p[i];
+        // Outside (or exactly on a corner shared with the ear) unless on the inner side of
+        // all three edges.
+        !(cross(pa, pb, q) >= 0.0 && cross(pb, pc, q) >= 0.0 && cross(pc, pa, q) >= 0.0)
+            || q == pa
+            || q == pb
+            || q == pc
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn area(corners: &[Vec3], tris: &[[usize; 3]]) -> f32 {
+        tris.iter()
+            .map(|t| {
+                0.5 * (corners[t[1]] - corners[t[0]]).cross(corners[t[2]] - corners[t[0]]).length()
+            })
+            .sum()
+    }
+
+    fn centroid_inside_l(p: Vec3) -> bool {
+        // The L below: [0,2]×[0,1] ∪ [0,1]×[0,2].
+        (p.x >= 0.0 && p.x <= 2.0 && p.y >= 0.0 && p.y <= 1.0)
+            || (p.x >= 0.0 && p.x <= 1.0 && p.y >= 0.0 && p.y <= 2.0)
+    }
+
+    #[test]
+    fn concave_l_hexagon_is_covered_exactly() {
+        // Starting next to the reflex corner (1,1) makes a fan from the first corner wrong.
+        let l = [(2.0, 1.0), (1.0, 1.0), (1.0, 2.0), (0.0, 2.0), (0.0, 0.0), (2.0, 0.0)]
+            .map(|(x, y)| Vec3::new(x, y, 0.0));
+        let tris = triangulate(&l);
+        assert_eq!(tris.len(), 4);
+        assert!((area(&l, &tris) - 3.0).abs() < 1e-6, "area {}", area(&l, &tris));
+        for t in &tris {
+            let c = (l[t[0]] + l[t[1]] + l[t[2]]) / 3.0;
+            assert!(centroid_inside_l(c), "triangle {t:?} lies outside the L");
+            let n = (l[t[1]] - l[t[0]]).cross(l[t[2]] - l[t[0]]);
+            assert!(n.z > 0.0, "wound like the polygon");
+        }
+        let fan_outside = fan(&[0, 1, 2, 3, 4, 5])
+            .iter()
+            .any(|t| !centroid_inside_l((l[t[0]] + l[t[1]] + l[t[2]]) / 3.0));
+        assert!(fan_outside, "a fan from the first corner covers the notch");
+    }
+
+    #[test]
+    fn convex_polygons_in_any_plane() {
+        let hexagon: Vec<Vec3> = (0..6)
+            .map(|i| {
+                let a = i as f32 * std::f32::consts::TAU / 6.0;
+                Vec3::new(a.cos(), 0.3, -a.sin())
+            })
+            .collect();
+        let tris = triangulate(&hexagon);
+        assert_eq!(tris.len(), 4);
+        let expected = 1.5 * 3f32.sqrt();
+        assert!((area(&hexagon, &tris) - expected).abs() < 1e-5);
+    }
+
+    #[test]
+    fn degenerate_polygons_do_not_panic() {
+        assert!(triangulate(&[Vec3::ZERO; 2]).is_empty());
+        assert_eq!(triangulate(&[Vec3::ZERO; 5]).len(), 3);
+        let bow_tie =
+            [(0.0, 0.0), (1.0, 1.0), (1.0, 0.0), (0.0, 1.0)].map(|(x, y)| Vec3::new(x, y, 0.0));
+        assert_eq!(triangulate(&bow_tie).len(), 2);
+    }
+}

@@ -1,0 +1,49 @@
+//! # springmesh-convert
+//!
+//! Turns a modeller's mesh into a [`springmesh_core::SpringModel`]:
+//!
+//! ```text
+//! import (OBJ via tobj, glTF/GLB via gltf)  →  weld  →  topology  →  springs  →  vicinity  →  masses
+//! ```
+//!
+//! - [`import`]: files into a [`RawMesh`] (triangles with uvs, quads remembered).
+//! - [`weld`]: coincident vertices into one node, so uv seams do not tear the model.
+//! - [`topology`] and [`springs`]: the exact counting rules for stretch, shear and bend springs.
+//! - [`vicinity`]: springs between nearby nodes, found with a grid.
+//! - [`masses`]: per node, or a total shared evenly or by area.
+//! - [`samples`]: the built-in models (string, cloth, jelly, balloon, flag).
+//!
+//! ```no_run
+//! use springmesh_convert::{ConvertOptions, convert_file};
+//! # fn main() -> Result<(), springmesh_convert::ConvertError> {
+//! let conversion = convert_file("flag.obj".as_ref(), &ConvertOptions::default())?;
+//! println!("{} nodes, {} springs", conversion.report.nodes, conversion.report.springs.total);
+//! # Ok(())
+//! # }
+//! ```
+#![warn(missing_docs)]
+
+mod error;
+pub mod import;
+pub mod masses;
+mod mesh;
+mod options;
+mod pipeline;
+mod report;
+pub mod samples;
+pub mod springs;
+pub mod topology;
+pub mod vicinity;
+pub mod weld;
+
+pub use error::ConvertError;
+pub use import::MeshFormat;
+pub use mesh::{RawMesh, Texture};
+pub use options::{
+    ConvertOptions, DEFAULT_BEND, DEFAULT_NODE_MASS, DEFAULT_RELATIVE_WELD, DEFAULT_STRETCH,
+    DEFAULT_VICINITY, MassMode, SpringSettings,
+};
+pub use pipeline::{
+    Control, Conversion, Stage, convert_file, convert_file_with, convert_mesh, convert_mesh_with,
+};
+pub use report::{ConvertReport, SpringCounts, Warning};

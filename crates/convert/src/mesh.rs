@@ -1,0 +1,49 @@
+//! The imported mesh: what the OBJ and glTF readers produce and the pipeline consumes.
+
+use glam::{Vec2, Vec3};
+use std::path::PathBuf;
+
+/// A triangle soup with texture coordinates, as read from a file, before welding.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RawMesh {
+    /// Vertex positions (m), after any node transforms.
+    pub positions: Vec<Vec3>,
+    /// Texture coordinates.
+    pub uvs: Vec<Vec2>,
+    /// Triangles as position indices, counter-clockwise seen from the front.
+    pub triangles: Vec<[u32; 3]>,
+    /// Per triangle, the uv index of each corner, when the source has texture coordinates.
+    pub triangle_uvs: Vec<Option<[u32; 3]>>,
+    /// Quads of the source, as position indices in order around the quad (for quad shear).
+    pub quads: Vec<[u32; 4]>,
+    /// Point primitives skipped.
+    pub points: usize,
+    /// Line primitives (segments) skipped.
+    pub lines: usize,
+    /// The base-colour texture, if the source names one.
+    pub texture: Option<Texture>,
+    /// Problems the reader noticed but got past (missing material file, ...).
+    pub notes: Vec<String>,
+}
+
+/// Where a mesh's base-colour texture is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Texture {
+    /// An image file (resolved against the mesh's folder).
+    File(PathBuf),
+    /// An image stored inside the mesh file.
+    Embedded {
+        /// MIME type, e.g. `image/png`.
+        mime: String,
+        /// The encoded image.
+        bytes: Vec<u8>,
+    },
+}
+
+impl RawMesh {
+    /// Appends a triangle with optional per-corner uvs.
+    pub fn push_triangle(&mut self, corners: [u32; 3], uvs: Option<[u32; 3]>) {
+        self.triangles.push(corners);
+        self.triangle_uvs.push(uvs);
+    }
+}

@@ -1,0 +1,367 @@
+//! The conversion pipeline: weld → topology → springs → vicinity → masses → model + report.
+
+use crate::masses::node_masses;
+use crate::mesh::{RawMesh, Texture};
+use crate::options::{ConvertOptions, DEFAULT_RELATIVE_WELD, SpringSettings};
+use crate::report::{ConvertReport, SpringCounts};
+use crate::springs::{LISTED, joined, surface_pairs};
+use crate::topology::{Components, unkey};
+use crate::vicinity::vicinity_pairs;
+use crate::weld::weld;
+use crate::{ConvertError, import};
+use glam::Vec3;
+use springmesh_core::{Aabb, Face, Metadata, Node, NodeId, Spring, SpringKind, SpringModel};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A finished conversion.
+#[derive(Clone, Debug)]
+pub struct Conversion {
+    /// The spring model.
+    pub model: SpringModel,
+    /// What was found and made.
+    pub report: ConvertReport,
+    /// The base-colour texture the mesh names, if any.
+    pub texture: Option<Texture>,
+}
+
+/// The steps of a conversion, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Reading and parsing the file.
+    Reading,
+    /// Merging coincident vertices.
+    Welding,
+    /// Finding edges and making stretch, shear and bend springs.
+    Springs,
+    /// Finding vicinity springs.
+    Vicinity,
+    /// Masses, faces, the report.
+    Finishing,
+}
+
+impl Stage {
+    /// Every stage, in order.
+    pub const ALL: [Stage; 5] =
+        [Stage::Reading, Stage::Welding, Stage::Springs, Stage::Vicinity, Stage::Finishing];
+
+    /// A short description for progress displays.
+    pub fn label(self) -> &'static str {
+        match self {
+            Stage::Reading => "reading",
+            Stage::Welding => "welding",
+            Stage::Springs => "making springs",
+            Stage::Vicinity => "finding vicinity springs",
+            Stage::Finishing => "finishing",
+        }
+    }
+}
+
+/// Watching and stopping a conversion from another thread.
+#[derive(Clone, Copy, Default)]
+pub struct Control<'a> {
+    /// When set, the conversion stops at the next stage with [`ConvertError::Cancelled`].
+    pub cancel: Option<&'a AtomicBool>,
+    /// Called as each stage starts.
+    pub on_stage: Option<&'a (dyn Fn(Stage) + Sync)>,
+}
+
+impl Control<'_> {
+    fn enter(&self, stage: Stage) -> Result<(), ConvertError> {
+        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Err(ConvertError::Cancelled);
+        }
+        if let Some(f) = self.on_stage {
+            f(stage);
+        }
+        Ok(())
+    }
+}
+
+/// Reads and converts the mesh file `path`.
+pub fn convert_file(path: &Path, options: &ConvertOptions) -> Result<Conversion, ConvertError> {
+    convert_file_with(path, options, Control::default())
+}
+
+/// [`convert_file`], watched and stoppable through `control`.
+pub fn convert_file_with(
+    path: &Path,
+    options: &ConvertOptions,
+    control: Control,
+) -> Result<Conversion, ConvertError> {
+    if let Some(reason) = options.problem() {
+        return Err(ConvertError::Options { reason });
+    }
+    control.enter(Stage::Reading)?;
+    let bytes = std::fs::read(path)
+        .map_err(|source| ConvertError::Io { file: path.to_path_buf(), source })?;
+    let mesh = import::read(path, &bytes)?;
+    drop(bytes);
+    convert_mesh_with(mesh, options, path, control)
+}
+
+/// Converts an imported mesh; `source` names it in the model's metadata and in errors.
+pub fn convert_mesh(
+    mesh: RawMesh,
+    options: &ConvertOptions,
+    source: &Path,
+) -> Result<Conversion, ConvertError> {
+    convert_mesh_with(mesh, options, source, Control::default())
+}
+
+/// [`convert_mesh`], watched and stoppable through `control`.
+pub fn convert_mesh_with(
+    mesh: RawMesh,
+    options: &ConvertOptions,
+    source: &Path,
+    control: Control,
+) -> Result<Conversion, ConvertError> {
+    if let Some(reason) = options.problem() {
+        return Err(ConvertError::Options { reason });
+    }
+    if mesh.triangles.is_empty() {
+        return Err(ConvertError::NoTriangles {
+            file: source.to_path_buf(),
+            points: mesh.points,
+            lines: mesh.lines,
+        });
+    }
+    if let Some(vertex) = mesh.positions.iter().position(|p| !p.is_finite()) {
+        return Err(ConvertError::NonFinite { file: source.to_path_buf(), vertex });
+    }
+    if let Some(t) =
+        mesh.triangles.iter().position(|t| t.iter().any(|&i| i as usize >= mesh.positions.len()))
+    {
+        let what = format!("triangle {t} names a vertex that does not exist");
+        return Err(ConvertError::TooLarge { file: source.to_path_buf(), what });
+    }
+    let mut report = ConvertReport {
+        skipped_points: mesh.points,
+        skipped_lines: mesh.lines,
+        ..Default::default()
+    };
+
+    control.enter(Stage::Welding)?;
+    let diagonal = Aabb::from_points(&mesh.positions).map_or(0.0, |b| b.diagonal());
+    let tolerance = options.weld_tolerance.unwrap_or(DEFAULT_RELATIVE_WELD * diagonal);
+    report.weld_tolerance = tolerance;
+    let welded = Welded::new(&mesh, tolerance, &mut report);
+
+    control.enter(Stage::Springs)?;
+    let pairs = surface_pairs(
+        welded.positions.len(),
+        &welded.triangles,
+        &welded.quads,
+        options.bend,
+        options.quad_shear,
+    );
+    report.boundary_edges = pairs.boundary_edges;
+    report.non_manifold_edges = pairs.non_manifold_count;
+    let first_edges =
+        pairs.non_manifold_edges.iter().flat_map(|&(a, b)| [a as usize, b as usize]).collect();
+    report.warn(
+        "non_manifold_edges",
+        pairs.non_manifold_count,
+        first_edges,
+        format!(
+            "{} edges have three or more triangles (node pairs listed)",
+            pairs.non_manifold_count
+        ),
+    );
+
+    control.enter(Stage::Vicinity)?;
+    let vicinity = match options.vicinity_radius {
+        Some(r) => {
+            let joined =
+                joined(welded.positions.len(), &[&pairs.stretch, &pairs.shear, &pairs.bend]);
+            vicinity_pairs(&welded.positions, r, options.vicinity_cap, &joined)
+        }
+        None => Vec::new(),
+    };
+
+    control.enter(Stage::Finishing)?;
+    let groups: [(&[u64], SpringKind, SpringSettings); 4] = [
+        (&pairs.stretch, SpringKind::Stretch, options.stretch),
+        (&pairs.shear, SpringKind::Stretch, options.stretch),
+        (&pairs.bend, SpringKind::Bend, options.bend_springs),
+        (&vicinity, SpringKind::Vicinity, options.vicinity),
+    ];
+    let total: usize = groups.iter().map(|g| g.0.len()).sum();
+    if total > u32::MAX as usize {
+        return Err(ConvertError::TooLarge {
+            file: source.to_path_buf(),
+            what: format!("{total} springs"),
+        });
+    }
+    let mut model = SpringModel::default();
+    let (masses, area_fallback) = node_masses(options.mass, &welded.positions, &welded.triangles);
+    report.warn(
+        "area_masses",
+        usize::from(area_fallback),
+        Vec::new(),
+        "some nodes touch only zero-area triangles: masses are shared evenly instead of by area"
+            .into(),
+    );
+    model.nodes = welded
+        .positions
+        .iter()
+        .zip(&masses)
+        .map(|(&position, &mass)| Node { position, mass })
+        .collect();
+    let mut parts = Components::new(welded.positions.len());
+    model.springs = springmesh_core::model::Springs::with_capacity(total);
+    for (keys, kind, settings) in groups {
+        for &k in keys {
+            let (a, b) = unkey(k);
+            parts.join(a, b);
+            let rest = welded.positions[a as usize].distance(welded.positions[b as usize]);
+            model.springs.push(
+                Spring::new(NodeId(a), NodeId(b), rest, settings.stiffness, kind)
+                    .with_damping(settings.damping),
+            );
+        }
+    }
+    model.faces = welded
+        .triangles
+        .iter()
+        .zip(&welded.triangle_uvs)
+        .map(|(t, &uvs)| Face { nodes: t.map(NodeId), uvs })
+        .collect();
+    model.uvs = mesh.uvs;
+    model.metadata = Metadata {
+        name: source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+        source: Some(source.display().to_string()),
+        conversion: options.to_metadata(),
+    };
+
+    report.nodes = model.nodes.len();
+    report.faces = model.faces.len();
+    report.springs = SpringCounts {
+        stretch: pairs.stretch.len() + pairs.shear.len(),
+        bend: pairs.bend.len(),
+        vicinity: vicinity.len(),
+        manual: 0,
+        total,
+        shear: pairs.shear.len(),
+    };
+    report.components = parts.count();
+    report.warn(
+        "components",
+        usize::from(report.components > 1) * report.components,
+        Vec::new(),
+        format!("the model is {} separate parts that no spring joins", report.components),
+    );
+    report.warn(
+        "points_and_lines",
+        mesh.points + mesh.lines,
+        Vec::new(),
+        format!("{} points and {} line segments were skipped", mesh.points, mesh.lines),
+    );
+    for note in mesh.notes {
+        report.warn("material", 1, Vec::new(), note);
+    }
+    model
+        .validate()
+        .map_err(|problems| ConvertError::Invalid { file: source.to_path_buf(), problems })?;
+    Ok(Conversion { model, report, texture: mesh.texture })
+}
+
+/// The mesh after welding: node positions, and triangles and quads in node indices.
+struct Welded {
+    positions: Vec<Vec3>,
+    triangles: Vec<[u32; 3]>,
+    triangle_uvs: Vec<Option<[u32; 3]>>,
+    quads: Vec<[u32; 4]>,
+}
+
+impl Welded {
+    /// Welds `mesh` within `tolerance`, drops triangles that collapse and vertices no triangle
+    /// uses, and numbers the remaining representatives in file order.
+    fn new(mesh: &RawMesh, tolerance: f32, report: &mut ConvertReport) -> Welded {
+        let welded_to = weld(&mesh.positions, tolerance);
+        report.welded = welded_to.iter().enumerate().filter(|&(i, &r)| r as usize != i).count();
+        let mut triangles = Vec::with_capacity(mesh.triangles.len());
+        let mut triangle_uvs = Vec::with_capacity(mesh.triangles.len());
+        let (mut dropped, mut first_dropped) = (0, Vec::new());
+        for (i, (t, uvs)) in mesh.triangles.iter().zip(&mesh.triangle_uvs).enumerate() {
+            let [a, b, c] = t.map(|v| welded_to[v as usize]);
+            if a == b || b == c || a == c {
+                dropped += 1;
+                if first_dropped.len() < LISTED {
+                    first_dropped.push(i);
+                }
+            } else {
+                triangles.push([a, b, c]);
+                triangle_uvs.push(*uvs);
+            }
+        }
+        // Number the representatives that a kept triangle uses, in file order.
+        const UNUSED: u32 = u32::MAX;
+        let mut node_of = vec![UNUSED; mesh.positions.len()];
+        for t in &triangles {
+            for &v in t {
+                node_of[v as usize] = 0;
+            }
+        }
+        let mut positions = Vec::new();
+        for (v, slot) in node_of.iter_mut().enumerate() {
+            if *slot != UNUSED {
+                *slot = positions.len() as u32;
+                positions.push(mesh.positions[v]);
+            }
+        }
+        let representatives =
+            welded_to.iter().enumerate().filter(|&(i, &r)| r as usize == i).count();
+        let unused = representatives - positions.len();
+        report.dropped_vertices = unused;
+        report.dropped_triangles = dropped;
+        for t in &mut triangles {
+            *t = t.map(|v| node_of[v as usize]);
+        }
+        let quads = mesh
+            .quads
+            .iter()
+            .map(|q| q.map(|v| node_of[welded_to[v as usize] as usize]))
+            .filter(|q| !q.contains(&UNUSED))
+            .collect();
+        let zero_area: Vec<usize> = triangles
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| {
+                let [a, b, c] = t.map(|v| positions[v as usize]);
+                (b - a).cross(c - a).length_squared() == 0.0
+            })
+            .map(|(i, _)| i)
+            .collect();
+        report.zero_area_triangles = zero_area.len();
+        let listed = |v: &[usize]| v.iter().take(LISTED).copied().collect();
+        report.warn(
+            "degenerate_triangles",
+            dropped,
+            first_dropped,
+            format!("{dropped} triangles had two corners on the same node after welding and were dropped (file triangles listed)"),
+        );
+        report.warn(
+            "zero_area_triangles",
+            zero_area.len(),
+            listed(&zero_area),
+            format!("{} triangles have zero area (model faces listed)", zero_area.len()),
+        );
+        report.warn(
+            "unreferenced_vertices",
+            unused,
+            Vec::new(),
+            format!("{unused} vertices are used by no triangle and were dropped"),
+        );
+        report.warn(
+            "welded_vertices",
+            report.welded,
+            Vec::new(),
+            format!(
+                "{} vertices were merged into coincident ones (within {tolerance} m)",
+                report.welded
+            ),
+        );
+        Welded { positions, triangles, triangle_uvs, quads }
+    }
+}

@@ -1,0 +1,80 @@
+//! What a conversion found and made.
+
+use serde::Serialize;
+
+/// Spring counts by kind (DESIGN.md's report fields) plus the shear diagonals, which are
+/// stretch springs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SpringCounts {
+    /// Stretch springs, shear diagonals included.
+    pub stretch: usize,
+    /// Bend springs.
+    pub bend: usize,
+    /// Vicinity springs.
+    pub vicinity: usize,
+    /// Manual springs (none after a conversion).
+    pub manual: usize,
+    /// All springs.
+    pub total: usize,
+    /// Of the stretch springs, those that are quad diagonals added by `quad_shear`.
+    pub shear: usize,
+}
+
+/// Something the converter got past but the artist should know.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    /// A stable identifier: `material`, `degenerate_triangles`, `zero_area_triangles`,
+    /// `unreferenced_vertices`, `welded_vertices`, `non_manifold_edges`, `points_and_lines`,
+    /// `components`, `area_masses`.
+    pub kind: &'static str,
+    /// The warning as a sentence.
+    pub message: String,
+    /// How many items it concerns.
+    pub count: usize,
+    /// The first few of them, by index (triangles, vertices or nodes, as the message says).
+    pub first: Vec<usize>,
+}
+
+/// The result of a conversion, counted.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ConvertReport {
+    /// Nodes of the model.
+    pub nodes: usize,
+    /// Triangles of the model.
+    pub faces: usize,
+    /// Springs by kind.
+    pub springs: SpringCounts,
+    /// Anchored nodes (none after a conversion).
+    pub anchors: usize,
+    /// Vertices of the file merged into another vertex by welding.
+    pub welded: usize,
+    /// Vertices no kept triangle uses, dropped.
+    pub dropped_vertices: usize,
+    /// Triangles with two corners on one node after welding, dropped.
+    pub dropped_triangles: usize,
+    /// Kept triangles of zero area (three distinct nodes on a line).
+    pub zero_area_triangles: usize,
+    /// Edges with exactly one triangle.
+    pub boundary_edges: usize,
+    /// Edges with three or more triangles.
+    pub non_manifold_edges: usize,
+    /// Separate parts of the model (nodes joined by springs).
+    pub components: usize,
+    /// Point primitives skipped.
+    pub skipped_points: usize,
+    /// Line segments skipped.
+    pub skipped_lines: usize,
+    /// The weld tolerance used (m).
+    pub weld_tolerance: f32,
+    /// Things to look at.
+    pub warnings: Vec<Warning>,
+}
+
+impl ConvertReport {
+    /// Adds a warning about `count` items (of which `first` lists some), unless `count` is 0.
+    pub fn warn(&mut self, kind: &'static str, count: usize, first: Vec<usize>, message: String) {
+        if count > 0 {
+            self.warnings.push(Warning { kind, message, count, first });
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! # Which pairs of nodes get springs: the counting rules
+//!
+//! - **stretch**: every unordered pair of nodes that is an edge of a kept triangle, once.
+//! - **shear** (with `quad_shear`): both diagonals of every quad of the source, unless the
+//!   pair is already a stretch edge (one diagonal usually is: it split the quad). Shear
+//!   springs have the stretch kind and settings; the report counts them separately.
+//! - **bend**: for each edge shared by two or more triangles, for each pair of those
+//!   triangles, the two corners opposite the edge — if they are distinct and not already
+//!   joined by a stretch, shear or bend spring. A bend spring resists folding along the edge;
+//!   on a triangle mesh it plays the part of the flexion springs between nodes two apart in
+//!   Provot's grid cloth ("Deformation constraints in a mass-spring model to describe rigid
+//!   cloth behavior", Graphics Interface 1995).
+//!
+//! Vicinity springs come last ([`crate::vicinity`]) and skip every pair joined here.
+
+use crate::topology::{ByFirst, edge_table, unkey};
+
+/// The pairs of each kind, each list sorted by pair and free of repeats.
+#[derive(Debug, Default)]
+pub struct SurfacePairs {
+    /// Stretch pairs (triangle edges), as [`crate::topology::key`]s.
+    pub stretch: Vec<u64>,
+    /// Shear pairs (quad diagonals that are not edges).
+    pub shear: Vec<u64>,
+    /// Bend pairs.
+    pub bend: Vec<u64>,
+    /// Edges with one triangle.
+    pub boundary_edges: usize,
+    /// Edges with three or more triangles, the first few of them.
+    pub non_manifold_edges: Vec<(u32, u32)>,
+    /// How many non-manifold edges in all.
+    pub non_manifold_count: usize,
+}
+
+/// How many offending items a report lists by index.
+pub const LISTED: usize = 8;
+
+/// The stretch, shear and bend pairs of `triangles` (and `quads`) over `nodes` nodes, by the
+/// rules above.
+pub fn surface_pairs(
+    nodes: usize,
+    triangles: &[[u32; 3]],
+    quads: &[[u32; 4]],
+    bend: bool,
+    quad_shear: bool,
+) -> SurfacePairs {
+    let edges = edge_table(nodes, triangles);
+    let mut out = SurfacePairs::default();
+    let mut bend_candidates = Vec::new();
+    for (edge, opposite) in edges.pairs() {
+        out.stretch.push(edge);
+        match opposite.len() {
+            1 => out.boundary_edges += 1,
+            2 => {}
+            _ => {
+                if out.non_manifold_edges.len() < LISTED {
+                    out.non_manifold_edges.push(unkey(edge));
+                }
+                out.non_manifold_count += 1;
+            }
+        }
+        if bend && opposite.len() >= 2 {
+            let corners: Vec<u32> = opposite.collect();
+            for (i, &p) in corners.iter().enumerate() {
+                for &q in &corners[i + 1..] {
+                    if p != q && !edges.contains(p, q) {
+                        bend_candidates.push((p, q));
+                    }
+                }
+            }
+        }
+    }
+    if quad_shear {
+        let diagonals: Vec<(u32, u32)> = quads
+            .iter()
+            .flat_map(|&[a, b, c, d]| [(a, c), (b, d)])
+            .filter(|&(p, q)| p != q && !edges.contains(p, q))
+            .collect();
+        out.shear = distinct(nodes, &diagonals).pairs().map(|(k, _)| k).collect();
+    }
+    let shear = distinct(nodes, &out.shear.iter().map(|&k| unkey(k)).collect::<Vec<_>>());
+    out.bend = distinct(nodes, &bend_candidates)
+        .pairs()
+        .map(|(k, _)| k)
+        .filter(|&k| {
+            let (a, b) = unkey(k);
+            !shear.contains(a, b)
+        })
+        .collect();
+    out
+}
+
+/// `pairs` grouped, for look-ups and for their distinct members in key order.
+pub fn distinct(nodes: usize, pairs: &[(u32, u32)]) -> ByFirst<()> {
+    ByFirst::new(nodes, || pairs.iter().map(|&(a, b)| (a, b, ())))
+}
+
+/// Every pair of `lists` (keys), grouped for "already joined" look-ups.
+pub fn joined(nodes: usize, lists: &[&[u64]]) -> ByFirst<()> {
+    ByFirst::new(nodes, || {
+        lists.iter().flat_map(|l| l.iter()).map(|&k| {
+            let (a, b) = unkey(k);
+            (a, b, ())
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(triangles: &[[u32; 3]]) -> (usize, usize) {
+        let p = surface_pairs(4, triangles, &[], true, false);
+        (p.stretch.len(), p.bend.len())
+    }
+
+    #[test]
+    fn hand_counted_small_meshes() {
+        assert_eq!(counts(&[[0, 1, 2]]), (3, 0), "one triangle");
+        assert_eq!(counts(&[[0, 1, 2], [2, 1, 3]]), (5, 1), "two triangles sharing an edge");
+        // Tetrahedron: every pair of its 4 nodes is an edge, so no bend pair is new.
+        assert_eq!(counts(&[[0, 1, 2], [0, 3, 1], [1, 3, 2], [2, 3, 0]]), (6, 0), "tetrahedron");
+    }
+
+    #[test]
+    fn quad_shear_adds_the_missing_diagonal_once() {
+        // A quad 0-1-2-3 split along 0-2; the bend pair across 0-2 is 1-3, which is the
+        // other diagonal: with quad shear it is a shear spring, not a bend spring.
+        let tris = [[0, 1, 2], [0, 2, 3]];
+        let without = surface_pairs(4, &tris, &[[0, 1, 2, 3]], true, false);
+        assert_eq!((without.stretch.len(), without.shear.len(), without.bend.len()), (5, 0, 1));
+        let with = surface_pairs(4, &tris, &[[0, 1, 2, 3]], true, true);
+        assert_eq!((with.stretch.len(), with.shear.len(), with.bend.len()), (5, 1, 0));
+        assert_eq!(unkey(with.shear[0]), (1, 3));
+    }
+}

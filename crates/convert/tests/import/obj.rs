@@ -1,0 +1,125 @@
+//! OBJ import cases.
+
+use crate::{convert, scratch, sorted_positions, write};
+use springmesh_convert::{ConvertError, ConvertOptions, convert_file};
+
+#[test]
+fn triangles_quads_and_ngons() {
+    let dir = scratch("obj-ngons");
+    let obj = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 2 0 0\nv 3 0 0\nv 3 1 0\nv 2.5 1.5 0\nv 2 1 0\n\
+               f 1 2 3\nf 1 3 4\nf 5 6 7 8 9\n";
+    let c = convert(&write(&dir, "ngons.obj", obj.as_bytes())).expect("converts");
+    assert_eq!((c.report.nodes, c.report.faces), (9, 5), "1 + 1 + 3 triangles");
+    let quad = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n";
+    let path = write(&dir, "quad.obj", quad.as_bytes());
+    let c = convert(&path).expect("converts");
+    assert_eq!((c.report.faces, c.report.springs.stretch, c.report.springs.bend), (2, 5, 1));
+    let sheared =
+        convert_file(&path, &ConvertOptions { quad_shear: true, ..ConvertOptions::default() })
+            .expect("ok");
+    assert_eq!(
+        (sheared.report.springs.stretch, sheared.report.springs.shear, sheared.report.springs.bend),
+        (6, 1, 0)
+    );
+}
+
+#[test]
+fn concave_polygon_is_ear_clipped() {
+    let dir = scratch("obj-concave");
+    // An L-shaped hexagon listed from a corner next to the reflex corner: a fan would cover
+    // the notch (1..2, 1..2).
+    let obj = "v 2 1 0\nv 1 1 0\nv 1 2 0\nv 0 2 0\nv 0 0 0\nv 2 0 0\nf 1 2 3 4 5 6\n";
+    let c = convert(&write(&dir, "l.obj", obj.as_bytes())).expect("converts");
+    assert_eq!(c.report.faces, 4);
+    let p = c.model.nodes.positions();
+    let mut area = 0.0;
+    for f in c.model.faces.nodes() {
+        let [a, b, d] = f.map(|n| p[n.index()]);
+        let n = (b - a).cross(d - a);
+        assert!(n.z > 0.0, "wound like the polygon");
+        area += 0.5 * n.length();
+        let centre = (a + b + d) / 3.0;
+        assert!(!(centre.x > 1.0 && centre.y > 1.0), "no triangle in the notch");
+    }
+    assert!((area - 3.0).abs() < 1e-5, "covers the L exactly: {area}");
+}
+
+#[test]
+fn negative_indices_groups_and_objects() {
+    let dir = scratch("obj-groups");
+    let obj = "o first\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf -3 -2 -1\n\
+               o second\ng part\nv 5 0 0\nv 6 0 0\nv 5 1 0\nf -3 -2 -1\ng other\nf 4 6 1\n";
+    let c = convert(&write(&dir, "groups.obj", obj.as_bytes())).expect("converts");
+    assert_eq!(
+        (c.report.nodes, c.report.faces, c.report.components),
+        (6, 3, 1),
+        "merged into one model"
+    );
+    assert_eq!(sorted_positions(&c)[0], [0, 0, 0]);
+}
+
+#[test]
+fn missing_material_is_a_warning_and_crlf_is_fine() {
+    let dir = scratch("obj-mtl");
+    let obj = "mtllib nowhere.mtl\r\nusemtl red\r\nv 0 0 0\r\nv 1 0 0\r\nv 0 1 0\r\nvn 0 0 1\r\nf 1//1 2//1 3//1\r\n";
+    let c = convert(&write(&dir, "crlf.obj", obj.as_bytes())).expect("converts");
+    assert_eq!(c.report.nodes, 3);
+    assert!(c.report.warnings.iter().any(|w| w.kind == "material"), "{:?}", c.report.warnings);
+    assert!(c.texture.is_none());
+}
+
+#[test]
+fn material_texture_is_found() {
+    let dir = scratch("obj-texture");
+    write(&dir, "skin.mtl", b"newmtl skin\nmap_Kd textures/skin.png\n");
+    let obj = "mtllib skin.mtl\nusemtl skin\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nf 1/1 2/2 3/3\n";
+    let c = convert(&write(&dir, "textured.obj", obj.as_bytes())).expect("converts");
+    assert_eq!(c.texture, Some(springmesh_convert::Texture::File(dir.join("textures/skin.png"))));
+    assert!(c.report.warnings.is_empty(), "{:?}", c.report.warnings);
+}
+
+#[test]
+fn uv_seams_weld_but_keep_uvs() {
+    let dir = scratch("obj-seam");
+    // Two triangles sharing positions 1 and 3 but with different uvs on either side.
+    let obj = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 0.5 0\nvt 0.5 1\nvt 0.6 0\nvt 0.6 1\nvt 1 1\n\
+               f 1/1 2/2 3/3\nf 1/4 3/5 4/6\n";
+    let c = convert(&write(&dir, "seam.obj", obj.as_bytes())).expect("converts");
+    assert_eq!((c.report.nodes, c.report.springs.stretch, c.report.springs.bend), (4, 5, 1));
+    let uv_sets: Vec<_> = c.model.faces.uvs().iter().map(|u| u.expect("uvs")).collect();
+    assert_ne!(uv_sets[0][0], uv_sets[1][0], "the shared corner has a uv on each side");
+    assert_eq!(c.model.uvs.len(), 6);
+}
+
+#[test]
+fn points_and_lines_only_is_refused() {
+    let dir = scratch("obj-lines");
+    let path = write(&dir, "lines.obj", b"v 0 0 0\nv 1 0 0\nv 0 1 0\np 1\nl 1 2 3\n");
+    let err = convert(&path).expect_err("nothing to convert");
+    assert!(
+        matches!(err, ConvertError::NoTriangles { points: 1, lines: 2, .. }),
+        "a polyline of 3 vertices is 2 segments: {err:?}"
+    );
+    assert!(err.to_string().starts_with(&format!("{}: no triangles", path.display())), "{err}");
+}
+
+#[test]
+fn non_finite_coordinates_and_garbage_are_refused() {
+    let dir = scratch("obj-bad");
+    let path = write(&dir, "nan.obj", b"v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n");
+    let err = convert(&path).expect_err("NaN");
+    assert!(
+        err.to_string().contains("vertex 1 has a coordinate that is not a finite number"),
+        "{err}"
+    );
+    for (name, bytes) in [
+        ("empty.obj", &b""[..]),
+        ("garbage.obj", &b"\x00\xff\x13 v v v f f 7 8 9 \xfe"[..]),
+        ("cut.obj", &b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 "[..]),
+        ("range.obj", &b"v 0 0 0\nf 1 2 3\n"[..]),
+    ] {
+        let path = write(&dir, name, bytes);
+        let err = convert(&path).expect_err(name);
+        assert!(err.to_string().starts_with(&path.display().to_string()), "{name}: {err}");
+    }
+}
