@@ -8,13 +8,12 @@ use std::path::PathBuf;
 #[non_exhaustive]
 pub enum ConvertError {
     /// Reading the file failed.
-    #[error("{}: {source}", file.display())]
+    #[error("{}: {cause}", file.display())]
     Io {
         /// The file.
         file: PathBuf,
-        /// What the operating system said.
-        #[source]
-        source: std::io::Error,
+        /// What the operating system said (part of the message, so not also a `source()`).
+        cause: std::io::Error,
     },
     /// The file is not a mesh format Springmesh reads.
     #[error("{}: unknown mesh format (expected .obj, .gltf or .glb)", file.display())]

@@ -16,6 +16,8 @@ pub struct RawMesh {
     pub triangle_uvs: Vec<Option<[u32; 3]>>,
     /// Quads of the source, as position indices in order around the quad (for quad shear).
     pub quads: Vec<[u32; 4]>,
+    /// Vertices of the file that no face uses, left out by the reader.
+    pub unreferenced: usize,
     /// Point primitives skipped.
     pub points: usize,
     /// Line primitives (segments) skipped.

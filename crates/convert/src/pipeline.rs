@@ -5,7 +5,7 @@ use crate::mesh::{RawMesh, Texture};
 use crate::options::{ConvertOptions, DEFAULT_RELATIVE_WELD, SpringSettings};
 use crate::report::{ConvertReport, SpringCounts};
 use crate::springs::{LISTED, joined, surface_pairs};
-use crate::topology::{Components, unkey};
+use crate::topology::unkey;
 use crate::vicinity::vicinity_pairs;
 use crate::weld::weld;
 use crate::{ConvertError, import};
@@ -94,7 +94,7 @@ pub fn convert_file_with(
     }
     control.enter(Stage::Reading)?;
     let bytes = std::fs::read(path)
-        .map_err(|source| ConvertError::Io { file: path.to_path_buf(), source })?;
+        .map_err(|cause| ConvertError::Io { file: path.to_path_buf(), cause })?;
     let mesh = import::read(path, &bytes)?;
     drop(bytes);
     convert_mesh_with(mesh, options, path, control)
@@ -208,12 +208,10 @@ pub fn convert_mesh_with(
         .zip(&masses)
         .map(|(&position, &mass)| Node { position, mass })
         .collect();
-    let mut parts = Components::new(welded.positions.len());
     model.springs = springmesh_core::model::Springs::with_capacity(total);
     for (keys, kind, settings) in groups {
         for &k in keys {
             let (a, b) = unkey(k);
-            parts.join(a, b);
             let rest = welded.positions[a as usize].distance(welded.positions[b as usize]);
             model.springs.push(
                 Spring::new(NodeId(a), NodeId(b), rest, settings.stiffness, kind)
@@ -244,7 +242,7 @@ pub fn convert_mesh_with(
         total,
         shear: pairs.shear.len(),
     };
-    report.components = parts.count();
+    report.components = model.parts().count;
     report.warn(
         "components",
         usize::from(report.components > 1) * report.components,
@@ -312,7 +310,7 @@ impl Welded {
         }
         let representatives =
             welded_to.iter().enumerate().filter(|&(i, &r)| r as usize == i).count();
-        let unused = representatives - positions.len();
+        let unused = representatives - positions.len() + mesh.unreferenced;
         report.dropped_vertices = unused;
         report.dropped_triangles = dropped;
         for t in &mut triangles {

@@ -100,40 +100,6 @@ pub fn edge_table(nodes: usize, triangles: &[[u32; 3]]) -> ByFirst<u32> {
     })
 }
 
-/// Union-find over nodes, to count connected parts.
-pub struct Components {
-    parent: Vec<u32>,
-}
-
-impl Components {
-    /// `n` nodes, each alone.
-    pub fn new(n: usize) -> Components {
-        Components { parent: (0..n as u32).collect() }
-    }
-
-    fn root(&mut self, mut x: u32) -> u32 {
-        while self.parent[x as usize] != x {
-            let grandparent = self.parent[self.parent[x as usize] as usize];
-            self.parent[x as usize] = grandparent;
-            x = grandparent;
-        }
-        x
-    }
-
-    /// Joins the parts of `a` and `b`.
-    pub fn join(&mut self, a: u32, b: u32) {
-        let (ra, rb) = (self.root(a), self.root(b));
-        if ra != rb {
-            self.parent[ra.max(rb) as usize] = ra.min(rb);
-        }
-    }
-
-    /// The number of parts.
-    pub fn count(&mut self) -> usize {
-        (0..self.parent.len() as u32).filter(|&x| self.root(x) == x).count()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,14 +115,5 @@ mod tests {
         assert_eq!(unkey(shared[0].0), (1, 2));
         assert_eq!(shared[0].1, vec![0, 3]);
         assert!(table.contains(2, 1) && table.contains(3, 2) && !table.contains(0, 3));
-    }
-
-    #[test]
-    fn components_count_parts() {
-        let mut c = Components::new(5);
-        c.join(0, 1);
-        c.join(3, 4);
-        c.join(1, 0);
-        assert_eq!(c.count(), 3);
     }
 }

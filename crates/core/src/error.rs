@@ -10,13 +10,12 @@ use std::path::PathBuf;
 #[non_exhaustive]
 pub enum CoreError {
     /// Reading or writing the file failed.
-    #[error("{}: {source}", file.display())]
+    #[error("{}: {cause}", file.display())]
     Io {
         /// The file.
         file: PathBuf,
-        /// What the operating system said.
-        #[source]
-        source: std::io::Error,
+        /// What the operating system said (part of the message, so not also a `source()`).
+        cause: std::io::Error,
     },
     /// The file is shorter than the fixed `.spring` header.
     #[error("{}: not a .spring file: {found} bytes, shorter than the {expected}-byte header", file.display())]

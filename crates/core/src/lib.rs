@@ -23,6 +23,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod check;
 mod error;
 mod ids;
 pub mod io;

@@ -24,13 +24,13 @@ pub fn read(path: &Path, bytes: &[u8]) -> Result<RawMesh, ConvertError> {
         ignore_lines: false,
     };
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let (text, points, lines) = without_points_and_lines(bytes);
+    let (text, points, lines, unreferenced) = without_points_and_lines(bytes);
     let (models, materials) = tobj::load_obj_buf(&mut BufReader::new(&text[..]), &options, |mtl| {
         tobj::load_mtl(dir.join(mtl))
     })
     .map_err(|e| ConvertError::Obj { file: path.to_path_buf(), reason: e.to_string() })?;
 
-    let mut mesh = RawMesh { points, lines, ..RawMesh::default() };
+    let mut mesh = RawMesh { points, lines, unreferenced, ..RawMesh::default() };
     match materials {
         Ok(materials) => {
             mesh.texture = materials
@@ -48,20 +48,43 @@ pub fn read(path: &Path, bytes: &[u8]) -> Result<RawMesh, ConvertError> {
     Ok(mesh)
 }
 
-/// The OBJ text without its point and line statements, and how many points and line
-/// segments they held.
-fn without_points_and_lines(bytes: &[u8]) -> (Vec<u8>, usize, usize) {
+/// The OBJ text without its point and line statements; how many points and line segments
+/// they held; and how many vertices no face uses (tobj leaves those out without a word).
+fn without_points_and_lines(bytes: &[u8]) -> (Vec<u8>, usize, usize, usize) {
     let (mut points, mut lines) = (0, 0);
+    let mut used: Vec<bool> = Vec::new();
     let mut kept = Vec::with_capacity(bytes.len());
     for line in bytes.split_inclusive(|&b| b == b'\n') {
         let mut words = line.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty());
         match words.next() {
             Some(b"p") => points += words.count(),
             Some(b"l") => lines += words.count().saturating_sub(1),
+            Some(b"v") => {
+                used.push(false);
+                kept.extend_from_slice(line);
+            }
+            Some(b"f") => {
+                for word in words {
+                    if let Some(v) = vertex_of(word, used.len()) {
+                        used[v] = true;
+                    }
+                }
+                kept.extend_from_slice(line);
+            }
             _ => kept.extend_from_slice(line),
         }
     }
-    (kept, points, lines)
+    let unreferenced = used.iter().filter(|&&u| !u).count();
+    (kept, points, lines, unreferenced)
+}
+
+/// The 0-based vertex index of a face corner `v/vt/vn` when `count` vertices are defined so
+/// far (negative indices count back from the last); `None` if it names no vertex.
+fn vertex_of(corner: &[u8], count: usize) -> Option<usize> {
+    let index: i64 =
+        std::str::from_utf8(corner.split(|&b| b == b'/').next()?).ok()?.parse().ok()?;
+    let zero_based = if index < 0 { count as i64 + index } else { index - 1 };
+    usize::try_from(zero_based).ok().filter(|&v| v < count)
 }
 
 /// Adds one tobj mesh (an object or group) to `out`.

@@ -19,23 +19,73 @@ pub fn write_atomic_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), CoreError> {
-    let io_error = |source| CoreError::Io { file: path.to_path_buf(), source };
-    let tmp = temp_path(path).map_err(io_error)?;
-    let result = (|| {
-        let mut w = BufWriter::new(File::create_new(&tmp)?);
-        write(&mut w)?;
-        let file = w.into_inner().map_err(io::IntoInnerError::into_error)?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        // Best effort: the temporary file may not exist if creating it failed.
-        let _ = fs::remove_file(&tmp);
-        return Err(io_error(e));
+    let mut file = AtomicFile::create(path)?;
+    write(&mut file).map_err(|cause| CoreError::Io { file: path.to_path_buf(), cause })?;
+    file.commit()
+}
+
+/// A file being written to replace `path` atomically: writes go to a hidden temporary file
+/// beside it; [`AtomicFile::commit`] flushes it to disk and renames it over `path`. Dropped
+/// without a commit (an error, a panic, a cancelled run), it removes the temporary file and
+/// `path` is untouched.
+pub struct AtomicFile {
+    target: PathBuf,
+    tmp: PathBuf,
+    writer: Option<BufWriter<File>>,
+}
+
+impl AtomicFile {
+    /// Starts replacing `path`.
+    pub fn create(path: &Path) -> Result<AtomicFile, CoreError> {
+        let io_error = |cause| CoreError::Io { file: path.to_path_buf(), cause };
+        let tmp = temp_path(path).map_err(io_error)?;
+        let file = File::create_new(&tmp).map_err(io_error)?;
+        Ok(AtomicFile { target: path.to_path_buf(), tmp, writer: Some(BufWriter::new(file)) })
     }
-    sync_parent(path);
-    Ok(())
+
+    /// Flushes the new contents to disk and renames them over the target. On failure the
+    /// temporary file is removed and the target is untouched.
+    pub fn commit(mut self) -> Result<(), CoreError> {
+        let result = (|| {
+            let writer = self.writer.take().ok_or_else(|| io::Error::other("already committed"))?;
+            let file = writer.into_inner().map_err(io::IntoInnerError::into_error)?;
+            file.sync_all()?;
+            drop(file);
+            fs::rename(&self.tmp, &self.target)
+        })();
+        if let Err(cause) = result {
+            // Best effort: the rename may have failed after the file was closed.
+            let _ = fs::remove_file(&self.tmp);
+            return Err(CoreError::Io { file: self.target.clone(), cause });
+        }
+        sync_parent(&self.target);
+        Ok(())
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.writer {
+            Some(w) => w.write(buf),
+            None => Err(io::Error::other("already committed")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.writer {
+            Some(w) => w.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.writer.take().is_some() {
+            // Not committed: the temporary file goes; best effort, nothing else to do here.
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 /// A fresh hidden name in the target's directory: `.<name>.<pid>-<n>.tmp`.
@@ -105,6 +155,22 @@ mod tests {
         assert!(err.to_string().contains("mid-write.bin"), "{err}");
         assert_eq!(fs::read(&path).expect("read"), b"previous");
         assert!(leftovers(&path).is_empty(), "{:?}", leftovers(&path));
+    }
+
+    #[test]
+    fn a_dropped_file_leaves_nothing() {
+        let path = scratch("dropped.bin");
+        write_atomic(&path, b"kept").expect("first write");
+        {
+            let mut f = AtomicFile::create(&path).expect("create");
+            f.write_all(b"never committed").expect("write");
+        }
+        assert_eq!(fs::read(&path).expect("read"), b"kept");
+        assert!(leftovers(&path).is_empty());
+        let mut f = AtomicFile::create(&path).expect("create");
+        f.write_all(b"committed").expect("write");
+        f.commit().expect("commit");
+        assert_eq!(fs::read(&path).expect("read"), b"committed");
     }
 
     #[test]

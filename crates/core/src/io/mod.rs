@@ -7,7 +7,7 @@ pub mod json;
 mod atomic;
 mod schema;
 
-pub use atomic::{write_atomic, write_atomic_with};
+pub use atomic::{AtomicFile, write_atomic, write_atomic_with};
 
 use crate::{CoreError, SpringModel};
 use std::path::Path;
@@ -62,7 +62,7 @@ pub fn decode(bytes: &[u8], file: &Path) -> Result<SpringModel, CoreError> {
 /// Loads and validates a `.spring` or `.spring.json` file.
 pub fn load(path: &Path) -> Result<SpringModel, CoreError> {
     let bytes =
-        std::fs::read(path).map_err(|source| CoreError::Io { file: path.to_path_buf(), source })?;
+        std::fs::read(path).map_err(|cause| CoreError::Io { file: path.to_path_buf(), cause })?;
     decode(&bytes, path)
 }
 

@@ -7,6 +7,7 @@ mod faces;
 mod metadata;
 mod nodes;
 mod params;
+mod parts;
 mod springs;
 mod validate;
 
@@ -17,6 +18,7 @@ pub use params::{
     DEFAULT_DAMPING, DEFAULT_DT, DEFAULT_SUBSTEPS, Integrator, MAX_SUBSTEPS, STANDARD_GRAVITY,
     SimParams,
 };
+pub use parts::Parts;
 pub use springs::{Spring, SpringKind, Springs};
 pub use validate::{Problem, Problems};
 

@@ -46,11 +46,13 @@ pub(crate) fn global_factor(rate: f32, h: f32) -> f32 {
 }
 
 /// Applies implicit spring damping over a sub-step `h` to `vel`, along the springs'
-/// directions at positions `pos`.
+/// directions: spring s points from b to a along `offset[s] + u[a] − u[b]` (the Xpbd
+/// workspace's step-start offset plus displacements).
 pub(crate) fn damp_springs(
     springs: &SpringData,
     inv_mass: &[f32],
-    pos: &[Vec3A],
+    offset: &[Vec3A],
+    u: &[Vec3A],
     vel: &mut [Vec3A],
     h: f32,
 ) {
@@ -59,7 +61,7 @@ pub(crate) fn damp_springs(
             continue;
         }
         let (a, b) = (springs.a()[i] as usize, springs.b()[i] as usize);
-        let delta = pos[b] - pos[a];
+        let delta = -(offset[i] + u[a] - u[b]);
         let len = delta.length();
         if len <= f32::MIN_POSITIVE {
             continue;

@@ -194,26 +194,28 @@ fn spring_forces_in<const DAMPED: bool>(
     }
 }
 
-/// One Xpbd constraint iteration over every spring, in order, on positions `pos`, with the
-/// per-spring weights `ga`, `gb` (solver order).
+/// One Xpbd constraint iteration over every spring, in order, on node displacements `u`:
+/// spring s's vector is `offset[s] + u[a] − u[b]` (see [`super::xpbd`]); `ga`, `gb` are the
+/// per-spring weights (solver order).
 pub(crate) fn project_springs(
     springs: &SpringData,
+    offset: &[Vec3A],
     ga: &[f32],
     gb: &[f32],
-    pos: &mut [Vec3A],
+    u: &mut [Vec3A],
     threads: Threads,
 ) {
-    assert!(
-        springs.end_bound() <= pos.len() && ga.len() == springs.len() && gb.len() == springs.len()
-    );
-    let p = Shared(pos.as_mut_ptr());
-    type Group<'a> = ((&'a [u32; 4], &'a [u32; 4]), (&'a [f32; 4], (&'a [f32; 4], &'a [f32; 4])));
-    let group = |((a4, b4), (rest4, (ga4, gb4))): Group| {
+    let n = springs.len();
+    assert!(springs.end_bound() <= u.len() && ga.len() == n && gb.len() == n && offset.len() == n);
+    let p = Shared(u.as_mut_ptr());
+    type Ends<'a> = (&'a [u32; 4], &'a [u32; 4]);
+    type Constants<'a> = (&'a [f32; 4], (&'a [f32; 4], &'a [f32; 4]));
+    let group = |(((a4, b4), (rest4, (ga4, gb4))), offset4): ((Ends, Constants), &[Vec3A; 4])| {
         let (a4, b4) = (a4.map(|n| n as usize), b4.map(|n| n as usize));
-        // SAFETY: every end index is < end_bound <= pos.len() (asserted above); the four
+        // SAFETY: every end index is < end_bound <= u.len() (asserted above); the four
         // springs share no node with each other or with any other spring of the batch, so no
         // other access touches these nodes.
-        let d = unsafe { [0, 1, 2, 3].map(|j| p.get(a4[j]) - p.get(b4[j])) };
+        let d = unsafe { [0, 1, 2, 3].map(|j| offset4[j] + (p.get(a4[j]) - p.get(b4[j]))) };
         let len2 = squared_lengths(&d);
         let len = len2.sqrt();
         let has_direction = len2.cmpgt(Vec4::splat(MIN_LENGTH_SQUARED));
@@ -231,24 +233,26 @@ pub(crate) fn project_springs(
     for batch in &springs.batches {
         let r = batch.range.clone();
         let (a, b) = (&springs.a()[r.clone()], &springs.b()[r.clone()]);
-        let (rest, ga, gb) = (&springs.rest[r.clone()], &ga[r.clone()], &gb[r]);
+        let (rest, ga, gb) = (&springs.rest[r.clone()], &ga[r.clone()], &gb[r.clone()]);
+        let offset = &offset[r];
         let groups = if batch.independent { a.len() / 4 } else { 0 };
-        let (a4, b4) = (quads(a, groups), quads(b, groups));
+        let ends = (quads(a, groups), quads(b, groups));
         let (rest4, ga4, gb4) = (quads(rest, groups), quads(ga, groups), quads(gb, groups));
+        let offset4 = quads(offset, groups);
         if split(threads, a.len()) {
-            let ends = a4.par_iter().zip(b4);
-            ends.zip(rest4.par_iter().zip(ga4.par_iter().zip(gb4)))
-                .with_min_len(GROUPS_PER_TASK)
-                .for_each(group);
+            let consts = rest4.par_iter().zip(ga4.par_iter().zip(gb4));
+            let all = ends.0.par_iter().zip(ends.1).zip(consts).zip(offset4);
+            all.with_min_len(GROUPS_PER_TASK).for_each(group);
         } else {
-            a4.iter().zip(b4).zip(rest4.iter().zip(ga4.iter().zip(gb4))).for_each(group);
+            let consts = rest4.iter().zip(ga4.iter().zip(gb4));
+            ends.0.iter().zip(ends.1).zip(consts).zip(offset4).for_each(group);
         }
         for i in 4 * groups..a.len() {
             let (ai, bi) = (a[i] as usize, b[i] as usize);
-            // SAFETY: ai, bi < end_bound <= pos.len(); left-over springs run on this thread
+            // SAFETY: ai, bi < end_bound <= u.len(); left-over springs run on this thread
             // alone, after the batch's groups have finished.
             unsafe {
-                let d = p.get(ai) - p.get(bi);
+                let d = offset[i] + (p.get(ai) - p.get(bi));
                 let len2 = d.length_squared();
                 if len2 <= MIN_LENGTH_SQUARED {
                     continue;

@@ -22,6 +22,7 @@
 //! was before the step ([`state`] explains why that costs no copy).
 
 pub mod adaptive;
+pub mod align;
 pub mod breakage;
 pub mod coloring;
 mod compile;
@@ -61,7 +62,7 @@ pub struct Simulation {
     states: States,
     /// Force accumulator of the explicit integrators; all zero between sub-steps.
     forces: Vec<Vec3A>,
-    weights: xpbd::Weights,
+    xpbd: xpbd::Workspace,
     /// The sub-step Adaptive starts its next step with (NaN: Δt/n).
     adaptive_h: f32,
     threads: Threads,
@@ -82,7 +83,7 @@ impl Simulation {
             c: Compiled::new(model),
             states: States::new(initial),
             forces: vec![Vec3A::ZERO; n],
-            weights: xpbd::Weights::default(),
+            xpbd: xpbd::Workspace::default(),
             adaptive_h: f32::NAN,
             threads: Threads::One,
             time: 0.0,
@@ -118,7 +119,7 @@ impl Simulation {
         self.time += f64::from(dt);
         let broken = breakage::break_springs(&mut self.c.springs, &self.states.committed().pos);
         if !broken.is_empty() {
-            self.weights.invalidate();
+            self.xpbd.invalidate();
         }
         Ok(StepReport { substeps, broken })
     }
@@ -142,8 +143,7 @@ impl Simulation {
                 n,
             ),
             Integrator::Xpbd => {
-                xpbd::step(c, &mut self.states, &mut self.weights, self.threads, dt, n)
-                    .map(|d| (d, n))
+                xpbd::step(c, &mut self.states, &mut self.xpbd, self.threads, dt, n).map(|d| (d, n))
             }
         }
     }

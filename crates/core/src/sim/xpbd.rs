@@ -32,31 +32,55 @@
 //! A spring of zero current length has no direction and is skipped. Anchors are placed at
 //! their (interpolated) anchor positions before the constraint pass, so the constraints pull
 //! the free nodes towards them in the same sub-step.
+//!
+//! ## Precision: displacements, not positions
+//!
+//! With many sub-steps each correction is tiny: at 128 sub-steps per 60 Hz frame a 1000 N/m
+//! spring between 10 g nodes moves them by 0.2% of its stretch per sub-step, a few units in
+//! the last place of an f32 coordinate near 1 m. Rounding then dominates both the projection
+//! and the velocity (x − x_prev)/h, and an undamped cloth *gains* energy (measured: +160% in
+//! 10 s in f32, −79% with the same loop in f64). So within a step the solver works on each
+//! node's displacement u from where it was when the step began, which stays small and exact:
+//!
+//! ```text
+//! D_s = x0_a − x0_b                      once per step, per spring
+//! d   = D_s + (u_a − u_b)                the spring's current vector
+//! u  += w Δλ n,   v = (u − u_prev)/h     small numbers, full relative precision
+//! x   = x0 + u                           once, at the end of the step
+//! ```
+//!
+//! The rounding of x happens once per step instead of at every correction, and never
+//! reaches the velocities; the per-spring D_s is one extra sequential read in the kernel.
 
 use super::compile::Compiled;
 use super::damping::{damp_springs, global_factor};
-use super::explicit::place_anchors;
 use super::kernels::{Threads, project_springs};
 use super::state::States;
 use glam::Vec3A;
 
-/// The constraint weights g_a = w_a / (w_a + w_b + α̃) and g_b likewise, for one sub-step.
+/// Scratch of the Xpbd solver, kept between steps to avoid reallocating.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Weights {
+pub(crate) struct Workspace {
     /// Sub-step the weights are for; NaN when they must be recomputed.
     h: f32,
+    /// g_a = w_a / (w_a + w_b + α̃) per spring (solver order); g_b likewise.
     ga: Vec<f32>,
     gb: Vec<f32>,
+    /// D_s = x0_a − x0_b per spring at the start of the step.
+    offset: Vec<Vec3A>,
+    /// Displacement of every node from the start of the step, now and a sub-step ago.
+    u: Vec<Vec3A>,
+    u_prev: Vec<Vec3A>,
 }
 
-impl Weights {
+impl Workspace {
     /// Marks the weights stale (after masses, anchors or stiffnesses changed).
     pub fn invalidate(&mut self) {
         self.h = f32::NAN;
     }
 
     /// Recomputes the weights unless they are already those of sub-step `h`.
-    fn ensure(&mut self, c: &Compiled, h: f32) {
+    fn ensure_weights(&mut self, c: &Compiled, h: f32) {
         if self.h == h && self.ga.len() == c.springs.len() {
             return;
         }
@@ -81,40 +105,57 @@ impl Weights {
 pub(crate) fn step(
     c: &Compiled,
     states: &mut States,
-    weights: &mut Weights,
+    ws: &mut Workspace,
     threads: Threads,
     dt: f32,
     n: u32,
 ) -> Option<usize> {
     let h = dt / n as f32;
-    weights.ensure(c, h);
+    ws.ensure_weights(c, h);
     let gravity_h = Vec3A::from(c.params.gravity) * h;
     let decay = global_factor(c.params.damping, h);
     let inv_h = 1.0 / h;
-    let mut src = states.committed_index();
+    let (start, out, dst) = states.pair(states.committed_index());
+    let base = &start.pos;
+    let (a, b) = (c.springs.a(), c.springs.b());
+    ws.offset.clear();
+    ws.offset.extend(a.iter().zip(b).map(|(&a, &b)| base[a as usize] - base[b as usize]));
+    ws.u_prev.clear();
+    ws.u_prev.resize(base.len(), Vec3A::ZERO);
+    ws.u.resize(base.len(), Vec3A::ZERO);
+    let v = &mut out.vel;
+    v.copy_from_slice(&start.vel);
     for i in 1..=n {
-        let (from, to, dst) = states.pair(src);
-        let node_in = from.pos.iter().zip(&from.vel).zip(&c.nodes.free);
-        for (((&x, &v), &free), x_out) in node_in.zip(to.pos.iter_mut()) {
-            *x_out = x + (v + gravity_h * free) * h;
+        let t = i as f32 / n as f32;
+        let moving = ws.u_prev.iter().zip(v.iter()).zip(&c.nodes.free);
+        for (((&u_prev, &v), &free), u) in moving.zip(ws.u.iter_mut()) {
+            *u = u_prev + (v + gravity_h * free) * h;
         }
-        place_anchors(c, to, i as f32 / n as f32, dt);
-        project_springs(&c.springs, &weights.ga, &weights.gb, &mut to.pos, threads);
+        for (k, &node) in c.anchors.nodes.iter().enumerate() {
+            ws.u[node as usize] = c.anchors.at(k, t) - base[node as usize];
+        }
+        project_springs(&c.springs, &ws.offset, &ws.ga, &ws.gb, &mut ws.u, threads);
         let mut finite = true;
-        let moved = to.pos.iter().zip(&from.pos);
-        for ((&x, &x_prev), v_out) in moved.zip(to.vel.iter_mut()) {
-            let v = (x - x_prev) * (inv_h * decay);
-            *v_out = v;
-            finite &= (x + v).is_finite();
+        for ((&u, &u_prev), v) in ws.u.iter().zip(&ws.u_prev).zip(v.iter_mut()) {
+            *v = (u - u_prev) * (inv_h * decay);
+            finite &= (u + *v).is_finite();
         }
-        place_anchors(c, to, i as f32 / n as f32, dt);
+        for (k, &node) in c.anchors.nodes.iter().enumerate() {
+            v[node as usize] = c.anchors.velocity(k, dt);
+        }
         if c.springs.has_damping {
-            damp_springs(&c.springs, &c.nodes.inv_mass, &to.pos, &mut to.vel, h);
+            damp_springs(&c.springs, &c.nodes.inv_mass, &ws.offset, &ws.u, v, h);
         }
         if !finite {
             return None;
         }
-        src = dst;
+        std::mem::swap(&mut ws.u, &mut ws.u_prev);
     }
-    Some(src)
+    for ((x, &x0), &u) in out.pos.iter_mut().zip(base).zip(&ws.u_prev) {
+        *x = x0 + u;
+    }
+    for (k, &node) in c.anchors.nodes.iter().enumerate() {
+        out.pos[node as usize] = c.anchors.at(k, 1.0);
+    }
+    Some(dst)
 }
