@@ -1,0 +1,256 @@
+//! `springmesh convert INPUT... -o OUTPUT`: meshes into spring models.
+
+use crate::Usage;
+use crate::output::{print_json, report_json, warning_lines};
+use crate::progress;
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+use serde_json::{Value, json};
+use springmesh_convert::{
+    Control, ConvertOptions, ConvertReport, DEFAULT_BEND, DEFAULT_NODE_MASS, DEFAULT_STRETCH,
+    DEFAULT_VICINITY, MassMode, SpringSettings, Stage, convert_file_with,
+};
+use springmesh_core::io;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Convert OBJ, glTF or GLB meshes into spring models.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Mesh files: .obj, .gltf or .glb.
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+    /// Where to write: a file for one input (a name ending in .spring.json writes JSON,
+    /// anything else binary .spring); a directory (existing, or ending in /) for several.
+    #[arg(short, long, value_name = "OUTPUT")]
+    output: PathBuf,
+    /// Files written into an output directory are .spring.json instead of .spring.
+    #[arg(long)]
+    json_files: bool,
+    #[command(flatten)]
+    options: Options,
+    /// Print one JSON object per input (the conversion report) instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The converter's options as flags.
+#[derive(clap::Args)]
+pub struct Options {
+    /// Make bend springs across every edge shared by two triangles (the default).
+    #[arg(long, overrides_with = "no_bend")]
+    bend: bool,
+    /// Make no bend springs.
+    #[arg(long)]
+    no_bend: bool,
+    /// Also join every pair of nodes at most RADIUS metres apart (vicinity springs).
+    #[arg(long, value_name = "RADIUS")]
+    vicinity: Option<f32>,
+    /// Keep at most N nearest vicinity partners per node [default: no cap].
+    #[arg(long, value_name = "N", requires = "vicinity")]
+    vicinity_cap: Option<usize>,
+    /// Give every quad of the source both diagonals (shear springs of stretch kind).
+    #[arg(long)]
+    quad_shear: bool,
+    /// Stretch spring stiffness, N/m.
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_STRETCH.stiffness)]
+    stretch_stiffness: f32,
+    /// Stretch spring damping, N·s/m.
+    #[arg(long, value_name = "D", default_value_t = DEFAULT_STRETCH.damping)]
+    stretch_damping: f32,
+    /// Bend spring stiffness, N/m.
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_BEND.stiffness)]
+    bend_stiffness: f32,
+    /// Bend spring damping, N·s/m.
+    #[arg(long, value_name = "D", default_value_t = DEFAULT_BEND.damping)]
+    bend_damping: f32,
+    /// Vicinity spring stiffness, N/m.
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_VICINITY.stiffness)]
+    vicinity_stiffness: f32,
+    /// Vicinity spring damping, N·s/m.
+    #[arg(long, value_name = "D", default_value_t = DEFAULT_VICINITY.damping)]
+    vicinity_damping: f32,
+    /// Mass of every node, kg [default: 0.01].
+    #[arg(long, value_name = "M", conflicts_with = "total_mass")]
+    mass: Option<f32>,
+    /// Total mass, kg, shared evenly between the nodes (or by area with --mass-by-area).
+    #[arg(long, value_name = "M")]
+    total_mass: Option<f32>,
+    /// Share --total-mass by triangle area instead of evenly.
+    #[arg(long, requires = "total_mass")]
+    mass_by_area: bool,
+    /// Vertices closer than T metres become one node; 0 welds identical positions only
+    /// [default: 1e-6 of the bounding-box diagonal].
+    #[arg(long, value_name = "T")]
+    weld_tolerance: Option<f32>,
+}
+
+impl Options {
+    /// The converter options the flags ask for.
+    pub fn to_options(&self) -> ConvertOptions {
+        let mass = match (self.total_mass, self.mass_by_area) {
+            (Some(mass), true) => MassMode::TotalByArea { mass },
+            (Some(mass), false) => MassMode::TotalEven { mass },
+            (None, _) => MassMode::PerNode { mass: self.mass.unwrap_or(DEFAULT_NODE_MASS) },
+        };
+        ConvertOptions {
+            bend: self.bend || !self.no_bend,
+            vicinity_radius: self.vicinity,
+            vicinity_cap: self.vicinity_cap,
+            quad_shear: self.quad_shear,
+            stretch: SpringSettings {
+                stiffness: self.stretch_stiffness,
+                damping: self.stretch_damping,
+            },
+            bend_springs: SpringSettings {
+                stiffness: self.bend_stiffness,
+                damping: self.bend_damping,
+            },
+            vicinity: SpringSettings {
+                stiffness: self.vicinity_stiffness,
+                damping: self.vicinity_damping,
+            },
+            mass,
+            weld_tolerance: self.weld_tolerance,
+        }
+    }
+}
+
+/// What converting one input gave.
+struct Outcome {
+    input: PathBuf,
+    output: PathBuf,
+    result: Result<ConvertReport>,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let options = args.options.to_options();
+    if let Some(reason) = options.problem() {
+        return Err(Usage(reason).into());
+    }
+    let targets = targets(&args)?;
+    if let [(input, output)] = &targets[..] {
+        let bar = progress::bar(Stage::ALL.len() as u64, "converting", args.json);
+        let on_stage = |stage: Stage| {
+            bar.set_message(stage.label());
+            bar.set_position(Stage::ALL.iter().position(|&s| s == stage).unwrap_or(0) as u64);
+        };
+        let control = Control { on_stage: Some(&on_stage), ..Control::default() };
+        let result = convert_one(input, output, &options, control);
+        bar.finish_and_clear();
+        let report = result?;
+        print(
+            &Outcome { input: input.clone(), output: output.clone(), result: Ok(report) },
+            args.json,
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let bar = progress::bar(targets.len() as u64, "converting", args.json);
+    let outcomes: Vec<Outcome> = targets
+        .par_iter()
+        .map(|(input, output)| {
+            let result = convert_one(input, output, &options, Control::default());
+            bar.inc(1);
+            Outcome { input: input.clone(), output: output.clone(), result }
+        })
+        .collect();
+    bar.finish_and_clear();
+    for outcome in &outcomes {
+        print(outcome, args.json);
+    }
+    let failed = outcomes.iter().filter(|o| o.result.is_err()).count();
+    if failed > 0 {
+        eprintln!("error: {failed} of {} inputs failed", outcomes.len());
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// (input, output file) for every input; several inputs need an output directory.
+fn targets(args: &Args) -> Result<Vec<(PathBuf, PathBuf)>> {
+    let out = &args.output;
+    let is_dir =
+        out.is_dir() || out.as_os_str().to_string_lossy().ends_with(std::path::MAIN_SEPARATOR);
+    if args.inputs.len() > 1 && !is_dir {
+        let text = format!(
+            "{} inputs need an output directory (-o DIR/), not {}",
+            args.inputs.len(),
+            out.display()
+        );
+        return Err(Usage(text).into());
+    }
+    if !is_dir {
+        return Ok(vec![(args.inputs[0].clone(), out.clone())]);
+    }
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("{}: cannot create the directory", out.display()))?;
+    let ext = if args.json_files { "spring.json" } else { "spring" };
+    let mut targets: Vec<(PathBuf, PathBuf)> = Vec::new();
+    for input in &args.inputs {
+        let stem = input
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "model".into());
+        let output = out.join(format!("{stem}.{ext}"));
+        if let Some((other, _)) = targets.iter().find(|(_, o)| *o == output) {
+            let text = format!(
+                "{} and {} would both write {}",
+                other.display(),
+                input.display(),
+                output.display()
+            );
+            return Err(Usage(text).into());
+        }
+        targets.push((input.clone(), output));
+    }
+    Ok(targets)
+}
+
+/// Converts `input` and saves the model to `output`.
+fn convert_one(
+    input: &Path,
+    output: &Path,
+    options: &ConvertOptions,
+    control: Control,
+) -> Result<ConvertReport> {
+    let conversion = convert_file_with(input, options, control)?;
+    io::save(&conversion.model, output)
+        .with_context(|| format!("{}: cannot save the model", input.display()))?;
+    Ok(conversion.report)
+}
+
+fn print(o: &Outcome, json: bool) {
+    match (&o.result, json) {
+        (Ok(report), true) => {
+            let mut v = report_json(report);
+            if let Value::Object(m) = &mut v {
+                m.insert("input".into(), json!(o.input));
+                m.insert("output".into(), json!(o.output));
+            }
+            print_json(&v);
+        }
+        (Err(e), true) => print_json(&json!({"input": o.input, "error": format!("{e:#}")})),
+        (Ok(r), false) => {
+            let s = &r.springs;
+            let shear =
+                if s.shear > 0 { format!(", {} of them shear", s.shear) } else { String::new() };
+            println!(
+                "{} -> {}: {} nodes, {} faces, {} springs (stretch {}{shear}, bend {}, vicinity {}); welded {}, parts {}",
+                o.input.display(),
+                o.output.display(),
+                r.nodes,
+                r.faces,
+                s.total,
+                s.stretch,
+                s.bend,
+                s.vicinity,
+                r.welded,
+                r.components
+            );
+            for line in warning_lines(r) {
+                println!("{line}");
+            }
+        }
+        (Err(e), false) => eprintln!("error: {e:#}"),
+    }
+}

@@ -1,0 +1,95 @@
+//! `springmesh info FILE`: what a model (or a mesh) holds.
+
+use crate::input;
+use crate::output::{print_json, report_json, spring_counts, warning_lines};
+use anyhow::Result;
+use serde_json::json;
+use springmesh_convert::ConvertOptions;
+use springmesh_core::SpringKind;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Counts, bounding box, total mass, parameters and metadata of a model.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A .spring or .spring.json model, or a mesh (.obj, .gltf, .glb: converted with default
+    /// options and reported, not saved).
+    file: PathBuf,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let opened = input::open(&args.file, &ConvertOptions::default())?;
+    let m = &opened.model;
+    let bbox = m.bounding_box();
+    let parts = m.parts();
+    let p = &m.params;
+    if args.json {
+        let mut v = json!({
+            "file": args.file,
+            "nodes": m.nodes.len(),
+            "faces": m.faces.len(),
+            "springs": spring_counts(m),
+            "anchors": m.anchors.len(),
+            "uvs": m.uvs.len(),
+            "bounding_box": bbox.map(|b| json!({"min": b.min.to_array(), "max": b.max.to_array(), "diagonal": b.diagonal()})),
+            "total_mass": m.total_mass(),
+            "parts": parts.count,
+            "unconnected_nodes": parts.unconnected.len(),
+            "params": serde_json::to_value(p)?,
+            "metadata": serde_json::to_value(&m.metadata)?,
+        });
+        if let Some(report) = &opened.report {
+            v["conversion"] = report_json(report);
+        }
+        print_json(&v);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let counts = m.springs.count_by_kind();
+    let kinds: Vec<String> =
+        SpringKind::ALL.iter().zip(counts).map(|(k, n)| format!("{} {n}", k.name())).collect();
+    println!("{}", args.file.display());
+    if !m.metadata.name.is_empty() {
+        println!("  name         {}", m.metadata.name);
+    }
+    if let Some(source) = &m.metadata.source {
+        println!("  source       {source}");
+    }
+    println!(
+        "  nodes        {} ({} anchored, {} without springs)",
+        m.nodes.len(),
+        m.anchors.len(),
+        parts.unconnected.len()
+    );
+    println!("  springs      {} ({})", m.springs.len(), kinds.join(", "));
+    println!("  faces        {} ({} uvs)", m.faces.len(), m.uvs.len());
+    println!("  parts        {}", parts.count);
+    if let Some(b) = bbox {
+        println!(
+            "  bounds       {:?} to {:?} m (diagonal {:.4} m)",
+            b.min.to_array(),
+            b.max.to_array(),
+            b.diagonal()
+        );
+    }
+    println!("  total mass   {:.6} kg", m.total_mass());
+    println!(
+        "  simulation   {} at {:.6} s with {} sub-steps, gravity {:?} m/s², damping {}/s",
+        p.integrator.name(),
+        p.dt,
+        p.substeps,
+        p.gravity.to_array(),
+        p.damping
+    );
+    for (k, v) in &m.metadata.conversion {
+        println!("  conversion   {k} = {v}");
+    }
+    if let Some(report) = &opened.report {
+        for line in warning_lines(report) {
+            println!("{line}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

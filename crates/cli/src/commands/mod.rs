@@ -1,0 +1,8 @@
+//! One module per subcommand.
+
+pub mod check;
+pub mod convert;
+pub mod info;
+pub mod sample;
+pub mod settle;
+pub mod simulate;

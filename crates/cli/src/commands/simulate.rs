@@ -1,0 +1,272 @@
+//! `springmesh simulate FILE`: step a model and report what happened.
+
+use crate::frames::{frame_path, write_frame};
+use crate::output::print_json;
+use crate::{Usage, input, progress};
+use anyhow::{Context, Result};
+use glam::{Vec3, Vec3A};
+use serde_json::json;
+use springmesh_core::io::AtomicFile;
+use springmesh_core::sim::Threads;
+use springmesh_core::{Integrator, NodeId, Simulation, SpringModel, io};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Integrators by their command-line names.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum IntegratorName {
+    /// Semi-implicit Euler: the reference; unstable for stiff springs.
+    Explicit,
+    /// Semi-implicit Euler with energy-checked, self-halving sub-steps.
+    Adaptive,
+    /// Springs as compliant constraints in small sub-steps: stable when stiff.
+    Xpbd,
+}
+
+impl From<IntegratorName> for Integrator {
+    fn from(n: IntegratorName) -> Integrator {
+        match n {
+            IntegratorName::Explicit => Integrator::Explicit,
+            IntegratorName::Adaptive => Integrator::Adaptive,
+            IntegratorName::Xpbd => Integrator::Xpbd,
+        }
+    }
+}
+
+/// Changes to a model's simulation parameters, shared by `simulate` and `settle`.
+#[derive(clap::Args)]
+pub struct Overrides {
+    /// Integrator [default: the model's].
+    #[arg(long, value_enum)]
+    integrator: Option<IntegratorName>,
+    /// Sub-steps per model time step [default: the model's].
+    #[arg(long, value_name = "N")]
+    substeps: Option<u32>,
+    /// Global velocity damping rate, 1/s (velocities decay as e^(-RATE·t)) [default: the
+    /// model's].
+    #[arg(long, value_name = "RATE")]
+    damping: Option<f32>,
+    /// Switch gravity off.
+    #[arg(long)]
+    no_gravity: bool,
+}
+
+impl Overrides {
+    /// Applies the overrides to `model`'s parameters.
+    pub fn apply(&self, model: &mut SpringModel) -> Result<()> {
+        let p = &mut model.params;
+        if let Some(i) = self.integrator {
+            p.integrator = i.into();
+        }
+        if let Some(n) = self.substeps {
+            if n == 0 || n > springmesh_core::model::MAX_SUBSTEPS {
+                return Err(Usage(format!("--substeps {n} must be between 1 and 10000")).into());
+            }
+            p.substeps = n;
+        }
+        if let Some(d) = self.damping {
+            if !(d.is_finite() && d >= 0.0) {
+                return Err(Usage(format!("--damping {d} must be a finite number >= 0")).into());
+            }
+            p.damping = d;
+        }
+        if self.no_gravity {
+            p.gravity = Vec3::ZERO;
+        }
+        Ok(())
+    }
+}
+
+/// Simulate a model and report energy, speed and timing.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A .spring or .spring.json model (a mesh is converted with default options first).
+    file: PathBuf,
+    /// Simulated time, s.
+    #[arg(long, value_name = "S", default_value_t = 5.0)]
+    seconds: f64,
+    /// Time step, s: one step of this length per frame [default: the model's dt].
+    #[arg(long, value_name = "DT")]
+    dt: Option<f32>,
+    #[command(flatten)]
+    overrides: Overrides,
+    /// Split large spring batches between all cores (results are identical).
+    #[arg(long)]
+    parallel: bool,
+    /// Write every step's node positions as CSV (header time,node,x,y,z).
+    #[arg(long, value_name = "OUT.csv")]
+    trajectory: Option<PathBuf>,
+    /// Only these nodes in the trajectory, e.g. 0,5,9 [default: all].
+    #[arg(long, value_name = "LIST", value_delimiter = ',', requires = "trajectory")]
+    nodes: Option<Vec<u32>>,
+    /// Write one OBJ per frame (faces and uvs) into DIR: frame_00001.obj, ...
+    #[arg(long, value_name = "DIR", requires = "fps")]
+    frames: Option<PathBuf>,
+    /// Frames per second of --frames.
+    #[arg(long, value_name = "F", requires = "frames")]
+    fps: Option<f64>,
+    /// Save the final state as a model (positions become the node positions).
+    #[arg(long, value_name = "OUT.spring")]
+    output: Option<PathBuf>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let mut model = input::model(&args.file)?;
+    args.overrides.apply(&mut model)?;
+    let dt = args.dt.unwrap_or(model.params.dt);
+    if !(dt.is_finite() && dt > 0.0) {
+        return Err(Usage(format!("--dt {dt} must be a finite number > 0")).into());
+    }
+    if !(args.seconds.is_finite() && args.seconds >= 0.0) {
+        return Err(
+            Usage(format!("--seconds {} must be a finite number >= 0", args.seconds)).into()
+        );
+    }
+    if let Some(fps) = args.fps
+        && !(fps.is_finite() && fps > 0.0)
+    {
+        return Err(Usage(format!("--fps {fps} must be a finite number > 0")).into());
+    }
+    let nodes = match &args.nodes {
+        Some(list) => {
+            if let Some(&bad) = list.iter().find(|&&n| n as usize >= model.nodes.len()) {
+                return Err(Usage(format!(
+                    "--nodes: node {bad} does not exist (the model has {})",
+                    model.nodes.len()
+                ))
+                .into());
+            }
+            list.iter().map(|&n| NodeId(n)).collect()
+        }
+        None => (0..model.nodes.len()).map(NodeId::from_index).collect::<Vec<_>>(),
+    };
+    let file = args.file.display().to_string();
+    let mut sim = Simulation::new(&model).with_context(|| file.clone())?;
+    if args.parallel {
+        sim.set_threads(Threads::All);
+    }
+    let mut trajectory = match &args.trajectory {
+        Some(path) => {
+            let mut f = AtomicFile::create(path)?;
+            writeln!(f, "time,node,x,y,z").with_context(|| path.display().to_string())?;
+            Some((path, f))
+        }
+        None => None,
+    };
+    if let Some(dir) = &args.frames {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("{}: cannot create the directory", dir.display()))?;
+    }
+    let steps = (args.seconds / f64::from(dt)).round() as u64;
+    let bar = progress::bar(steps, "simulating", args.json);
+    let mut frames = 0usize;
+    let mut stats = Stats::default();
+    let started = Instant::now();
+    let mut failure = None;
+    for step in 0..=steps {
+        if let Some((path, f)) = &mut trajectory {
+            record(f, &sim, &nodes).with_context(|| path.display().to_string())?;
+        }
+        if let (Some(dir), Some(fps)) = (&args.frames, args.fps) {
+            while (frames as f64) / fps <= sim.time() + 1e-9 {
+                write_frame(&frame_path(dir, frames), &model, sim.positions(), sim.time())?;
+                frames += 1;
+            }
+        }
+        if step == steps {
+            break;
+        }
+        let t = Instant::now();
+        let result = sim.step(dt);
+        stats.stepping += t.elapsed();
+        match result {
+            Ok(report) => stats.broken += report.broken.len(),
+            Err(e) => {
+                failure = Some(e);
+                break;
+            }
+        }
+        stats.steps += 1;
+        stats.max_speed =
+            sim.velocities().iter().map(|v| v.length()).fold(stats.max_speed, f32::max);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let wall = started.elapsed();
+    if let Some((_, f)) = trajectory {
+        f.commit()?;
+    }
+    if let Some(path) = &args.output {
+        save_state(&model, sim.positions(), path)?;
+    }
+    let e = sim.energy();
+    if args.json {
+        print_json(&json!({
+            "steps": stats.steps,
+            "sim_seconds": sim.time(),
+            "wall_seconds": wall.as_secs_f64(),
+            "step_wall_seconds": stats.stepping.as_secs_f64(),
+            "finite": failure.is_none(),
+            "kinetic_energy": e.kinetic,
+            "elastic_energy": e.elastic,
+            "gravitational_energy": e.gravitational,
+            "broken_springs": stats.broken,
+            "max_speed": stats.max_speed,
+            "frames": frames,
+        }));
+    } else {
+        println!(
+            "{file}: {} steps of {dt} s ({:.3} s simulated) in {:.3} s, {:.3} s of it stepping ({:.1} µs per step)",
+            stats.steps,
+            sim.time(),
+            wall.as_secs_f64(),
+            stats.stepping.as_secs_f64(),
+            stats.stepping.as_secs_f64() * 1e6 / stats.steps.max(1) as f64
+        );
+        println!(
+            "  energy: kinetic {:.6} J, elastic {:.6} J, gravitational {:.6} J; fastest node {:.3} m/s; {} springs broke",
+            e.kinetic, e.elastic, e.gravitational, stats.max_speed, stats.broken
+        );
+        if frames > 0 {
+            println!("  {frames} frames written");
+        }
+    }
+    match failure {
+        Some(e) => Err(anyhow::Error::new(e).context(file)),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// Counters of a run.
+#[derive(Default)]
+struct Stats {
+    steps: u64,
+    stepping: Duration,
+    broken: usize,
+    max_speed: f32,
+}
+
+/// Appends the positions of `nodes` at the current time to the trajectory.
+fn record(f: &mut impl Write, sim: &Simulation, nodes: &[NodeId]) -> std::io::Result<()> {
+    let p = sim.positions();
+    for n in nodes {
+        let v = p[n.index()];
+        writeln!(f, "{:.6},{},{},{},{}", sim.time(), n.0, v.x, v.y, v.z)?;
+    }
+    Ok(())
+}
+
+/// Saves `model` with `positions` as its node positions (rest lengths unchanged).
+pub fn save_state(model: &SpringModel, positions: &[Vec3A], path: &Path) -> Result<()> {
+    let mut state = model.clone();
+    for (p, q) in state.nodes.positions_mut().iter_mut().zip(positions) {
+        *p = Vec3::from(*q);
+    }
+    io::save(&state, path)?;
+    Ok(())
+}

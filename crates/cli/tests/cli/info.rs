@@ -1,0 +1,33 @@
+//! `springmesh info`: models and meshes, text and JSON.
+
+use crate::{CUBE, at, scratch, springmesh, write};
+use serde_json::json;
+
+#[test]
+fn info_on_a_model_and_on_a_mesh() {
+    let dir = scratch("info");
+    let jelly = at(&dir, "jelly.spring");
+    springmesh(&["sample", "jelly", "-o", &jelly]).ok();
+    let v = springmesh(&["info", &jelly, "--json"]).ok().json();
+    assert_eq!(
+        (v["nodes"].clone(), v["faces"].clone(), v["anchors"].clone()),
+        (json!(216), json!(300), json!(4))
+    );
+    assert_eq!(v["springs"]["total"], json!(1940));
+    assert!((v["total_mass"].as_f64().unwrap() - 1.08).abs() < 1e-6);
+    assert_eq!(v["params"]["integrator"], json!("xpbd"));
+    assert_eq!(v["metadata"]["name"], json!("jelly"));
+    let b = &v["bounding_box"];
+    assert!((b["diagonal"].as_f64().unwrap() - 0.3 * 3f64.sqrt()).abs() < 1e-5, "{b}");
+    assert!(v.get("conversion").is_none());
+
+    let cube = write(&dir, "cube.obj", CUBE.as_bytes());
+    let v = springmesh(&["info", &cube, "--json"]).ok().json();
+    assert_eq!((v["nodes"].clone(), v["springs"]["bend"].clone()), (json!(8), json!(7)));
+    assert_eq!(v["conversion"]["boundary_edges"], json!(0));
+    assert!(!dir.join("cube.spring").exists(), "a mesh is reported, not saved");
+
+    let text = springmesh(&["info", &jelly]).ok().stdout;
+    assert!(text.contains("nodes        216 (4 anchored, 0 without springs)"), "{text}");
+    assert!(text.contains("total mass   1.080000 kg"), "{text}");
+}

@@ -1,0 +1,161 @@
+//! `springmesh simulate`: JSON fields, every flag family, and the benchmark cloth.
+
+use crate::common::{GridSprings, grid_cloth};
+use crate::{at, scratch, springmesh};
+use serde_json::Value;
+use springmesh_core::io;
+
+fn cloth(dir: &std::path::Path) -> String {
+    let path = at(dir, "cloth.spring");
+    springmesh(&["sample", "cloth", "-o", &path]).ok();
+    path
+}
+
+fn num(v: &Value, key: &str) -> f64 {
+    v[key].as_f64().unwrap_or_else(|| panic!("{key} in {v}"))
+}
+
+#[test]
+fn json_reports_every_field() {
+    let dir = scratch("simulate-json");
+    let v = springmesh(&["simulate", &cloth(&dir), "--seconds", "0.5", "--json"]).ok().json();
+    for key in [
+        "steps",
+        "sim_seconds",
+        "wall_seconds",
+        "step_wall_seconds",
+        "finite",
+        "kinetic_energy",
+        "elastic_energy",
+        "gravitational_energy",
+        "broken_springs",
+        "max_speed",
+    ] {
+        assert!(v.get(key).is_some(), "{key} missing from {v}");
+    }
+    assert_eq!(v["steps"], 30);
+    assert!((num(&v, "sim_seconds") - 0.5).abs() < 1e-6);
+    assert_eq!(v["finite"], true);
+    assert!(
+        num(&v, "step_wall_seconds") > 0.0
+            && num(&v, "step_wall_seconds") <= num(&v, "wall_seconds")
+    );
+    // 625 nodes of 10 g start 1.5 m up: 6.25 kg · 9.81 m/s² · 1.5 m = 92 J of potential energy.
+    assert!(
+        num(&v, "kinetic_energy") > 0.0 && num(&v, "gravitational_energy") < 90.0,
+        "it falls: {v}"
+    );
+    assert!(num(&v, "max_speed") > 1.0);
+}
+
+#[test]
+fn time_step_integrator_gravity_and_damping_flags() {
+    let dir = scratch("simulate-flags");
+    let file = cloth(&dir);
+    let run = |extra: &[&str]| {
+        let mut args = vec!["simulate", file.as_str(), "--seconds", "0.2", "--json"];
+        args.extend_from_slice(extra);
+        springmesh(&args).ok().json()
+    };
+    assert_eq!(run(&["--dt", "0.01"])["steps"], 20);
+    let still = run(&["--no-gravity"]);
+    assert_eq!(
+        (num(&still, "kinetic_energy"), num(&still, "max_speed")),
+        (0.0, 0.0),
+        "nothing moves it"
+    );
+    for integrator in ["explicit", "adaptive", "xpbd"] {
+        let v = run(&["--integrator", integrator, "--substeps", "64"]);
+        assert_eq!(v["finite"], true, "{integrator}");
+    }
+    let free = num(&run(&["--damping", "0"]), "kinetic_energy");
+    let damped = num(&run(&["--damping", "20"]), "kinetic_energy");
+    assert!(damped < 0.5 * free, "damping slows the fall: {damped} vs {free}");
+    assert!(
+        springmesh(&["simulate", &file, "--seconds", "0.1", "--parallel", "--json"]).ok().json()["finite"]
+            == true
+    );
+    for bad in [["--dt", "0"], ["--substeps", "0"], ["--damping", "-1"], ["--seconds", "-3"]] {
+        let mut args = vec!["simulate", file.as_str()];
+        args.extend_from_slice(&bad);
+        assert_eq!(springmesh(&args).code, 2, "{bad:?}");
+    }
+}
+
+#[test]
+fn trajectory_frames_and_output() {
+    let dir = scratch("simulate-files");
+    let file = cloth(&dir);
+    let csv = at(&dir, "t.csv");
+    let frames = dir.join("frames");
+    let out = at(&dir, "end.spring.json");
+    springmesh(&[
+        "simulate",
+        &file,
+        "--seconds",
+        "0.5",
+        "--trajectory",
+        &csv,
+        "--nodes",
+        "0,7,624",
+        "--frames",
+        frames.to_str().unwrap(),
+        "--fps",
+        "10",
+        "--output",
+        &out,
+    ])
+    .ok();
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows[0], "time,node,x,y,z");
+    assert_eq!(rows.len(), 1 + 3 * 31, "3 nodes at 31 instants (0 to 30 steps)");
+    assert!(rows[1].starts_with("0.000000,0,") && rows[3].starts_with("0.000000,624,"));
+    let names: Vec<String> = {
+        let mut n: Vec<String> = std::fs::read_dir(&frames)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        n.sort();
+        n
+    };
+    assert_eq!(names.len(), 6, "t = 0, 0.1, ..., 0.5: {names:?}");
+    assert_eq!(names[0], "frame_00001.obj");
+    let obj = std::fs::read_to_string(frames.join("frame_00006.obj")).unwrap();
+    assert_eq!(obj.lines().filter(|l| l.starts_with("v ")).count(), 625);
+    assert_eq!(obj.lines().filter(|l| l.starts_with("vt ")).count(), 625);
+    assert_eq!(obj.lines().filter(|l| l.starts_with("f ")).count(), 1152);
+    assert!(obj.lines().any(|l| l.starts_with("f ") && l.contains('/')), "faces carry uvs");
+    let end = io::load(out.as_ref()).unwrap();
+    let start = io::load(file.as_ref()).unwrap();
+    assert_eq!(end.springs, start.springs, "rest lengths unchanged");
+    assert!(
+        end.nodes.positions()[624].y < start.nodes.positions()[624].y - 0.1,
+        "final positions saved"
+    );
+    // The trajectory must name existing nodes.
+    assert_eq!(springmesh(&["simulate", &file, "--trajectory", &csv, "--nodes", "9999"]).code, 2);
+}
+
+/// The 128 × 128 cloth of the core benchmark (Xpbd, 5 sub-steps, k = 1e5 N/m, 1 kg nodes):
+/// the CLI's step_wall_seconds is the stepping alone, comparable with `cargo bench -p
+/// springmesh-core` (xpbd/128).
+#[test]
+fn benchmark_cloth_reports_stepping_time() {
+    let dir = scratch("simulate-bench");
+    let mut model = grid_cloth(128, 0.05, 1.0, GridSprings { stiffness: 1e5, damping: 0.0 });
+    model.params.substeps = 5;
+    let file = at(&dir, "bench.spring");
+    io::save(&model, file.as_ref()).unwrap();
+    let v = springmesh(&["simulate", &file, "--seconds", "0.5", "--json"]).ok().json();
+    let per_frame = num(&v, "step_wall_seconds") / num(&v, "steps");
+    println!(
+        "benchmark cloth: {} springs, {:.3} ms per 60 Hz frame (wall {:.3} s for {} steps)",
+        model.springs.len(),
+        per_frame * 1e3,
+        num(&v, "wall_seconds"),
+        v["steps"]
+    );
+    assert_eq!(v["steps"], 30);
+    assert!(per_frame > 0.0 && num(&v, "step_wall_seconds") < num(&v, "wall_seconds"));
+}
