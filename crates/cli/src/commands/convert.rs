@@ -70,7 +70,7 @@ pub struct Options {
     /// Vicinity spring damping, N·s/m.
     #[arg(long, value_name = "D", default_value_t = DEFAULT_VICINITY.damping)]
     vicinity_damping: f32,
-    /// Mass of every node, kg [default: 0.01].
+    /// Mass of every node, kg [default: 0.002].
     #[arg(long, value_name = "M", conflicts_with = "total_mass")]
     mass: Option<f32>,
     /// Total mass, kg, shared evenly between the nodes (or by area with --mass-by-area).

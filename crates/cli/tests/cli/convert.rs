@@ -124,7 +124,7 @@ fn mass_options() {
         springmesh(&args).ok();
         io::load(out.as_ref()).unwrap().nodes.masses().to_vec()
     };
-    assert_eq!(masses(&[]), vec![0.01; 4]);
+    assert_eq!(masses(&[]), vec![0.002; 4]);
     assert_eq!(masses(&["--mass", "0.5"]), vec![0.5; 4]);
     assert_eq!(masses(&["--total-mass", "6"]), vec![1.5; 4]);
     let by_area = masses(&["--total-mass", "6", "--mass-by-area"]);
