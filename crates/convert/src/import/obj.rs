@@ -101,7 +101,8 @@ fn append(out: &mut RawMesh, m: &tobj::Mesh, path: &Path) -> Result<(), ConvertE
         }
         out.positions.push(p);
     }
-    out.uvs.extend(m.texcoords.chunks_exact(2).map(|t| Vec2::new(t[0], t[1])));
+    // OBJ puts v = 0 at the bottom of the image; the model keeps glTF's top-down v.
+    out.uvs.extend(m.texcoords.chunks_exact(2).map(|t| Vec2::new(t[0], 1.0 - t[1])));
     let has_uvs = !m.texcoord_indices.is_empty() && m.texcoord_indices.len() == m.indices.len();
     let arities: Box<dyn Iterator<Item = usize>> = if m.face_arities.is_empty() {
         Box::new(std::iter::repeat_n(3, m.indices.len() / 3))

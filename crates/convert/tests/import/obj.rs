@@ -89,6 +89,8 @@ fn uv_seams_weld_but_keep_uvs() {
     let uv_sets: Vec<_> = c.model.faces.uvs().iter().map(|u| u.expect("uvs")).collect();
     assert_ne!(uv_sets[0][0], uv_sets[1][0], "the shared corner has a uv on each side");
     assert_eq!(c.model.uvs.len(), 6);
+    let v: Vec<f32> = c.model.uvs.iter().map(|t| t.y).collect();
+    assert_eq!(v, [1.0, 1.0, 0.0, 1.0, 0.0, 0.0], "OBJ's bottom-up v becomes top-down");
 }
 
 #[test]

@@ -37,7 +37,8 @@ pub struct SpringModel {
     pub anchors: Vec<NodeId>,
     /// Triangles, for drawing, normals, air and pressure.
     pub faces: Faces,
-    /// Texture coordinates that face corners refer to.
+    /// Texture coordinates that face corners refer to, glTF's convention: (0, 0) is the
+    /// top-left corner of the image and v grows downwards (the OBJ importer flips its v).
     pub uvs: Vec<Vec2>,
     /// How to simulate the model.
     pub params: SimParams,
@@ -81,7 +82,8 @@ impl SpringModel {
 
     /// Sum of the node masses (kg).
     pub fn total_mass(&self) -> f64 {
-        self.nodes.masses().iter().map(|&m| f64::from(m)).sum()
+        // Folding from +0.0: `sum` of no floats is -0.0, which prints as "-0".
+        self.nodes.masses().iter().fold(0.0, |total, &m| total + f64::from(m))
     }
 
     /// Distance (m) between two nodes' rest positions; `None` when either index is out of range.

@@ -1,0 +1,25 @@
+//! What the panels ask the app to do. Panels read the document and return actions; the app
+//! carries them out in one place, so every path through the UI (menus, keys, buttons, drops)
+//! does the same thing.
+
+use crate::commands::Command;
+use springmesh_convert::ConvertOptions;
+use springmesh_convert::samples::Sample;
+use std::path::PathBuf;
+
+/// A request from the UI.
+#[derive(Clone, Debug)]
+pub enum Action {
+    /// A command from the table (menus and shortcuts).
+    Run(Command),
+    /// Open a model or mesh file.
+    Open(PathBuf),
+    /// Open a built-in sample.
+    OpenSample(Sample),
+    /// Convert the open mesh again with these options.
+    Convert(ConvertOptions),
+    /// Show a message.
+    Notify(String),
+    /// Dismiss the message at this index.
+    Dismiss(usize),
+}

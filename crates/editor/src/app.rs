@@ -1,0 +1,433 @@
+//! The editor application: the document, the viewport, the live simulation, the loader, and
+//! the panels around them. Panels return [`Action`]s; [`EditorApp::apply`] carries them out.
+
+use crate::actions::Action;
+use crate::commands::{self, Command};
+use crate::document::{Document, Origin, file_name};
+use crate::live::Live;
+use crate::loader::{Loader, Request};
+use crate::panels::model::ConvertForm;
+use crate::panels::prompt::{self, Answer};
+use crate::panels::{inspector, menu, messages, model, status};
+use crate::recent::{self, RecentFiles};
+use crate::screenshot::Screenshot;
+use crate::timing::FrameTime;
+use crate::viewport::Viewport;
+use eframe::egui;
+use springmesh_convert::samples::Sample;
+use springmesh_core::{SpringModel, io};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// How the editor starts.
+#[derive(Default)]
+pub struct Startup {
+    /// A model or mesh to open (otherwise the cloth sample).
+    pub file: Option<PathBuf>,
+    /// Take a screenshot and exit.
+    pub screenshot: Option<Screenshot>,
+    /// Start simulating `file` once it is open.
+    pub play: bool,
+}
+
+/// Something that waits for the answer to "save unsaved changes?".
+#[derive(Clone, Debug)]
+enum Pending {
+    Open(PathBuf),
+    OpenSample(Sample),
+    Quit,
+}
+
+impl Pending {
+    fn doing(&self) -> &'static str {
+        match self {
+            Pending::Open(_) | Pending::OpenSample(_) => "opening another model",
+            Pending::Quit => "quitting",
+        }
+    }
+}
+
+/// The editor.
+pub struct EditorApp {
+    /// The open document.
+    pub doc: Document,
+    /// The 3D view.
+    pub viewport: Viewport,
+    /// The test simulation.
+    pub live: Live,
+    loader: Loader,
+    /// What a mesh is converted with.
+    pub convert_form: ConvertForm,
+    /// Recently opened files.
+    pub recent: RecentFiles,
+    pending: Option<Pending>,
+    /// Messages shown over the viewport (errors, mostly).
+    pub messages: Vec<String>,
+    jump: String,
+    frame_time: FrameTime,
+    last_frame: Option<Instant>,
+    /// Frame the camera on the model at the next frame (after opening).
+    frame_next: bool,
+    last_current: Option<springmesh_core::NodeId>,
+    title: String,
+    quit_confirmed: bool,
+    screenshot: Option<Screenshot>,
+    /// Play the next document installed (the startup file with `--play`).
+    autoplay: bool,
+}
+
+impl EditorApp {
+    /// A new editor; `cc` gives the stored recent files, `startup` what to open.
+    pub fn new(cc: &eframe::CreationContext<'_>, startup: Startup) -> EditorApp {
+        // A screenshot run starts from defaults (panel sizes, recent files) so that it shows
+        // the same on every machine, and it stores nothing.
+        let stored = startup.screenshot.is_none();
+        if !stored {
+            cc.egui_ctx.memory_mut(|m| *m = egui::Memory::default());
+        }
+        let recent = cc
+            .storage
+            .filter(|_| stored)
+            .and_then(|s| eframe::get_value(s, recent::KEY))
+            .unwrap_or_default();
+        let mut app =
+            EditorApp::with_document(Document::sample(Sample::Cloth), recent, startup.screenshot);
+        match startup.file {
+            Some(path) => {
+                app.doc = Document::new(
+                    SpringModel::default(),
+                    Origin::ModelFile,
+                    None,
+                    file_name(&path),
+                );
+                app.loader.start(Request::Open(path), &cc.egui_ctx);
+                app.autoplay = startup.play;
+            }
+            None => app.live.playing = true,
+        }
+        app
+    }
+
+    /// An editor showing `doc` (also how tests start one).
+    pub fn with_document(
+        doc: Document,
+        recent: RecentFiles,
+        screenshot: Option<Screenshot>,
+    ) -> EditorApp {
+        EditorApp {
+            doc,
+            viewport: Viewport::default(),
+            live: Live::default(),
+            loader: Loader::default(),
+            convert_form: ConvertForm::default(),
+            recent,
+            pending: None,
+            messages: Vec::new(),
+            jump: String::new(),
+            frame_time: FrameTime::default(),
+            last_frame: None,
+            frame_next: true,
+            last_current: None,
+            title: String::new(),
+            quit_confirmed: false,
+            screenshot,
+            autoplay: false,
+        }
+    }
+
+    /// True while a file is being opened or converted.
+    pub fn is_loading(&self) -> bool {
+        self.loader.progress().is_some()
+    }
+
+    /// Opens a model or mesh file in the background (no unsaved-changes question).
+    pub fn open(&mut self, path: PathBuf, ctx: &egui::Context) {
+        self.loader.start(Request::Open(path), ctx);
+    }
+
+    /// Saves the model to `path` (JSON for `.json`, else binary) and makes it the document's
+    /// file; false (with a message) when it failed.
+    pub fn save_to(&mut self, path: &Path) -> bool {
+        match io::save(self.doc.model(), path) {
+            Ok(()) => {
+                self.doc.mark_saved(path);
+                self.recent.add(path);
+                true
+            }
+            Err(e) => {
+                self.messages.push(format!("Could not save: {e}"));
+                false
+            }
+        }
+    }
+
+    /// Carries out one action.
+    pub fn apply(&mut self, action: Action, ctx: &egui::Context) {
+        match action {
+            Action::Run(command) => self.run(command, ctx),
+            Action::Open(path) => self.ask_or(Pending::Open(path), ctx),
+            Action::OpenSample(sample) => self.ask_or(Pending::OpenSample(sample), ctx),
+            Action::Convert(options) => {
+                if let Origin::Mesh { path, .. } = &self.doc.origin {
+                    self.loader.start(Request::Convert(path.clone(), options), ctx);
+                }
+            }
+            Action::Notify(text) => self.messages.push(text),
+            Action::Dismiss(i) => {
+                if i < self.messages.len() {
+                    self.messages.remove(i);
+                }
+            }
+        }
+    }
+
+    fn run(&mut self, command: Command, ctx: &egui::Context) {
+        match command {
+            Command::Open => {
+                let dialog = rfd::FileDialog::new()
+                    .add_filter("Models and meshes", &["spring", "json", "obj", "gltf", "glb"])
+                    .add_filter("All files", &["*"]);
+                if let Some(path) = dialog.pick_file() {
+                    self.ask_or(Pending::Open(path), ctx);
+                }
+            }
+            Command::Save => {
+                self.save();
+            }
+            Command::SaveAs => {
+                self.save_as();
+            }
+            Command::ExportJson => self.export_json(),
+            Command::Quit => self.ask_or(Pending::Quit, ctx),
+            Command::FrameAll => self.viewport.frame_all(&self.doc, &self.live),
+            Command::NextNode => self.doc.selection.step(1, self.doc.model().nodes.len()),
+            Command::PreviousNode => self.doc.selection.step(-1, self.doc.model().nodes.len()),
+            Command::ClearSelection => self.doc.selection.clear(),
+            Command::TogglePlay => {
+                self.live.playing = !self.live.playing;
+                self.last_frame = None;
+            }
+            Command::Reset => self.live.reset(),
+        }
+    }
+
+    /// Does `what` at once, or first asks about unsaved changes.
+    fn ask_or(&mut self, what: Pending, ctx: &egui::Context) {
+        if self.doc.is_dirty() {
+            self.pending = Some(what);
+        } else {
+            self.proceed(what, ctx);
+        }
+    }
+
+    fn proceed(&mut self, what: Pending, ctx: &egui::Context) {
+        match what {
+            Pending::Open(path) => self.open(path, ctx),
+            Pending::OpenSample(sample) => {
+                self.loader.cancel();
+                self.install(Document::sample(sample));
+            }
+            Pending::Quit => {
+                self.quit_confirmed = true;
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+        }
+    }
+
+    /// Makes `doc` the open document.
+    fn install(&mut self, doc: Document) {
+        self.doc = doc;
+        self.live = Live::default();
+        self.live.playing = std::mem::take(&mut self.autoplay);
+        self.frame_next = true;
+        self.convert_form.follow(&self.doc);
+    }
+
+    fn save(&mut self) -> bool {
+        match self.doc.path.clone() {
+            Some(path) => self.save_to(&path),
+            None => self.save_as(),
+        }
+    }
+
+    fn save_as(&mut self) -> bool {
+        let stem = self.doc.name.split('.').next().unwrap_or("model").to_string();
+        let dialog = rfd::FileDialog::new()
+            .add_filter("Spring model", &["spring"])
+            .add_filter("Spring model as JSON", &["json"])
+            .set_file_name(format!("{stem}.spring"));
+        match dialog.save_file() {
+            Some(path) => self.save_to(&path),
+            None => false,
+        }
+    }
+
+    fn export_json(&mut self) {
+        let stem = self.doc.name.split('.').next().unwrap_or("model").to_string();
+        let dialog = rfd::FileDialog::new()
+            .add_filter("Spring model as JSON", &["json"])
+            .set_file_name(format!("{stem}.spring.json"));
+        if let Some(path) = dialog.save_file()
+            && let Err(e) = io::save(self.doc.model(), &path)
+        {
+            self.messages.push(format!("Could not export: {e}"));
+        }
+    }
+
+    /// Takes a finished load or conversion.
+    fn receive(&mut self) {
+        let Some(result) = self.loader.poll() else { return };
+        match result {
+            Ok(loaded) => {
+                if let Some(path) = &loaded.path {
+                    self.recent.add(path);
+                }
+                if let Origin::Mesh { path, .. } = &loaded.origin {
+                    self.recent.add(path);
+                }
+                let same_mesh = matches!((&self.doc.origin, &loaded.origin), (Origin::Mesh { path: a, .. }, Origin::Mesh { path: b, .. }) if a == b);
+                if same_mesh {
+                    // A new conversion of the open mesh: the same document, changed.
+                    let Document { origin, texture, notes, .. } = loaded.clone();
+                    self.doc.replace_model(loaded.model().clone());
+                    self.doc.origin = origin;
+                    self.doc.texture = texture;
+                    self.doc.notes = notes;
+                    self.live = Live::default();
+                } else {
+                    self.install(loaded);
+                }
+            }
+            Err(e) => self.messages.push(e),
+        }
+    }
+}
+
+impl eframe::App for EditorApp {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        let started = Instant::now();
+        let ctx = ui.ctx().clone();
+        self.receive();
+        let mut actions: Vec<Action> =
+            commands::pressed(&ctx).into_iter().map(Action::Run).collect();
+        let dropped: Vec<PathBuf> =
+            ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect());
+        actions.extend(dropped.into_iter().take(1).map(Action::Open));
+        if ctx.input(|i| i.viewport().close_requested())
+            && self.doc.is_dirty()
+            && !self.quit_confirmed
+        {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.pending = Some(Pending::Quit);
+        }
+
+        let now = Instant::now();
+        let elapsed = self.last_frame.map_or(0.0, |t| now.duration_since(t).as_secs_f64());
+        self.last_frame = Some(now);
+        self.live.advance(&self.doc, elapsed);
+        if self.live.playing || self.is_loading() {
+            ctx.request_repaint();
+        }
+        self.convert_form.follow(&self.doc);
+
+        // The previous frame's times: its paint callback and eframe's total ran after `ui`.
+        let render = self.viewport.stats.lock().map(|s| s.clone()).unwrap_or_default();
+        self.frame_time.upload_ms = render.upload_ms;
+        self.frame_time.draw_ms = render.draw_ms;
+        self.frame_time.total_ms = frame.info().cpu_usage.map(|s| s * 1e3);
+        actions.extend(egui::Panel::top("menu").show(ui, |ui| menu::show(ui, &self.recent)).inner);
+        let progress = self.loader.progress();
+        actions.extend(
+            egui::Panel::bottom("status")
+                .show(ui, |ui| status::show(ui, &self.doc, &self.live, progress, self.frame_time))
+                .inner,
+        );
+        let busy = self.is_loading();
+        actions.extend(
+            egui::Panel::left("model")
+                .default_size(300.0)
+                .show(ui, |ui| {
+                    model::show(
+                        ui,
+                        &self.doc,
+                        &mut self.convert_form,
+                        &mut self.viewport.settings,
+                        busy,
+                    )
+                })
+                .inner,
+        );
+        actions.extend(
+            egui::Panel::right("inspector")
+                .default_size(320.0)
+                .show(ui, |ui| inspector::show(ui, &mut self.doc, &self.live, &mut self.jump))
+                .inner,
+        );
+        egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
+            if self.frame_next && !self.is_loading() && ui.available_width() > 0.0 {
+                self.viewport.frame_opened(&self.doc);
+                self.frame_next = false;
+            }
+            self.viewport.show(ui, &mut self.doc, &self.live);
+        });
+        actions.extend(messages::show(
+            &ctx,
+            self.viewport.rect,
+            &self.messages,
+            render.error.as_deref(),
+        ));
+        if self.doc.selection.current != self.last_current {
+            self.last_current = self.doc.selection.current;
+            if let Some(n) = self.doc.selection.current {
+                let positions = crate::viewport::geometry::current_positions(&self.doc, &self.live);
+                if let Some(&p) = positions.get(n.index()) {
+                    self.viewport.camera.keep_visible(p, self.viewport.size);
+                }
+            }
+        }
+
+        if let Some(pending) = self.pending.clone() {
+            match prompt::unsaved_changes(&ctx, &self.doc.name, pending.doing()) {
+                Some(Answer::Save) => {
+                    self.pending = None;
+                    if self.save() {
+                        self.proceed(pending, &ctx);
+                    }
+                }
+                Some(Answer::Discard) => {
+                    self.pending = None;
+                    self.proceed(pending, &ctx);
+                }
+                Some(Answer::Cancel) => self.pending = None,
+                None => {}
+            }
+        }
+        for action in actions {
+            self.apply(action, &ctx);
+        }
+        let title = self.doc.title();
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+        let loading = self.is_loading();
+        if let Some(shot) = &mut self.screenshot
+            && !loading
+            && shot.frame(&ctx, self.viewport.rect, crate::viewport::BACKGROUND, self.frame_time)
+        {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+        self.frame_time.ui_ms = started.elapsed().as_secs_f32() * 1e3;
+        self.frame_time.sim_ms = self.live.step_ms;
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        if self.screenshot.is_none() {
+            eframe::set_value(storage, recent::KEY, &self.recent);
+        }
+    }
+
+    fn persist_egui_memory(&self) -> bool {
+        self.screenshot.is_none()
+    }
+}

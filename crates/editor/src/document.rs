@@ -1,0 +1,161 @@
+//! The open document: the model being edited, where it came from, where it is saved, what is
+//! selected, and whether it has unsaved changes.
+//!
+//! Panels read a `Document`; changes to the model happen only through methods that bump its
+//! revision, which is how the viewport knows when to re-upload geometry and how the title
+//! knows when to show `*`.
+
+use crate::selection::Selection;
+use springmesh_convert::samples::Sample;
+use springmesh_convert::{ConvertOptions, ConvertReport};
+use springmesh_core::SpringModel;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A revision number never handed out before, in any document: caches keyed by revision
+/// (the viewport's geometry, the live simulation) then never take one model for another.
+fn fresh_revision() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Where a document's model came from.
+#[derive(Clone, Debug)]
+pub enum Origin {
+    /// A built-in sample.
+    Sample(Sample),
+    /// A `.spring` or `.spring.json` file.
+    ModelFile,
+    /// A mesh, converted with these options (kept so that it can be converted again).
+    Mesh {
+        /// The mesh file.
+        path: PathBuf,
+        /// The options of the conversion that made the model.
+        options: ConvertOptions,
+        /// What the conversion found.
+        report: Box<ConvertReport>,
+    },
+}
+
+/// An RGBA8 image for the faces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextureImage {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Pixels, row by row from the top, four bytes each.
+    pub rgba: Vec<u8>,
+}
+
+/// The open document.
+#[derive(Clone, Debug)]
+pub struct Document {
+    model: SpringModel,
+    /// Where the model came from.
+    pub origin: Origin,
+    /// The model file Save writes to (`None` until saved or loaded from one).
+    pub path: Option<PathBuf>,
+    /// The name shown in the title.
+    pub name: String,
+    /// What is selected.
+    pub selection: Selection,
+    /// The faces' texture, if the mesh had one that could be read.
+    pub texture: Option<TextureImage>,
+    /// Things noticed while opening (a texture that could not be read, ...).
+    pub notes: Vec<String>,
+    revision: u64,
+    saved_revision: u64,
+}
+
+impl Document {
+    /// A document for `model`, unchanged since it was opened.
+    pub fn new(
+        model: SpringModel,
+        origin: Origin,
+        path: Option<PathBuf>,
+        name: String,
+    ) -> Document {
+        let revision = fresh_revision();
+        Document {
+            model,
+            origin,
+            path,
+            name,
+            selection: Selection::default(),
+            texture: None,
+            notes: Vec::new(),
+            revision,
+            saved_revision: revision,
+        }
+    }
+
+    /// A built-in sample.
+    pub fn sample(sample: Sample) -> Document {
+        Document::new(sample.model(), Origin::Sample(sample), None, sample.name().to_string())
+    }
+
+    /// The model.
+    pub fn model(&self) -> &SpringModel {
+        &self.model
+    }
+
+    /// Changes with every change of the model (and differs between documents); the viewport
+    /// re-uploads geometry when it moves.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// True when the model differs from what was last opened or saved.
+    pub fn is_dirty(&self) -> bool {
+        self.revision != self.saved_revision
+    }
+
+    /// Replaces the model (a new conversion of the same mesh), keeping what of the selection
+    /// still exists.
+    pub fn replace_model(&mut self, model: SpringModel) {
+        self.model = model;
+        self.selection.retain_within(self.model.nodes.len(), self.model.springs.len());
+        self.revision = fresh_revision();
+    }
+
+    /// Records that the model was saved to `path`, which Save writes to from now on.
+    pub fn mark_saved(&mut self, path: &Path) {
+        self.path = Some(path.to_path_buf());
+        self.name = file_name(path);
+        self.saved_revision = self.revision;
+    }
+
+    /// The window title: the name, `*` when there are unsaved changes.
+    pub fn title(&self) -> String {
+        let star = if self.is_dirty() { "*" } else { "" };
+        format!("{}{star} — Springmesh", self.name)
+    }
+}
+
+/// The file name of `path`, for titles.
+pub fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dirty_follows_changes_and_saves() {
+        let mut doc = Document::sample(Sample::String);
+        assert!(!doc.is_dirty());
+        assert_eq!(doc.title(), "string — Springmesh");
+        let mut smaller = doc.model().clone();
+        smaller.springs.retain(|id, _| id.0 < 3);
+        doc.selection.pick(crate::selection::Item::Spring(springmesh_core::SpringId(10)), false);
+        doc.replace_model(smaller);
+        assert!(doc.is_dirty() && doc.selection.springs.is_empty());
+        assert_eq!(doc.title(), "string* — Springmesh");
+        doc.mark_saved(Path::new("/tmp/rope.spring"));
+        assert!(!doc.is_dirty());
+        assert_eq!(doc.title(), "rope.spring — Springmesh");
+    }
+}

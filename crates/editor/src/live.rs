@@ -1,0 +1,129 @@
+//! The live test simulation: a [`Simulation`] of a copy of the document's model, stepped in
+//! real time. The model itself is never changed by it; Reset throws the simulation away.
+
+use crate::document::Document;
+use glam::Vec3A;
+use springmesh_core::Simulation;
+use std::time::{Duration, Instant};
+
+/// The most simulation steps taken in one drawn frame; beyond that the simulation runs slower
+/// than real time rather than making the window stutter.
+const MAX_STEPS_PER_FRAME: u32 = 4;
+
+/// Wall time after which a frame takes no further step (it always takes one when one is
+/// due): 12 ms leaves room for the rest of a 60 Hz frame.
+const STEP_BUDGET: Duration = Duration::from_millis(12);
+
+/// Play state and the running simulation.
+#[derive(Default)]
+pub struct Live {
+    sim: Option<Simulation>,
+    /// True while the simulation advances with the clock.
+    pub playing: bool,
+    /// The model revision the simulation was built from.
+    built_from: u64,
+    /// Simulated time owed to the clock (s).
+    owed: f64,
+    /// Why the last step failed, if it did.
+    pub error: Option<String>,
+    /// True when the last frame could not keep up with real time.
+    pub behind: bool,
+    /// Counts changes of the simulated positions.
+    version: u64,
+    /// Wall time of the steps taken in the last frame, ms.
+    pub step_ms: f32,
+}
+
+impl Live {
+    /// Throws the simulation away: positions go back to the model's.
+    pub fn reset(&mut self) {
+        self.sim = None;
+        self.owed = 0.0;
+        self.error = None;
+        self.version += 1;
+    }
+
+    /// The simulated positions, when a simulation exists.
+    pub fn positions(&self) -> Option<&[Vec3A]> {
+        self.sim.as_ref().map(|s| s.positions())
+    }
+
+    /// Simulated time (s), when a simulation exists.
+    pub fn time(&self) -> Option<f64> {
+        self.sim.as_ref().map(Simulation::time)
+    }
+
+    /// Counts changes of the simulated positions.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Advances by `elapsed` seconds of real time while playing; returns true when positions
+    /// changed. A model change (new revision) restarts the simulation from the model.
+    pub fn advance(&mut self, doc: &Document, elapsed: f64) -> bool {
+        if self.sim.is_some() && self.built_from != doc.revision() {
+            self.reset();
+        }
+        if !self.playing {
+            return false;
+        }
+        if self.sim.is_none() {
+            match Simulation::new(doc.model()) {
+                Ok(sim) => self.sim = Some(sim),
+                Err(e) => {
+                    self.error = Some(e.to_string());
+                    self.playing = false;
+                    return false;
+                }
+            }
+            self.built_from = doc.revision();
+        }
+        let Some(sim) = &mut self.sim else { return false };
+        let dt = f64::from(doc.model().params.dt);
+        self.owed = (self.owed + elapsed.min(0.25)).max(0.0);
+        // The epsilon forgives rounding: two frames of 1/60 s owe exactly two steps of 1/60 s.
+        let due = (self.owed / dt + 1e-6).floor() as u32;
+        let started = Instant::now();
+        let mut steps = 0;
+        while steps < due.min(MAX_STEPS_PER_FRAME)
+            && (steps == 0 || started.elapsed() < STEP_BUDGET)
+        {
+            if let Err(e) = sim.step(dt as f32) {
+                self.error = Some(e.to_string());
+                self.playing = false;
+                break;
+            }
+            steps += 1;
+        }
+        self.step_ms = started.elapsed().as_secs_f32() * 1e3;
+        // Behind: the clock is not owed what was not done (the simulation slows down instead).
+        self.behind = steps < due;
+        self.owed = if self.behind { 0.0 } else { self.owed - f64::from(steps) * dt };
+        if steps > 0 {
+            self.version += 1;
+        }
+        steps > 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use springmesh_convert::samples::Sample;
+
+    #[test]
+    fn plays_in_real_time_and_resets() {
+        let doc = Document::sample(Sample::Cloth);
+        let mut live = Live::default();
+        assert!(!live.advance(&doc, 0.1), "paused: nothing happens");
+        live.playing = true;
+        assert!(live.advance(&doc, 1.0 / 30.0), "two 60 Hz steps are due");
+        assert!((live.time().expect("running") - 2.0 / 60.0).abs() < 1e-6);
+        let moved = live.positions().expect("running")[300].y;
+        assert!(moved < doc.model().nodes.positions()[300].y);
+        live.advance(&doc, 1.0);
+        assert!(live.behind, "a second in one frame is more than 4 steps");
+        live.reset();
+        assert!(live.positions().is_none());
+    }
+}

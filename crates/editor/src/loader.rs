@@ -1,0 +1,160 @@
+//! Opening and converting off the UI thread.
+//!
+//! Each request runs on a thread of its own and reports back through a channel; the window
+//! keeps drawing meanwhile, with the conversion's stage as a progress message. Starting a new
+//! request cancels the running one (the converter stops at its next stage) and results of
+//! older requests are dropped, so a second open wins.
+
+use crate::document::{Document, Origin, TextureImage, file_name};
+use eframe::egui;
+use springmesh_convert::{Control, ConvertOptions, MeshFormat, Stage, Texture, convert_file_with};
+use springmesh_core::io;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// What to open.
+#[derive(Clone, Debug)]
+pub enum Request {
+    /// A model or mesh file (a mesh is converted with default options).
+    Open(PathBuf),
+    /// A mesh, converted with these options.
+    Convert(PathBuf, ConvertOptions),
+}
+
+impl Request {
+    fn path(&self) -> &PathBuf {
+        match self {
+            Request::Open(p) | Request::Convert(p, _) => p,
+        }
+    }
+}
+
+/// A request being worked on.
+struct Running {
+    id: u64,
+    cancel: Arc<AtomicBool>,
+    stage: Arc<Mutex<Option<Stage>>>,
+    path: PathBuf,
+    started: Instant,
+}
+
+/// What the running request is doing, for the progress display.
+pub struct Progress {
+    /// The file.
+    pub path: PathBuf,
+    /// The conversion stage, for meshes.
+    pub stage: Option<Stage>,
+    /// Seconds since it started.
+    pub seconds: f32,
+}
+
+/// The background opener.
+pub struct Loader {
+    next_id: u64,
+    running: Option<Running>,
+    sender: Sender<(u64, Result<Document, String>)>,
+    receiver: Receiver<(u64, Result<Document, String>)>,
+}
+
+impl Default for Loader {
+    fn default() -> Self {
+        let (sender, receiver) = channel();
+        Loader { next_id: 0, running: None, sender, receiver }
+    }
+}
+
+impl Loader {
+    /// Starts `request`, cancelling the one running. `ctx` is woken when it is done.
+    pub fn start(&mut self, request: Request, ctx: &egui::Context) {
+        self.cancel();
+        self.next_id += 1;
+        let id = self.next_id;
+        let cancel = Arc::new(AtomicBool::new(false));
+        let stage = Arc::new(Mutex::new(None));
+        self.running = Some(Running {
+            id,
+            cancel: cancel.clone(),
+            stage: stage.clone(),
+            path: request.path().clone(),
+            started: Instant::now(),
+        });
+        let (sender, ctx) = (self.sender.clone(), ctx.clone());
+        std::thread::spawn(move || {
+            let on_stage = |s: Stage| {
+                if let Ok(mut slot) = stage.lock() {
+                    *slot = Some(s);
+                }
+                ctx.request_repaint();
+            };
+            let control = Control { cancel: Some(&cancel), on_stage: Some(&on_stage) };
+            let result = open(request, control);
+            // The receiver lives as long as the app; if it is gone there is no one to tell.
+            let _ = sender.send((id, result));
+            ctx.request_repaint();
+        });
+    }
+
+    /// Stops the running request, if any.
+    pub fn cancel(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The running request's progress.
+    pub fn progress(&self) -> Option<Progress> {
+        let r = self.running.as_ref()?;
+        let stage = r.stage.lock().ok().and_then(|s| *s);
+        Some(Progress { path: r.path.clone(), stage, seconds: r.started.elapsed().as_secs_f32() })
+    }
+
+    /// The result of the running request once it has finished; results of cancelled requests
+    /// are dropped.
+    pub fn poll(&mut self) -> Option<Result<Document, String>> {
+        while let Ok((id, result)) = self.receiver.try_recv() {
+            if self.running.as_ref().is_some_and(|r| r.id == id) {
+                self.running = None;
+                return Some(result);
+            }
+        }
+        None
+    }
+}
+
+/// Does the work of a request (on the loader's thread).
+fn open(request: Request, control: Control) -> Result<Document, String> {
+    let (path, options) = match request {
+        Request::Open(path) if !MeshFormat::is_mesh_path(&path) => {
+            let model = io::load(&path).map_err(|e| e.to_string())?;
+            let name = file_name(&path);
+            return Ok(Document::new(model, Origin::ModelFile, Some(path), name));
+        }
+        Request::Open(path) => (path, ConvertOptions::default()),
+        Request::Convert(path, options) => (path, options),
+    };
+    let c = convert_file_with(&path, &options, control).map_err(|e| e.to_string())?;
+    let name = file_name(&path);
+    let origin = Origin::Mesh { path, options, report: Box::new(c.report) };
+    let mut doc = Document::new(c.model, origin, None, name);
+    match c.texture.map(decode) {
+        Some(Ok(image)) => doc.texture = Some(image),
+        Some(Err(e)) => doc.notes.push(format!("texture not shown: {e}")),
+        None => {}
+    }
+    Ok(doc)
+}
+
+/// Decodes a mesh's texture into RGBA8.
+fn decode(texture: Texture) -> Result<TextureImage, String> {
+    let image = match &texture {
+        Texture::File(path) => image::open(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        Texture::Embedded { bytes, .. } => {
+            image::load_from_memory(bytes).map_err(|e| e.to_string())?
+        }
+    };
+    let rgba = image.to_rgba8();
+    Ok(TextureImage { width: rgba.width(), height: rgba.height(), rgba: rgba.into_raw() })
+}

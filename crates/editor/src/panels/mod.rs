@@ -1,0 +1,8 @@
+//! The panels around the viewport, each reading the app state and returning actions.
+
+pub mod inspector;
+pub mod menu;
+pub mod messages;
+pub mod model;
+pub mod prompt;
+pub mod status;

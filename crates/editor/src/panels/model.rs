@@ -1,0 +1,225 @@
+//! The left panel: what the model is, the conversion settings of a mesh with the converter's
+//! report under them, and what the viewport shows (with the legend of spring colours).
+
+use crate::actions::Action;
+use crate::document::{Document, Origin};
+use crate::viewport::{ViewSettings, kind_color};
+use eframe::egui;
+use springmesh_convert::{ConvertOptions, ConvertReport, MassMode};
+use springmesh_core::SpringKind;
+use std::path::PathBuf;
+
+/// The conversion settings being edited, for the mesh they belong to.
+#[derive(Default)]
+pub struct ConvertForm {
+    /// The mesh the form shows settings for.
+    mesh: Option<PathBuf>,
+    /// The settings.
+    pub options: ConvertOptions,
+}
+
+impl ConvertForm {
+    /// Resets the form to the options of `doc`'s conversion when a different mesh is open.
+    pub fn follow(&mut self, doc: &Document) {
+        if let Origin::Mesh { path, options, .. } = &doc.origin
+            && self.mesh.as_ref() != Some(path)
+        {
+            self.mesh = Some(path.clone());
+            self.options = options.clone();
+        }
+    }
+}
+
+/// Shows the panel; returns what was asked for.
+pub fn show(
+    ui: &mut egui::Ui,
+    doc: &Document,
+    form: &mut ConvertForm,
+    view: &mut ViewSettings,
+    busy: bool,
+) -> Vec<Action> {
+    let mut actions = Vec::new();
+    egui::ScrollArea::vertical().show(ui, |ui| {
+        ui.heading("Model");
+        model_summary(ui, doc);
+        if let Origin::Mesh { report, .. } = &doc.origin {
+            ui.separator();
+            ui.heading("Conversion");
+            conversion_form(ui, &mut form.options);
+            let valid = form.options.problem();
+            ui.add_enabled_ui(!busy && valid.is_none(), |ui| {
+                if ui
+                    .button("Convert")
+                    .on_hover_text("Convert the mesh again with these settings")
+                    .clicked()
+                {
+                    actions.push(Action::Convert(form.options.clone()));
+                }
+            });
+            if let Some(problem) = valid {
+                ui.colored_label(egui::Color32::LIGHT_RED, problem);
+            }
+            ui.add_space(6.0);
+            report_view(ui, report);
+        }
+        ui.separator();
+        ui.heading("View");
+        view_toggles(ui, view);
+    });
+    actions
+}
+
+fn model_summary(ui: &mut egui::Ui, doc: &Document) {
+    let m = doc.model();
+    egui::Grid::new("model summary").num_columns(2).show(ui, |ui| {
+        ui.label("name");
+        ui.label(&doc.name);
+        ui.end_row();
+        ui.label("source");
+        ui.label(match &doc.origin {
+            Origin::Sample(s) => format!("sample \"{}\"", s.name()),
+            Origin::ModelFile => "model file".to_string(),
+            Origin::Mesh { path, .. } => path.display().to_string(),
+        });
+        ui.end_row();
+        ui.label("saved as");
+        ui.label(doc.path.as_ref().map_or("not saved".to_string(), |p| p.display().to_string()));
+        ui.end_row();
+        ui.label("total mass");
+        ui.label(format!("{:.4} kg", m.total_mass()));
+        ui.end_row();
+        ui.label("integrator");
+        ui.label(format!(
+            "{} at {:.4} s, {} sub-steps",
+            m.params.integrator.name(),
+            m.params.dt,
+            m.params.substeps
+        ));
+        ui.end_row();
+    });
+    for note in &doc.notes {
+        ui.colored_label(egui::Color32::YELLOW, note);
+    }
+}
+
+/// A value with its unit, dragged.
+fn number(ui: &mut egui::Ui, label: &str, value: &mut f32, unit: &str, speed: f64) {
+    ui.label(label);
+    ui.add(egui::DragValue::new(value).speed(speed).range(0.0..=f32::MAX).suffix(unit));
+    ui.end_row();
+}
+
+fn conversion_form(ui: &mut egui::Ui, o: &mut ConvertOptions) {
+    egui::Grid::new("conversion").num_columns(2).show(ui, |ui| {
+        ui.label("springs");
+        ui.vertical(|ui| {
+            ui.checkbox(&mut o.bend, "bend springs");
+            ui.checkbox(&mut o.quad_shear, "quad shear (both diagonals)");
+        });
+        ui.end_row();
+        let mut vicinity = o.vicinity_radius.is_some();
+        ui.label("vicinity");
+        ui.checkbox(&mut vicinity, "join nodes closer than a radius");
+        ui.end_row();
+        if vicinity {
+            let mut radius = o.vicinity_radius.unwrap_or(0.1);
+            number(ui, "  radius", &mut radius, " m", 0.001);
+            o.vicinity_radius = Some(radius);
+            let mut capped = o.vicinity_cap.is_some();
+            let mut cap = o.vicinity_cap.unwrap_or(8);
+            ui.label("  cap");
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut capped, "nearest");
+                ui.add_enabled(capped, egui::DragValue::new(&mut cap).range(1..=1000));
+            });
+            ui.end_row();
+            o.vicinity_cap = capped.then_some(cap);
+        } else {
+            o.vicinity_radius = None;
+            o.vicinity_cap = None;
+        }
+        number(ui, "stretch k", &mut o.stretch.stiffness, " N/m", 10.0);
+        number(ui, "stretch damping", &mut o.stretch.damping, " N·s/m", 0.001);
+        number(ui, "bend k", &mut o.bend_springs.stiffness, " N/m", 10.0);
+        number(ui, "bend damping", &mut o.bend_springs.damping, " N·s/m", 0.001);
+        number(ui, "vicinity k", &mut o.vicinity.stiffness, " N/m", 10.0);
+        number(ui, "vicinity damping", &mut o.vicinity.damping, " N·s/m", 0.001);
+        mass_mode(ui, &mut o.mass);
+        let mut custom = o.weld_tolerance.is_some();
+        ui.label("weld");
+        ui.checkbox(&mut custom, "custom tolerance (default 1e-6 × diagonal)");
+        ui.end_row();
+        if custom {
+            let mut t = o.weld_tolerance.unwrap_or(0.0);
+            number(ui, "  tolerance", &mut t, " m", 1e-5);
+            o.weld_tolerance = Some(t);
+        } else {
+            o.weld_tolerance = None;
+        }
+    });
+}
+
+fn mass_mode(ui: &mut egui::Ui, mode: &mut MassMode) {
+    let (mut kind, mut mass) = match *mode {
+        MassMode::PerNode { mass } => (0, mass),
+        MassMode::TotalEven { mass } => (1, mass),
+        MassMode::TotalByArea { mass } => (2, mass),
+    };
+    ui.label("mass");
+    ui.vertical(|ui| {
+        ui.radio_value(&mut kind, 0, "per node");
+        ui.radio_value(&mut kind, 1, "total, shared evenly");
+        ui.radio_value(&mut kind, 2, "total, shared by area");
+        ui.add(egui::DragValue::new(&mut mass).speed(0.001).range(1e-6..=f32::MAX).suffix(" kg"));
+    });
+    ui.end_row();
+    *mode = match kind {
+        0 => MassMode::PerNode { mass },
+        1 => MassMode::TotalEven { mass },
+        _ => MassMode::TotalByArea { mass },
+    };
+}
+
+fn report_view(ui: &mut egui::Ui, r: &ConvertReport) {
+    ui.label(egui::RichText::new("Report").strong());
+    egui::Grid::new("report").num_columns(2).show(ui, |ui| {
+        let rows = [
+            ("nodes", r.nodes),
+            ("faces", r.faces),
+            ("stretch springs", r.springs.stretch),
+            ("  of them shear", r.springs.shear),
+            ("bend springs", r.springs.bend),
+            ("vicinity springs", r.springs.vicinity),
+            ("welded vertices", r.welded),
+            ("dropped vertices", r.dropped_vertices),
+            ("dropped triangles", r.dropped_triangles),
+            ("boundary edges", r.boundary_edges),
+            ("non-manifold edges", r.non_manifold_edges),
+            ("parts", r.components),
+        ];
+        for (label, n) in rows {
+            ui.label(label);
+            ui.label(n.to_string());
+            ui.end_row();
+        }
+    });
+    for w in &r.warnings {
+        ui.colored_label(egui::Color32::YELLOW, format!("⚠ {}", w.message));
+    }
+}
+
+fn view_toggles(ui: &mut egui::Ui, v: &mut ViewSettings) {
+    ui.checkbox(&mut v.faces, "faces");
+    ui.checkbox(&mut v.nodes, "nodes");
+    ui.checkbox(&mut v.grid, "ground grid");
+    ui.label("springs (colour = kind):");
+    for (kind, shown) in SpringKind::ALL.iter().zip(v.kinds.iter_mut()) {
+        ui.horizontal(|ui| {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+            ui.painter().rect_filled(rect, 2.0, kind_color(*kind));
+            ui.checkbox(shown, kind.name());
+        });
+    }
+    ui.add(egui::Slider::new(&mut v.line_width, 0.5..=6.0).text("spring width (px)"));
+    ui.add(egui::Slider::new(&mut v.node_radius, 1.0..=10.0).text("node size (px)"));
+}

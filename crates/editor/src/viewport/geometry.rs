@@ -1,0 +1,232 @@
+//! What the viewport draws, prepared on the CPU: arrays for the GPU, rebuilt only when what
+//! they depend on changes (the model's revision, the selection, the positions). Each array
+//! carries a version so that the renderer uploads it only when it is new.
+
+use crate::document::{Document, TextureImage};
+use crate::live::Live;
+use crate::selection::Selection;
+use glam::{Vec3, Vec3A};
+use springmesh_core::sim::vertex_normals;
+use std::sync::Arc;
+
+/// Texels per row of the position and normal textures.
+pub const ROW: usize = 1024;
+
+/// Per-model data: it changes only with the model.
+pub struct Statics {
+    /// Version for the renderer.
+    pub version: u64,
+    /// Nodes.
+    pub node_count: usize,
+    /// Per node, its index (the node billboards' instance attribute).
+    pub node_ids: Vec<f32>,
+    /// Per spring, its two node indices.
+    pub spring_ends: Vec<[f32; 2]>,
+    /// Per face corner, its node index.
+    pub face_nodes: Vec<f32>,
+    /// Per face corner, its texture coordinate (0 without).
+    pub face_uvs: Vec<[f32; 2]>,
+    /// The faces' texture.
+    pub texture: Option<Arc<TextureImage>>,
+}
+
+/// Per-selection data.
+pub struct Styles {
+    /// Version for the renderer.
+    pub version: u64,
+    /// Per spring: kind index, rest length, 1 if selected, 0.
+    pub springs: Vec<[f32; 4]>,
+    /// Per node: anchored + 2 × (0 none, 1 selected, 2 current).
+    pub nodes: Vec<f32>,
+}
+
+/// Per-frame data while the positions move.
+pub struct Dynamic {
+    /// Version for the renderer.
+    pub version: u64,
+    /// Node positions, xyz1, padded to whole rows of [`ROW`].
+    pub positions: Vec<[f32; 4]>,
+    /// Vertex normals, padded the same way (empty without faces).
+    pub normals: Vec<[f32; 4]>,
+}
+
+/// Builds and keeps the arrays.
+#[derive(Default)]
+pub struct GeometryCache {
+    versions: u64,
+    statics: Option<(u64, Arc<Statics>)>,
+    styles: Option<(u64, Selection, Arc<Styles>)>,
+    dynamic: Option<((u64, u64, bool), Arc<Dynamic>)>,
+}
+
+impl GeometryCache {
+    fn next_version(&mut self) -> u64 {
+        self.versions += 1;
+        self.versions
+    }
+
+    /// The per-model arrays of `doc`.
+    pub fn statics(&mut self, doc: &Document) -> Arc<Statics> {
+        if let Some((revision, s)) = &self.statics
+            && *revision == doc.revision()
+        {
+            return s.clone();
+        }
+        let m = doc.model();
+        let uv_of = |f: &springmesh_core::Face, k: usize| {
+            f.uvs.and_then(|u| m.uvs.get(u[k] as usize)).map_or([0.0, 0.0], |t| t.to_array())
+        };
+        let statics = Arc::new(Statics {
+            version: self.next_version(),
+            node_count: m.nodes.len(),
+            node_ids: (0..m.nodes.len()).map(|i| i as f32).collect(),
+            spring_ends: m
+                .springs
+                .a()
+                .iter()
+                .zip(m.springs.b())
+                .map(|(a, b)| [a.0 as f32, b.0 as f32])
+                .collect(),
+            face_nodes: m.faces.nodes().iter().flatten().map(|n| n.0 as f32).collect(),
+            face_uvs: m.faces.iter().flat_map(|f| [0, 1, 2].map(|k| uv_of(&f, k))).collect(),
+            texture: doc.texture.clone().map(Arc::new),
+        });
+        self.statics = Some((doc.revision(), statics.clone()));
+        statics
+    }
+
+    /// The per-selection arrays of `doc`.
+    pub fn styles(&mut self, doc: &Document) -> Arc<Styles> {
+        if let Some((revision, selection, s)) = &self.styles
+            && *revision == doc.revision()
+            && *selection == doc.selection
+        {
+            return s.clone();
+        }
+        let m = doc.model();
+        let sel = &doc.selection;
+        let springs = m
+            .springs
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let selected = sel.springs.contains(&springmesh_core::SpringId::from_index(i));
+                [s.kind as usize as f32, s.rest_length, f32::from(u8::from(selected)), 0.0]
+            })
+            .collect();
+        let mut nodes = vec![0.0f32; m.nodes.len()];
+        for a in &m.anchors {
+            if let Some(v) = nodes.get_mut(a.index()) {
+                *v = 1.0;
+            }
+        }
+        for n in &sel.nodes {
+            if let Some(v) = nodes.get_mut(n.index()) {
+                *v += 2.0;
+            }
+        }
+        if let Some(v) = sel.current.and_then(|c| nodes.get_mut(c.index())) {
+            *v = v.rem_euclid(2.0) + 4.0;
+        }
+        let styles = Arc::new(Styles { version: self.next_version(), springs, nodes });
+        self.styles = Some((doc.revision(), doc.selection.clone(), styles.clone()));
+        styles
+    }
+
+    /// The positions (the simulation's while one runs, else the model's) and their normals.
+    pub fn dynamic(&mut self, doc: &Document, live: &Live) -> Arc<Dynamic> {
+        let key = (doc.revision(), live.version(), live.positions().is_some());
+        if let Some((k, d)) = &self.dynamic
+            && *k == key
+        {
+            return d.clone();
+        }
+        let m = doc.model();
+        let padded = m.nodes.len().div_ceil(ROW).max(1) * ROW;
+        let mut positions = Vec::with_capacity(padded);
+        let mut normals = Vec::new();
+        match live.positions() {
+            Some(p) => {
+                positions.extend(p.iter().map(|v| v.extend(1.0).to_array()));
+                if !m.faces.is_empty() {
+                    vertex_normals(p, m.faces.nodes(), &mut normals);
+                }
+            }
+            None => {
+                positions.extend(m.nodes.positions().iter().map(|v| v.extend(1.0).to_array()));
+                if !m.faces.is_empty() {
+                    vertex_normals(m.nodes.positions(), m.faces.nodes(), &mut normals);
+                }
+            }
+        }
+        positions.resize(padded, [0.0; 4]);
+        let mut normals: Vec<[f32; 4]> = normals.iter().map(|n| n.extend(0.0).to_array()).collect();
+        if !normals.is_empty() {
+            normals.resize(padded, [0.0; 4]);
+        }
+        let dynamic = Arc::new(Dynamic { version: self.next_version(), positions, normals });
+        self.dynamic = Some((key, dynamic.clone()));
+        dynamic
+    }
+}
+
+/// Current node positions as `Vec3`s (the simulation's while one runs), for picking.
+pub fn current_positions(doc: &Document, live: &Live) -> Vec<Vec3> {
+    match live.positions() {
+        Some(p) => p.iter().map(|&v: &Vec3A| v.into()).collect(),
+        None => doc.model().nodes.positions().to_vec(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use springmesh_convert::samples::Sample;
+    use springmesh_core::NodeId;
+
+    #[test]
+    fn arrays_are_rebuilt_only_when_what_they_show_changes() {
+        let mut doc = Document::sample(Sample::Cloth);
+        let mut live = Live::default();
+        let mut cache = GeometryCache::default();
+        let versions = |c: &mut GeometryCache, d: &Document, l: &Live| {
+            (c.statics(d).version, c.styles(d).version, c.dynamic(d, l).version)
+        };
+        let first = versions(&mut cache, &doc, &live);
+        assert_eq!(versions(&mut cache, &doc, &live), first, "an unchanged frame uploads nothing");
+
+        doc.selection.go_to(NodeId(3));
+        let selected = versions(&mut cache, &doc, &live);
+        assert_eq!(
+            (selected.0, selected.2),
+            (first.0, first.2),
+            "a selection changes only the styles"
+        );
+        assert_ne!(selected.1, first.1);
+        assert_eq!(cache.styles(&doc).nodes[3], 4.0, "node 3 is drawn as the current node");
+
+        live.playing = true;
+        assert!(live.advance(&doc, 1.0 / 60.0));
+        let playing = versions(&mut cache, &doc, &live);
+        assert_eq!(
+            (playing.0, playing.1),
+            (selected.0, selected.1),
+            "a step changes only positions"
+        );
+        assert_ne!(playing.2, selected.2);
+        let d = cache.dynamic(&doc, &live);
+        assert_eq!(d.positions.len(), ROW, "625 nodes padded to one row");
+        assert_eq!(d.normals.len(), ROW);
+
+        let model = doc.model().clone();
+        doc.replace_model(model);
+        let replaced = versions(&mut cache, &doc, &live);
+        assert!(replaced.0 != playing.0 && replaced.1 != playing.1 && replaced.2 != playing.2);
+        let other = Document::sample(Sample::Cloth);
+        assert_ne!(
+            cache.statics(&other).version,
+            replaced.0,
+            "another document is not mistaken for this one"
+        );
+    }
+}

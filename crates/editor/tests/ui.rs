@@ -1,0 +1,328 @@
+//! The editor driven headless through its UI with egui_kittest: clicks by label, keys, and the
+//! app state checked after each step. No GPU is needed: the 3D viewport's paint callback is
+//! never run here (the screenshot smoke test covers drawing).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use eframe::egui;
+use egui::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use springmesh_convert::samples::Sample;
+use springmesh_core::{NodeId, SpringKind};
+use springmesh_editor::app::EditorApp;
+use springmesh_editor::document::{Document, Origin};
+use springmesh_editor::recent::RecentFiles;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn editor(sample: Sample) -> Harness<'static, EditorApp> {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1400.0, 860.0))
+        .with_max_steps(100)
+        .build_eframe(move |_| {
+            EditorApp::with_document(Document::sample(sample), RecentFiles::default(), None)
+        });
+    harness.run();
+    harness
+}
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("springmesh-editor-ui-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Steps frames until the background open or conversion is done (the loader thread wakes the
+/// UI when it finishes).
+fn wait_for_loader(harness: &mut Harness<'_, EditorApp>) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while harness.state().is_loading() {
+        assert!(Instant::now() < deadline, "loading did not finish");
+        std::thread::sleep(Duration::from_millis(5));
+        harness.step();
+    }
+    harness.run();
+}
+
+/// Opens `path` the way File ▸ Open does once the dialog has answered.
+fn open_file(harness: &mut Harness<'_, EditorApp>, path: PathBuf) {
+    let ctx = harness.ctx.clone();
+    harness.state_mut().open(path, &ctx);
+    wait_for_loader(harness);
+}
+
+fn open_sample(harness: &mut Harness<'_, EditorApp>, name: &str) {
+    harness.get_by_label("File").click();
+    harness.run();
+    harness.get_by_label("Open Sample").click();
+    harness.run();
+    harness.get_by_label(name).click();
+    harness.run();
+}
+
+fn banner() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/meshes/banner.obj")
+}
+
+#[test]
+fn opens_a_sample_through_the_menu() {
+    let mut harness = editor(Sample::Cloth);
+    open_sample(&mut harness, "jelly");
+    let app = harness.state();
+    assert_eq!(app.doc.name, "jelly");
+    assert_eq!(app.doc.model().nodes.len(), 6 * 6 * 6, "the jelly is a 6 × 6 × 6 lattice");
+    assert!(!app.doc.is_dirty());
+    let m = app.doc.model();
+    let counts = format!("216 nodes · {} springs · {} faces", m.springs.len(), m.faces.len());
+    assert!(harness.query_by_label(&counts).is_some(), "the status bar shows {counts}");
+}
+
+#[test]
+fn steps_through_nodes_and_selects_a_spring_in_the_inspector() {
+    let mut harness = editor(Sample::String);
+    assert!(harness.query_by_label("No current node: click one, or step with Next.").is_some());
+    harness.get_by_label("Next ▶").click();
+    harness.run();
+    assert_eq!(harness.state().doc.selection.current, Some(NodeId(0)));
+    assert!(harness.query_by_label("Node 0").is_some(), "the inspector shows node 0");
+
+    // The N key steps on; the string's node 1 hangs between nodes 0 and 2.
+    harness.key_press(egui::Key::N);
+    harness.run();
+    assert!(harness.query_by_label("Node 1").is_some());
+    let model = harness.state().doc.model().clone();
+    let of_node_1: Vec<_> =
+        model.springs.iter().filter(|s| s.a == NodeId(1) || s.b == NodeId(1)).collect();
+    assert!(
+        harness.query_by_label(&format!("{} springs", of_node_1.len())).is_some(),
+        "the spring count is listed"
+    );
+
+    // Its spring to node 2 is a row of the list; clicking it selects that spring.
+    harness.get_by_label("2").click();
+    harness.run();
+    let selected: Vec<_> = harness.state().doc.selection.springs.iter().copied().collect();
+    assert_eq!(selected.len(), 1);
+    let s = model.springs.get(selected[0]).unwrap();
+    assert_eq!((s.a.min(s.b), s.a.max(s.b)), (NodeId(1), NodeId(2)));
+    assert_eq!(s.kind, SpringKind::Stretch);
+    assert!(
+        harness.query_by_label(&format!("Spring {}", selected[0])).is_some(),
+        "the spring's own view"
+    );
+
+    // P steps back; Escape clears.
+    harness.key_press(egui::Key::P);
+    harness.run();
+    assert_eq!(harness.state().doc.selection.current, Some(NodeId(0)));
+    harness.key_press(egui::Key::Escape);
+    harness.run();
+    assert!(
+        harness.state().doc.selection.is_empty() && harness.state().doc.selection.current.is_none()
+    );
+}
+
+#[test]
+fn jumps_to_a_node_by_index_and_reports_a_bad_one() {
+    let mut harness = editor(Sample::Cloth);
+    harness.get_by_label("Go to node").click();
+    harness.run();
+    harness.get_by_label("Go to node").type_text("312");
+    harness.get_by_label("Go").click();
+    harness.run();
+    assert_eq!(harness.state().doc.selection.current, Some(NodeId(312)));
+    harness.get_by_label("Go to node").click();
+    harness.get_by_label("Go to node").type_text("0");
+    harness.get_by_label("Go").click();
+    harness.run();
+    assert_eq!(harness.state().doc.selection.current, Some(NodeId(312)), "3120 is not a node");
+    assert!(
+        harness.state().messages.iter().any(|m| m.contains("3120")),
+        "{:?}",
+        harness.state().messages
+    );
+}
+
+#[test]
+fn view_toggles_change_what_is_drawn() {
+    let mut harness = editor(Sample::Cloth);
+    assert!(harness.state().viewport.settings.faces);
+    harness.get_by_label("faces").click();
+    harness.run();
+    assert!(!harness.state().viewport.settings.faces);
+    harness.get_by_label("bend").click();
+    harness.run();
+    assert_eq!(harness.state().viewport.settings.kinds, [true, false, true, true]);
+}
+
+#[test]
+fn saves_to_a_file_and_loads_it_back() {
+    let dir = scratch("save");
+    let mut harness = editor(Sample::Flag);
+    let path = dir.join("flag.spring");
+    assert!(harness.state_mut().save_to(&path));
+    harness.run();
+    assert_eq!(harness.state().doc.name, "flag.spring");
+    assert!(!harness.state().doc.is_dirty());
+    let saved = harness.state().doc.model().clone();
+
+    open_sample(&mut harness, "string");
+    assert_eq!(harness.state().doc.name, "string");
+    open_file(&mut harness, path.clone());
+    let app = harness.state();
+    assert_eq!(app.doc.name, "flag.spring");
+    assert_eq!(app.doc.path.as_deref(), Some(path.as_path()));
+    assert_eq!(app.doc.model(), &saved, "the model came back identical");
+    assert!(app.recent.0.first() == Some(&path), "it is the most recent file");
+
+    let json = dir.join("flag.spring.json");
+    assert!(harness.state_mut().save_to(&json));
+    assert_eq!(
+        springmesh_core::io::load(&json).unwrap(),
+        saved,
+        "the JSON form holds the same model"
+    );
+}
+
+#[test]
+fn opening_over_unsaved_changes_asks_first() {
+    let mut harness = editor(Sample::Cloth);
+    open_file(&mut harness, banner());
+    harness.get_by_role_and_label(Role::CheckBox, "bend springs").click();
+    harness.run();
+    harness.get_by_label("Convert").click();
+    wait_for_loader(&mut harness);
+    assert!(harness.state().doc.is_dirty(), "a new conversion is an unsaved change");
+    assert_eq!(harness.state().doc.title(), "banner.obj* — Springmesh");
+
+    open_sample(&mut harness, "string");
+    assert!(harness.query_by_label("Unsaved changes").is_some(), "the question is asked");
+    harness.get_by_label("Cancel").click();
+    harness.run();
+    assert_eq!(harness.state().doc.name, "banner.obj", "Cancel keeps the document");
+
+    open_sample(&mut harness, "string");
+    harness.get_by_label("Don't save").click();
+    harness.run();
+    assert_eq!(harness.state().doc.name, "string");
+}
+
+#[test]
+fn a_mesh_shows_its_conversion_settings_and_converts_again() {
+    let mut harness = editor(Sample::Cloth);
+    open_file(&mut harness, banner());
+    {
+        let app = harness.state();
+        let Origin::Mesh { report, .. } = &app.doc.origin else { panic!("a mesh is open") };
+        // 9 × 6 vertices in 8 × 5 quads split in two: 8·6 + 9·5 + 40 diagonals = 133 edges,
+        // 80 triangles with 133 − 26 boundary edges = 107 interior edges, one bend each.
+        assert_eq!(
+            (report.nodes, report.faces, report.springs.stretch, report.springs.bend),
+            (54, 80, 133, 107)
+        );
+        assert!(app.doc.texture.is_some(), "banner.png is found through banner.mtl");
+        assert!(app.doc.model().uvs.iter().any(|t| t.y == 0.0), "uvs are kept");
+    }
+    assert!(harness.query_by_label("Conversion").is_some());
+    assert!(harness.query_by_label("133").is_some(), "the report lists the stretch springs");
+
+    harness.get_by_role_and_label(Role::CheckBox, "bend springs").click();
+    harness.get_by_label("quad shear (both diagonals)").click();
+    harness.run();
+    harness.get_by_label("Convert").click();
+    wait_for_loader(&mut harness);
+    let Origin::Mesh { report, .. } = &harness.state().doc.origin else { panic!("still the mesh") };
+    // The 40 quads get their second diagonal too (the shear springs): 133 + 40 stretch
+    // springs, and no bend springs.
+    assert_eq!((report.springs.stretch, report.springs.shear, report.springs.bend), (173, 40, 0));
+    assert_eq!(harness.state().doc.model().springs.len(), 173);
+}
+
+#[test]
+fn a_bad_file_is_a_message_not_a_crash() {
+    let dir = scratch("bad");
+    let path = dir.join("broken.spring");
+    std::fs::write(&path, b"this is not a spring model").unwrap();
+    let mut harness = editor(Sample::Cloth);
+    open_file(&mut harness, path);
+    let app = harness.state();
+    assert_eq!(app.doc.name, "cloth", "the open document stays");
+    assert_eq!(app.messages.len(), 1, "{:?}", app.messages);
+    assert!(harness.query_by_label_contains("broken.spring").is_some(), "the message is shown");
+    harness.get_by_label("×").click();
+    harness.run();
+    assert!(harness.state().messages.is_empty(), "and can be dismissed");
+}
+
+#[test]
+fn a_second_open_cancels_the_first() {
+    let dir = scratch("second");
+    let path = dir.join("string.spring");
+    springmesh_core::io::save(&Sample::String.model(), &path).unwrap();
+    let mut harness = editor(Sample::Cloth);
+    let ctx = harness.ctx.clone();
+    harness.state_mut().open(banner(), &ctx);
+    harness.state_mut().open(path, &ctx);
+    wait_for_loader(&mut harness);
+    std::thread::sleep(Duration::from_millis(100));
+    harness.run();
+    assert_eq!(harness.state().doc.name, "string.spring", "the first open's result is dropped");
+}
+
+/// A file dropped on the window, as the windowing layer reports it.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+#[test]
+fn dropping_a_file_on_the_window_opens_it() {
+    let dir = scratch("drop");
+    let path = dir.join("dropped.spring");
+    springmesh_core::io::save(&Sample::Jelly.model(), &path).unwrap();
+    let mut harness = editor(Sample::Cloth);
+    harness.input_mut().dropped_files.push(std::sync::Arc::new(Dropped(path)));
+    harness.step();
+    wait_for_loader(&mut harness);
+    assert_eq!(harness.state().doc.name, "dropped.spring");
+    assert_eq!(harness.state().doc.model(), &Sample::Jelly.model());
+}
+
+#[test]
+fn clicking_a_node_in_the_viewport_selects_it() {
+    let mut harness = editor(Sample::Cloth);
+    let app = harness.state();
+    let node = NodeId(312);
+    let p = app.doc.model().nodes.positions()[node.index()];
+    let rect = app.viewport.rect;
+    let size = glam::Vec2::new(rect.width(), rect.height());
+    let (pixel, _) = app.viewport.camera.project(p, size).expect("in view");
+    let at = rect.min + egui::vec2(pixel.x, pixel.y);
+    harness.hover_at(at);
+    harness.run();
+    harness.event(egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.event(egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.run();
+    assert_eq!(harness.state().doc.selection.current, Some(node));
+    assert!(harness.query_by_label("Node 312").is_some());
+}
