@@ -35,7 +35,7 @@ enum Command {
     Settle(commands::settle::Args),
     /// Shake the model, let it settle, and measure how far it ends from its rest shape.
     Check(commands::check::Args),
-    /// Write a built-in sample model: string, cloth, jelly, balloon or flag.
+    /// Write a built-in sample model: string, cloth, jelly, balloon, flag or tear.
     Sample(commands::sample::Args),
 }
 

@@ -148,4 +148,12 @@ pub enum CoreError {
         /// The step.
         dt: f32,
     },
+    /// A volume was asked of triangles that do not close one.
+    #[error(
+        "the surface is not closed: {open_edges} triangle edges are not shared by exactly two consistently wound triangles"
+    )]
+    OpenSurface {
+        /// Directed edges without exactly one opposite partner (see `SpringModel::open_edges`).
+        open_edges: usize,
+    },
 }

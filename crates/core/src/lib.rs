@@ -35,4 +35,4 @@ pub use ids::{FaceId, NodeId, SpringId};
 pub use model::{
     Aabb, Face, Integrator, Metadata, Node, SimParams, Spring, SpringKind, SpringModel,
 };
-pub use sim::{Energy, Simulation, StepReport};
+pub use sim::{BreakEvent, Collider, Contact, Energy, ForceField, Simulation, StepReport};

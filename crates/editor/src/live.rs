@@ -3,7 +3,8 @@
 
 use crate::document::Document;
 use glam::Vec3A;
-use springmesh_core::Simulation;
+use springmesh_core::{Simulation, SpringId};
+use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 /// The most simulation steps taken in one drawn frame; beyond that the simulation runs slower
@@ -32,6 +33,10 @@ pub struct Live {
     version: u64,
     /// Wall time of the steps taken in the last frame, ms.
     pub step_ms: f32,
+    /// Springs that broke since the simulation started.
+    broken: BTreeSet<SpringId>,
+    /// Counts changes of `broken` (and resets): what is drawn of springs and faces follows it.
+    tears: u64,
 }
 
 impl Live {
@@ -41,6 +46,20 @@ impl Live {
         self.owed = 0.0;
         self.error = None;
         self.version += 1;
+        if !self.broken.is_empty() {
+            self.broken.clear();
+            self.tears += 1;
+        }
+    }
+
+    /// The springs that have broken in this run.
+    pub fn broken(&self) -> &BTreeSet<SpringId> {
+        &self.broken
+    }
+
+    /// Counts changes of [`Live::broken`].
+    pub fn tears(&self) -> u64 {
+        self.tears
     }
 
     /// The simulated positions, when a simulation exists.
@@ -88,10 +107,17 @@ impl Live {
         while steps < due.min(MAX_STEPS_PER_FRAME)
             && (steps == 0 || started.elapsed() < STEP_BUDGET)
         {
-            if let Err(e) = sim.step(dt as f32) {
-                self.error = Some(e.to_string());
-                self.playing = false;
-                break;
+            match sim.step(dt as f32) {
+                Ok(report) if !report.broken.is_empty() => {
+                    self.broken.extend(report.broken);
+                    self.tears += 1;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    self.error = Some(e.to_string());
+                    self.playing = false;
+                    break;
+                }
             }
             steps += 1;
         }

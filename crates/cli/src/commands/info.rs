@@ -39,6 +39,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "parts": parts.count,
             "unconnected_nodes": parts.unconnected.len(),
             "params": serde_json::to_value(p)?,
+            "enclosed_volume": m.enclosed_volume().ok(),
             "metadata": serde_json::to_value(&m.metadata)?,
         });
         if let Some(report) = &opened.report {
@@ -83,6 +84,22 @@ pub fn run(args: Args) -> Result<ExitCode> {
         p.gravity.to_array(),
         p.damping
     );
+    println!("  node radius  {} m", p.node_radius);
+    if let Some(air) = &p.air {
+        println!("  air          {air}");
+    }
+    if let Some(gas) = &p.pressure {
+        println!("  pressure     {gas}");
+    }
+    if let Ok(volume) = m.enclosed_volume() {
+        println!("  volume       {volume:.6} m³ enclosed");
+    }
+    if let Some(ground) = &p.ground {
+        println!("  ground       {ground}");
+    }
+    for c in &p.colliders {
+        println!("  collider     {c}");
+    }
     for (k, v) in &m.metadata.conversion {
         println!("  conversion   {k} = {v}");
     }

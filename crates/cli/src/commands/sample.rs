@@ -8,39 +8,20 @@ use springmesh_core::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The built-in samples, by name.
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum Name {
-    /// A rope held at one end.
-    String,
-    /// A cloth held at two corners.
-    Cloth,
-    /// A braced cube lattice.
-    Jelly,
-    /// A balloon on a string.
-    Balloon,
-    /// A flag on a flexible pole.
-    Flag,
-}
-
-impl From<Name> for Sample {
-    fn from(n: Name) -> Sample {
-        match n {
-            Name::String => Sample::String,
-            Name::Cloth => Sample::Cloth,
-            Name::Jelly => Sample::Jelly,
-            Name::Balloon => Sample::Balloon,
-            Name::Flag => Sample::Flag,
-        }
-    }
+/// The sample called `name`, for the argument parser.
+fn sample(name: &str) -> Result<Sample, String> {
+    Sample::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Sample::ALL.iter().map(|s| s.name()).collect();
+        format!("there is no sample \"{name}\"; the samples are {}", names.join(", "))
+    })
 }
 
 /// Write a built-in sample model.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Which sample.
-    #[arg(value_enum)]
-    name: Name,
+    /// Which sample: string, cloth, jelly, balloon, flag or tear.
+    #[arg(value_parser = sample)]
+    name: Sample,
     /// The file to write (.spring.json writes JSON, anything else binary .spring).
     #[arg(short, long)]
     output: PathBuf,
@@ -50,7 +31,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let sample = Sample::from(args.name);
+    let sample = args.name;
     let model = sample.model();
     io::save(&model, &args.output)?;
     if args.json {

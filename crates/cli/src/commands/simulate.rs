@@ -215,6 +215,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "kinetic_energy": e.kinetic,
             "elastic_energy": e.elastic,
             "gravitational_energy": e.gravitational,
+            "gas_energy": e.gas,
+            "enclosed_volume": sim.enclosed_volume().ok(),
             "broken_springs": stats.broken,
             "max_speed": stats.max_speed,
             "frames": frames,
@@ -229,9 +231,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
             stats.stepping.as_secs_f64() * 1e6 / stats.steps.max(1) as f64
         );
         println!(
-            "  energy: kinetic {:.6} J, elastic {:.6} J, gravitational {:.6} J; fastest node {:.3} m/s; {} springs broke",
-            e.kinetic, e.elastic, e.gravitational, stats.max_speed, stats.broken
+            "  energy: kinetic {:.6} J, elastic {:.6} J, gravitational {:.6} J, gas {:.6} J; fastest node {:.3} m/s; {} springs broke",
+            e.kinetic, e.elastic, e.gravitational, e.gas, stats.max_speed, stats.broken
         );
+        if let Ok(volume) = sim.enclosed_volume() {
+            println!("  enclosed volume {volume:.6} m³");
+        }
         if frames > 0 {
             println!("  {frames} frames written");
         }

@@ -5,8 +5,9 @@
 //! - [`Sample::String`]: a rope held at one end, starting horizontal so it swings.
 //! - [`Sample::Cloth`]: a quad-grid cloth with shear and bend springs, two corners held.
 //! - [`Sample::Jelly`]: a cube lattice braced by face and body diagonals, so it keeps its shape.
-//! - [`Sample::Balloon`]: a sphere kept round by spokes to a centre node, lifted, on a string.
-//! - [`Sample::Flag`]: a cloth on a flexible pole held at its foot.
+//! - [`Sample::Balloon`]: a sphere of helium at 2 kPa, lifted by its buoyancy, on a string.
+//! - [`Sample::Flag`]: a cloth on a flexible pole held at its foot, in a gusty breeze.
+//! - [`Sample::Tear`]: a heavy ball on a drum of breakable cloth, which tears and lets it through.
 
 mod balloon;
 mod build;
@@ -14,6 +15,7 @@ mod cloth;
 mod flag;
 mod jelly;
 mod rope;
+mod tear;
 
 use springmesh_core::SpringModel;
 
@@ -30,12 +32,14 @@ pub enum Sample {
     Balloon,
     /// A flag on a flexible pole.
     Flag,
+    /// A heavy ball tearing a cloth.
+    Tear,
 }
 
 impl Sample {
     /// Every sample.
-    pub const ALL: [Sample; 5] =
-        [Sample::String, Sample::Cloth, Sample::Jelly, Sample::Balloon, Sample::Flag];
+    pub const ALL: [Sample; 6] =
+        [Sample::String, Sample::Cloth, Sample::Jelly, Sample::Balloon, Sample::Flag, Sample::Tear];
 
     /// The sample's name on the command line and in menus.
     pub fn name(self) -> &'static str {
@@ -45,6 +49,7 @@ impl Sample {
             Sample::Jelly => "jelly",
             Sample::Balloon => "balloon",
             Sample::Flag => "flag",
+            Sample::Tear => "tear",
         }
     }
 
@@ -61,6 +66,7 @@ impl Sample {
             Sample::Jelly => jelly::model(),
             Sample::Balloon => balloon::model(),
             Sample::Flag => flag::model(),
+            Sample::Tear => tear::model(),
         };
         model.metadata.name = self.name().to_string();
         model.metadata.source = Some(format!("built-in sample \"{}\"", self.name()));

@@ -3,6 +3,7 @@
 //! A [`SpringModel`] is plain data. It is never changed by simulating it: a
 //! [`crate::Simulation`] is compiled from it and carries its own state.
 
+pub(crate) mod closed;
 mod faces;
 mod metadata;
 mod nodes;
@@ -10,17 +11,19 @@ mod params;
 mod parts;
 mod springs;
 mod validate;
+mod world;
 
 pub use faces::{Face, Faces};
 pub use metadata::Metadata;
 pub use nodes::{Node, Nodes};
 pub use params::{
-    DEFAULT_DAMPING, DEFAULT_DT, DEFAULT_SUBSTEPS, Integrator, MAX_SUBSTEPS, STANDARD_GRAVITY,
-    SimParams,
+    DEFAULT_DAMPING, DEFAULT_DT, DEFAULT_NODE_RADIUS, DEFAULT_SUBSTEPS, Integrator, MAX_SUBSTEPS,
+    STANDARD_GRAVITY, SimParams,
 };
 pub use parts::Parts;
 pub use springs::{Spring, SpringKind, Springs};
 pub use validate::{Problem, Problems};
+pub use world::{AIR_DENSITY, Air, Ground, Obstacle, Pressure, Shape, Surface};
 
 use crate::NodeId;
 use glam::{Vec2, Vec3};

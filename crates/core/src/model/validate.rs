@@ -1,5 +1,6 @@
 //! Checking a model's invariants, reporting every violation at once.
 
+use super::world::{Check, world_checks};
 use super::{MAX_SUBSTEPS, SpringModel};
 use crate::{FaceId, NodeId, SpringId};
 use std::fmt;
@@ -97,10 +98,15 @@ pub enum Problem {
     },
     /// A simulation parameter is out of its range.
     BadParam {
-        /// Parameter name as in the file.
-        name: &'static str,
+        /// Parameter name as in the file (`dt`, `air.density`, `colliders[2].radius`, ...).
+        name: String,
         /// What it must be.
         expected: &'static str,
+    },
+    /// Pressure is set but the triangles do not close a volume.
+    PressureOnOpenSurface {
+        /// Open directed edges (see [`SpringModel::open_edges`]).
+        open_edges: usize,
     },
 }
 
@@ -147,6 +153,10 @@ impl fmt::Display for Problem {
             Problem::BadParam { name, expected } => {
                 write!(f, "params: {name} must be {expected}")
             }
+            Problem::PressureOnOpenSurface { open_edges } => write!(
+                f,
+                "params: pressure needs a closed surface, but {open_edges} triangle edges are open"
+            ),
         }
     }
 }
@@ -313,16 +323,24 @@ impl SpringModel {
 
     fn check_params(&self, out: &mut Vec<Problem>) {
         let p = &self.params;
-        let checks = [
-            ("gravity", p.gravity.is_finite(), "finite"),
-            ("damping", p.damping.is_finite() && p.damping >= 0.0, "a finite number ≥ 0 (1/s)"),
-            ("dt", p.dt.is_finite() && p.dt > 0.0, "a finite number > 0 (s)"),
-            ("substeps", (1..=MAX_SUBSTEPS).contains(&p.substeps), "between 1 and 10000"),
+        let mut checks: Vec<Check> = vec![
+            ("gravity".into(), p.gravity.is_finite(), "finite"),
+            (
+                "damping".into(),
+                p.damping.is_finite() && p.damping >= 0.0,
+                "a finite number ≥ 0 (1/s)",
+            ),
+            ("dt".into(), p.dt.is_finite() && p.dt > 0.0, "a finite number > 0 (s)"),
+            ("substeps".into(), (1..=MAX_SUBSTEPS).contains(&p.substeps), "between 1 and 10000"),
         ];
+        world_checks(p, &mut checks);
         for (name, ok, expected) in checks {
             if !ok {
                 out.push(Problem::BadParam { name, expected });
             }
+        }
+        if p.pressure.is_some() && !self.is_closed() {
+            out.push(Problem::PressureOnOpenSurface { open_edges: self.open_edges() });
         }
     }
 }
@@ -372,7 +390,7 @@ mod tests {
             Problem::DegenerateFace { face: FaceId(0) },
             Problem::FaceUvOutOfRange { face: FaceId(0), uv: 3, uvs: 1 },
             Problem::NonFiniteUv { uv: 0 },
-            Problem::BadParam { name: "dt", expected: "a finite number > 0 (s)" },
+            Problem::BadParam { name: "dt".into(), expected: "a finite number > 0 (s)" },
         ];
         assert_eq!(problems, expected);
         let text = Problems(problems).to_string();

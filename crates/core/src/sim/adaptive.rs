@@ -9,6 +9,7 @@
 //! h ← min(2 h_last, Δt/n)               at the start of each step
 //! repeat until the step is covered:
 //!     try an explicit sub-step of h (at most what remains of the step)
+//!     resolve collisions (their energy change counts into W, as done from outside)
 //!     rise = E_after − E_before − W
 //!     if the sub-step went non-finite, or rise > ε (T + U_e) before it, and h > h_min:
 //!         reject it, h ← h/2, try again
@@ -17,6 +18,14 @@
 //!
 //! - Δt the step, n [`crate::SimParams::substeps`], h_last the sub-step the previous step ended
 //!   with; h_min = Δt/(n·4096).
+//! - W: work done on the model from outside during the sub-step — by moving anchors, by the
+//!   external forces held over the step ([`super::external`]), and by the colliders. The gas is
+//!   part of E ([`super::energy`]).
+//! - Rises smaller than what rounding the positions can make are not rises: positions are f32,
+//!   so the energy of a state is only known to about Σ_i m_i |g| |x_i| ε_f32 (and the spring
+//!   energy to its own rounding). Far from the origin a sub-step can move a node by less than
+//!   one unit in the last place of its coordinate; its velocity grows while its height does
+//!   not, and without this floor every sub-step of a fall from 100 m would look like a rise.
 //! - ε = 1%: symplectic Euler's energy oscillates by about (ωh)²/2 per sub-step even when stable,
 //!   so a rise of that order is scaled away rather than halved away (halving until
 //!   (ωh)²/2 < ε would cost tens of times more sub-steps). An unstable mode grows geometrically
@@ -31,9 +40,10 @@
 
 use super::compile::Compiled;
 use super::energy::measure;
-use super::explicit;
+use super::explicit::{self, Scratch};
 use super::kernels::Threads;
-use super::state::States;
+use super::state::{State, States};
+use super::world::World;
 use glam::Vec3A;
 
 /// Energy rise per sub-step, relative to T + U_e, beyond which the sub-step is halved.
@@ -45,10 +55,12 @@ const MIN_FRACTION: f32 = 4096.0;
 /// A whole adaptive step of `dt` seconds. `h_next` carries the sub-step from step to step.
 /// Returns the buffer holding the result and the number of sub-steps accepted, or `None` if a
 /// sub-step went non-finite at the minimum sub-step.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn step(
     c: &Compiled,
+    world: &World,
     states: &mut States,
-    forces: &mut [Vec3A],
+    scratch: &mut Scratch,
     threads: Threads,
     h_next: &mut f32,
     dt: f32,
@@ -64,7 +76,7 @@ pub(crate) fn step(
     while dt - done > dt * 1e-6 {
         let h_try = h.min(dt - done);
         let span = (done / dt, (done + h_try) / dt, dt);
-        let sub = explicit::substep(c, states, forces, threads, src, h_try, span);
+        let sub = explicit::substep(c, world, states, scratch, threads, src, h_try, span);
         let can_halve = h_try > h_min;
         let Some(dst) = sub.dst else {
             if can_halve {
@@ -73,14 +85,21 @@ pub(crate) fn step(
             }
             return None;
         };
+        let before_contacts = (!world.colliders.is_empty()).then(|| {
+            let energy = measure(c, states.get(dst)).total();
+            explicit::collide(c, world, states, src, dst, h_try);
+            energy
+        });
         let mut after = measure(c, states.get(dst));
-        let rise = after.total() - before.total() - sub.anchor_work;
+        let contact_work = before_contacts.map_or(0.0, |e| after.total() - e);
+        let rise = after.total() - before.total() - sub.outside_work - contact_work;
+        let noise = rounding(c, states.get(dst));
         let scale = before.kinetic + before.elastic;
-        if rise > TOLERANCE * scale && can_halve {
+        if rise > TOLERANCE * scale + noise && can_halve {
             h *= 0.5;
             continue;
         }
-        if rise > 0.0 && after.kinetic > 0.0 {
+        if rise > noise && after.kinetic > 0.0 {
             let keep = (1.0 - rise / after.kinetic).max(0.0);
             scale_free_velocities(c, &mut states.get_mut(dst).vel, keep.sqrt() as f32);
             after.kinetic *= keep;
@@ -92,6 +111,22 @@ pub(crate) fn step(
     }
     *h_next = (2.0 * h).min(h_max);
     Some((src, accepted))
+}
+
+/// How much energy (J) rounding the positions of state `s` to f32 can hide: a rounding of
+/// |x| ε_f32 in a node's position changes its gravitational energy by m |g| |x| ε_f32; the sum
+/// is doubled as a margin for what the same rounding does to the springs' energy.
+fn rounding(c: &Compiled, s: &State) -> f64 {
+    let g = f64::from(c.params.gravity.length());
+    let heights: f64 = c
+        .nodes
+        .mass
+        .iter()
+        .zip(&c.nodes.free)
+        .zip(&s.pos)
+        .map(|((&m, &free), x)| f64::from(m * free) * f64::from(x.abs().max_element()))
+        .sum();
+    2.0 * g * heights * f64::from(f32::EPSILON)
 }
 
 /// Multiplies the velocity of every free node by `s`.

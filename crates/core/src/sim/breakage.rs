@@ -1,34 +1,64 @@
 //! # Breakage
 //!
 //! A spring with break limits breaks when, at the end of a step, its length ℓ = |x_b − x_a|
-//! is outside [min, max]. A broken spring stays broken: its stiffness and damping become 0,
-//! so it adds neither force nor energy, and it leaves the list of springs checked here. The
-//! step reports which springs broke, by their ids in the model.
+//! is outside [min, max]. A broken spring stays broken: it leaves the solver's arrays, so it
+//! adds neither force nor energy and later passes do not walk it. The step reports which
+//! springs broke, by their ids in the model, and so does every break listener
+//! ([`crate::Simulation::on_break`]) — once per spring.
+//!
+//! The triangles along a broken spring tear with it: a triangle with an edge between the two
+//! nodes of a broken spring leaves the face passes (air, pressure, normals, and
+//! [`crate::Simulation::faces`] for drawing). A closed surface that tears is no longer closed:
+//! its gas escapes, as a popped balloon's does.
 
 use super::compile::SpringData;
 use crate::SpringId;
 use glam::Vec3A;
 
-/// Breaks the springs outside their limits at positions `pos`, returning their model ids.
-pub(crate) fn break_springs(springs: &mut SpringData, pos: &[Vec3A]) -> Vec<SpringId> {
+/// A spring that broke.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BreakEvent {
+    /// The spring, by its id in the model.
+    pub spring: SpringId,
+    /// Its length when it broke (m).
+    pub length: f32,
+    /// Simulated time (s) at the end of the step in which it broke.
+    pub time: f64,
+}
+
+/// Breaks the springs outside their limits at positions `pos` at `time`, removing them from
+/// `springs`, and returns them in solver order with their end nodes.
+pub(crate) fn break_springs(
+    springs: &mut SpringData,
+    pos: &[Vec3A],
+    time: f64,
+) -> Vec<(BreakEvent, (u32, u32))> {
     let (a, b) = (springs.a(), springs.b());
-    let outside = |&(i, min, max): &(u32, f32, f32)| {
-        let i = i as usize;
-        let len = pos[a[i] as usize].distance(pos[b[i] as usize]);
-        !(min..=max).contains(&len)
-    };
+    let length = |i: u32| pos[a[i as usize] as usize].distance(pos[b[i as usize] as usize]);
+    let outside = |&(i, min, max): &(u32, f32, f32)| !(min..=max).contains(&length(i));
     if !springs.limited.iter().any(outside) {
         return Vec::new();
     }
     let (breaking, intact): (Vec<_>, Vec<_>) = springs.limited.iter().partition(|l| outside(l));
-    springs.limited = intact;
-    breaking
-        .into_iter()
-        .map(|(i, _, _)| {
-            let i = i as usize;
-            springs.stiffness[i] = 0.0;
-            springs.damping[i] = 0.0;
-            springs.model_id[i]
+    let events = breaking
+        .iter()
+        .map(|&(i, _, _)| {
+            let spring = springs.model_id[i as usize];
+            let ends = (a[i as usize], b[i as usize]);
+            (BreakEvent { spring, length: length(i), time }, ends)
         })
-        .collect()
+        .collect();
+    springs.limited = intact;
+    let gone: Vec<usize> = breaking.iter().map(|&(i, _, _)| i as usize).collect();
+    springs.remove(&gone);
+    events
+}
+
+/// Removes the triangles with an edge between the ends of one of the springs `broken` (given
+/// by their end nodes); returns how many went.
+pub(crate) fn tear(faces: &mut Vec<[crate::NodeId; 3]>, broken: &[(u32, u32)]) -> usize {
+    let before = faces.len();
+    let along = |x: u32, y: u32| broken.iter().any(|&(a, b)| (a, b) == (x, y) || (a, b) == (y, x));
+    faces.retain(|&[a, b, c]| !(along(a.0, b.0) || along(b.0, c.0) || along(c.0, a.0)));
+    before - faces.len()
 }

@@ -1,6 +1,7 @@
 //! Compiling a [`SpringModel`] into the flat arrays the solvers walk.
 
-use super::coloring::{Batch, colour_edges};
+use super::coloring::{Batch, colour_edges, colour_faces};
+use super::pressure::{Gas, signed_volume};
 use crate::{NodeId, SimParams, SpringId, SpringModel};
 use glam::Vec3A;
 
@@ -47,6 +48,10 @@ impl SpringData {
         self.a.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.a.is_empty()
+    }
+
     /// First ends, in solver order.
     pub fn a(&self) -> &[u32] {
         &self.a
@@ -60,6 +65,44 @@ impl SpringData {
     /// Every end index is below this.
     pub fn end_bound(&self) -> usize {
         self.end_bound
+    }
+
+    /// Drops the springs at solver indices `gone` (sorted) from every array and batch; the
+    /// rest keep their order, so batches stay independent. `limited` must not name them.
+    pub fn remove(&mut self, gone: &[usize]) {
+        if gone.is_empty() {
+            return;
+        }
+        let mut keep = vec![true; self.len()];
+        for &i in gone {
+            keep[i] = false;
+        }
+        fn retain<T: Copy>(v: &mut Vec<T>, keep: &[bool]) {
+            let mut k = keep.iter();
+            v.retain(|_| k.next().copied().unwrap_or(true));
+        }
+        retain(&mut self.a, &keep);
+        retain(&mut self.b, &keep);
+        retain(&mut self.rest, &keep);
+        retain(&mut self.stiffness, &keep);
+        retain(&mut self.damping, &keep);
+        retain(&mut self.model_id, &keep);
+        // New solver index of each old one: the number of kept springs before it.
+        let mut new_index = Vec::with_capacity(keep.len() + 1);
+        let mut kept = 0;
+        for &k in &keep {
+            new_index.push(kept);
+            kept += usize::from(k);
+        }
+        new_index.push(kept);
+        for batch in &mut self.batches {
+            batch.range = new_index[batch.range.start]..new_index[batch.range.end];
+        }
+        self.batches.retain(|b| !b.range.is_empty());
+        for l in &mut self.limited {
+            l.0 = new_index[l.0 as usize] as u32;
+        }
+        self.has_damping = self.damping.iter().any(|&d| d > 0.0);
     }
 }
 
@@ -87,13 +130,61 @@ impl Anchors {
     }
 }
 
+/// What the triangles enclose, worked out once.
+#[derive(Clone, Debug)]
+pub(crate) struct SurfaceData {
+    /// The triangles close a volume (see [`SpringModel::is_closed`]).
+    pub closed: bool,
+    /// Directed triangle edges without their opposite ([`SpringModel::open_edges`]).
+    pub open_edges: usize,
+    /// +1 when a closed surface is wound outwards, −1 inwards (+1 when open).
+    pub sign: f32,
+    /// Signed volume at the rest positions (m³; 0 when open).
+    pub rest_signed_volume: f32,
+    /// Each node's share of the rest area: a third of each adjacent triangle's area over the
+    /// total (sums to 1; empty without faces).
+    pub area_share: Vec<f32>,
+}
+
+impl SurfaceData {
+    fn new(model: &SpringModel) -> SurfaceData {
+        let p = model.nodes.positions();
+        let faces = model.faces.nodes();
+        let open_edges = model.open_edges();
+        let closed = !faces.is_empty() && open_edges == 0;
+        let rest_signed_volume = if closed { signed_volume(p, faces) } else { 0.0 };
+        let mut area_share = vec![0.0f32; if faces.is_empty() { 0 } else { p.len() }];
+        let mut total = 0.0;
+        for &[a, b, c] in faces {
+            let third =
+                (p[b.index()] - p[a.index()]).cross(p[c.index()] - p[a.index()]).length() / 6.0;
+            for n in [a, b, c] {
+                area_share[n.index()] += third;
+            }
+            total += 3.0 * third;
+        }
+        if total > 0.0 {
+            area_share.iter_mut().for_each(|s| *s /= total);
+        }
+        SurfaceData {
+            closed,
+            open_edges,
+            sign: if rest_signed_volume < 0.0 { -1.0 } else { 1.0 },
+            rest_signed_volume,
+            area_share,
+        }
+    }
+}
+
 /// Everything a step reads and does not write.
 #[derive(Clone, Debug)]
 pub(crate) struct Compiled {
     pub nodes: NodeData,
     pub springs: SpringData,
     pub anchors: Anchors,
+    /// The model's triangles, reordered so that neighbours share no node ([`colour_faces`]).
     pub faces: Vec<[NodeId; 3]>,
+    pub surface: SurfaceData,
     pub params: SimParams,
 }
 
@@ -148,8 +239,19 @@ impl Compiled {
                 start: anchor_pos.clone(),
                 target: anchor_pos,
             },
-            faces: model.faces.nodes().to_vec(),
+            faces: colour_faces(model.faces.nodes(), n),
+            surface: SurfaceData::new(model),
             params: model.params.clone(),
         }
+    }
+
+    /// The gas inside, when the parameters have pressure and the surface is closed (pressure
+    /// set on an open surface through `Simulation::params_mut` does nothing).
+    pub fn gas(&self) -> Option<Gas> {
+        let pressure = self.params.pressure.as_ref()?;
+        if !self.surface.closed {
+            return None;
+        }
+        Gas::new(pressure, self.surface.rest_signed_volume)
     }
 }

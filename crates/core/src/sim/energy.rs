@@ -4,6 +4,7 @@
 //! T = Σ_i ½ m_i |v_i|²                     kinetic (free nodes)
 //! U_e = Σ_s ½ k_s (|x_b − x_a| − L_s)²     elastic (intact springs)
 //! U_g = Σ_i −m_i g·x_i                     gravitational (free nodes; zero at the origin)
+//! U_p = −K ln(V/V₀)                        the gas, with pressure (see super::pressure)
 //! ```
 //!
 //! Anchored nodes are driven, not part of the dynamic system, so their motion is not counted;
@@ -12,6 +13,7 @@
 //! the tests look for.
 
 use super::compile::Compiled;
+use super::pressure::signed_volume;
 use super::state::State;
 use glam::Vec3A;
 
@@ -24,12 +26,14 @@ pub struct Energy {
     pub elastic: f64,
     /// Potential energy of the free nodes in gravity (zero at the origin).
     pub gravitational: f64,
+    /// Energy stored in the gas of a closed model with pressure (zero at its rest volume).
+    pub gas: f64,
 }
 
 impl Energy {
-    /// Kinetic + elastic + gravitational.
+    /// Kinetic + elastic + gravitational + gas.
     pub fn total(&self) -> f64 {
-        self.kinetic + self.elastic + self.gravitational
+        self.kinetic + self.elastic + self.gravitational + self.gas
     }
 }
 
@@ -39,7 +43,8 @@ pub(crate) fn measure(c: &Compiled, s: &State) -> Energy {
     let nodes = c.nodes.mass.iter().zip(&c.nodes.free);
     let gravitational =
         nodes.zip(&s.pos).map(|((&m, &free), x)| -f64::from(m * free) * f64::from(g.dot(*x))).sum();
-    Energy { kinetic: kinetic(c, s), elastic: elastic(c, &s.pos), gravitational }
+    let gas = c.gas().map_or(0.0, |gas| gas.energy(gas.sign * signed_volume(&s.pos, &c.faces)));
+    Energy { kinetic: kinetic(c, s), elastic: elastic(c, &s.pos), gravitational, gas }
 }
 
 /// Kinetic energy of the free nodes in state `s`.

@@ -4,9 +4,10 @@
 //! One sub-step of length h:
 //!
 //! ```text
-//! F_i ← Σ over springs s at i of ±f_s n_s                           (force pass)
+//! F_i ← Σ over springs s at i of ±f_s n_s + F_gas,i + F_ext,i         (force pass)
 //! v_i ← (v_i + h (w_i F_i + g)) · e^(−c h)                          (free nodes)
 //! x_i ← x_i + h v_i
+//! collisions                                                         (super::collision)
 //! ```
 //!
 //! where, for a spring s from a to b,
@@ -19,6 +20,9 @@
 //!
 //! - x, v: position (m) and velocity (m/s) of a node; w = 1/m its inverse mass (1/kg, 0 for
 //!   anchors); g gravity (m/s²); c the global damping rate (1/s, see [`super::damping`]).
+//! - F_gas: the pressure of the gas in a closed model, recomputed every sub-step
+//!   ([`super::pressure`]); F_ext: air, buoyancy and force fields, held over the step
+//!   ([`super::external`]).
 //! - k stiffness (N/m), L rest length (m), d_s damping (N·s/m) of the spring.
 //!
 //! Each spring is evaluated once per pass and its force added to both ends with opposite signs,
@@ -30,8 +34,10 @@
 
 use super::compile::{Compiled, NodeData};
 use super::damping::global_factor;
+use super::external;
 use super::kernels::{Threads, spring_forces};
 use super::state::{State, States};
+use super::world::World;
 use glam::Vec3A;
 
 /// Velocity and position update of all nodes from `src` into `dst`, consuming (and zeroing)
@@ -86,37 +92,75 @@ fn anchor_work(c: &Compiled, forces: &[Vec3A], t0: f32, t1: f32) -> f64 {
 pub(crate) struct Substep {
     /// The buffer written, or `None` if a node went non-finite.
     pub dst: Option<usize>,
-    /// Work (J) done on the model by moving anchors during the sub-step.
-    pub anchor_work: f64,
+    /// Work (J) done on the model from outside during the sub-step: by moving anchors and by
+    /// the external forces.
+    pub outside_work: f64,
+}
+
+/// Force buffers of the explicit integrators.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch {
+    /// Force accumulator; all zero between sub-steps.
+    pub forces: Vec<Vec3A>,
+    /// The volume gradient of the gas pass.
+    pub grad: Vec<Vec3A>,
 }
 
 /// One explicit sub-step of `h` seconds from buffer `src`, covering fractions `t0..t1` of a
-/// step of `dt` seconds.
+/// step of `dt` seconds, without collisions (see [`collide`]).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn substep(
     c: &Compiled,
+    world: &World,
     states: &mut States,
-    forces: &mut [Vec3A],
+    scratch: &mut Scratch,
     threads: Threads,
     src: usize,
     h: f32,
     (t0, t1, dt): (f32, f32, f32),
 ) -> Substep {
     let (from, to, dst) = states.pair(src);
+    let forces = &mut scratch.forces;
     spring_forces(&c.springs, from, forces, threads);
-    let anchor_work = anchor_work(c, forces, t0, t1);
+    if let Some(gas) = &world.gas {
+        gas.add_forces(&from.pos, &c.faces, &mut scratch.grad, forces);
+    }
+    let mut outside_work = anchor_work(c, forces, t0, t1);
+    if let Some(ext) = world.external {
+        for (f, e) in forces.iter_mut().zip(ext) {
+            *f += *e;
+        }
+    }
     let decay = global_factor(c.params.damping, h);
     let gravity = Vec3A::from(c.params.gravity);
     let finite = integrate(&c.nodes, from, to, forces, gravity, h, decay);
+    if let Some(ext) = world.external {
+        outside_work += external::work(c, ext, &from.pos, &to.pos);
+    }
     place_anchors(c, to, t1, dt);
-    Substep { dst: finite.then_some(dst), anchor_work }
+    Substep { dst: finite.then_some(dst), outside_work }
+}
+
+/// The collision pass after the sub-step from buffer `src` that wrote `dst`.
+pub(crate) fn collide(
+    c: &Compiled,
+    world: &World,
+    states: &mut States,
+    src: usize,
+    dst: usize,
+    h: f32,
+) {
+    let (from, to) = states.pair_at(src, dst);
+    world.collide_state(c, from, to, h);
 }
 
 /// A whole explicit step: `n` equal sub-steps. Returns the buffer holding the result, or
 /// `None` if it went non-finite.
 pub(crate) fn step(
     c: &Compiled,
+    world: &World,
     states: &mut States,
-    forces: &mut [Vec3A],
+    scratch: &mut Scratch,
     threads: Threads,
     dt: f32,
     n: u32,
@@ -125,7 +169,9 @@ pub(crate) fn step(
     let mut src = states.committed_index();
     for i in 0..n {
         let (t0, t1) = (i as f32 / n as f32, (i + 1) as f32 / n as f32);
-        src = substep(c, states, forces, threads, src, h, (t0, t1, dt)).dst?;
+        let dst = substep(c, world, states, scratch, threads, src, h, (t0, t1, dt)).dst?;
+        collide(c, world, states, src, dst, h);
+        src = dst;
     }
     Some(src)
 }

@@ -14,37 +14,74 @@
 //!   stiff springs at 60 Hz; the default.
 //!
 //! Forces and their sources are documented where they are applied: springs in [`explicit`]
-//! and [`xpbd`], damping in [`damping`], breakage in [`breakage`], energy in [`energy`],
-//! normals in [`normals`].
+//! and [`xpbd`], damping in [`damping`], air in [`air`], the gas of closed models in
+//! [`pressure`], forces held over a step (air, buoyancy, a game's [`ForceField`]s) in
+//! [`external`], contacts with the ground and colliders (and a game's [`Collider`]s) in
+//! [`collision`], breakage in [`breakage`], energy in [`energy`], normals in [`normals`].
 //!
 //! A step either completes or is rejected: if any position or velocity would become NaN or
 //! infinite, [`Simulation::step`] returns [`CoreError::NonFinite`] and the state stays what it
 //! was before the step ([`state`] explains why that costs no copy).
 
 pub mod adaptive;
+pub mod air;
 pub mod align;
 pub mod breakage;
+pub mod collision;
 pub mod coloring;
 mod compile;
 pub mod damping;
 pub mod energy;
 pub mod explicit;
+pub mod external;
 pub mod kernels;
 pub mod normals;
+pub mod pressure;
 mod settle;
+mod spin;
 pub mod state;
+mod world;
 pub mod xpbd;
 
+pub use breakage::BreakEvent;
+pub use collision::{Collider, Contact};
 pub use energy::Energy;
+pub use external::ForceField;
 pub use kernels::Threads;
 pub use normals::vertex_normals;
 pub use settle::{SettleOptions, SettleReport};
 
 use crate::model::MAX_SUBSTEPS;
 use crate::{CoreError, Integrator, NodeId, SimParams, SpringId, SpringModel};
+use collision::Colliders;
 use compile::Compiled;
 use glam::{Vec3, Vec3A};
 use state::{State, States};
+use std::fmt;
+use std::sync::Arc;
+use world::World;
+
+/// A function told of every spring that breaks ([`Simulation::on_break`]).
+pub type BreakListener = Arc<dyn Fn(&BreakEvent) + Send + Sync>;
+
+/// What a game added to a simulation: its force fields, colliders and break listeners.
+/// Clones of a simulation share them.
+#[derive(Clone, Default)]
+struct Hooks {
+    force_fields: Vec<Arc<dyn ForceField>>,
+    colliders: Vec<Arc<dyn Collider>>,
+    break_listeners: Vec<BreakListener>,
+}
+
+impl fmt::Debug for Hooks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Hooks")
+            .field("force_fields", &self.force_fields.len())
+            .field("colliders", &self.colliders.len())
+            .field("break_listeners", &self.break_listeners.len())
+            .finish()
+    }
+}
 
 /// What a step did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -60,8 +97,13 @@ pub struct StepReport {
 pub struct Simulation {
     c: Compiled,
     states: States,
-    /// Force accumulator of the explicit integrators; all zero between sub-steps.
-    forces: Vec<Vec3A>,
+    /// Buffers of the explicit integrators.
+    scratch: explicit::Scratch,
+    /// The external forces of the current step.
+    external: Vec<Vec3A>,
+    /// The nodes' velocities relative to the wind (scratch of the air pass).
+    relative: Vec<Vec3A>,
+    hooks: Hooks,
     xpbd: xpbd::Workspace,
     /// The sub-step Adaptive starts its next step with (NaN: Δt/n).
     adaptive_h: f32,
@@ -82,7 +124,10 @@ impl Simulation {
         Ok(Simulation {
             c: Compiled::new(model),
             states: States::new(initial),
-            forces: vec![Vec3A::ZERO; n],
+            scratch: explicit::Scratch { forces: vec![Vec3A::ZERO; n], grad: Vec::new() },
+            external: Vec::new(),
+            relative: Vec::new(),
+            hooks: Hooks::default(),
             xpbd: xpbd::Workspace::default(),
             adaptive_h: f32::NAN,
             threads: Threads::One,
@@ -117,33 +162,54 @@ impl Simulation {
         let anchors = &mut self.c.anchors;
         anchors.start.clone_from(&anchors.target);
         self.time += f64::from(dt);
-        let broken = breakage::break_springs(&mut self.c.springs, &self.states.committed().pos);
-        if !broken.is_empty() {
+        let breaks =
+            breakage::break_springs(&mut self.c.springs, &self.states.committed().pos, self.time);
+        if !breaks.is_empty() {
             self.xpbd.invalidate();
+            let ends: Vec<(u32, u32)> = breaks.iter().map(|&(_, ends)| ends).collect();
+            if breakage::tear(&mut self.c.faces, &ends) > 0 {
+                self.c.surface.closed = false;
+                self.c.surface.open_edges = crate::model::closed::open_edges(&self.c.faces);
+            }
         }
-        Ok(StepReport { substeps, broken })
+        for (event, _) in &breaks {
+            for listener in &self.hooks.break_listeners {
+                listener(event);
+            }
+        }
+        Ok(StepReport { substeps, broken: breaks.iter().map(|(e, _)| e.spring).collect() })
     }
 
     /// Runs the integrator over a step of `dt` in `n` sub-steps: the result's buffer and the
     /// sub-steps taken, or `None` if it went non-finite.
     fn advance(&mut self, dt: f32, n: u32) -> Option<(usize, u32)> {
         let c = &self.c;
+        let start = self.states.committed();
+        let at = (start, self.time, dt);
+        let fields = &self.hooks.force_fields;
+        let has_external = external::gather(c, fields, at, &mut self.external, &mut self.relative);
+        let h = dt / n as f32;
+        let world = World {
+            external: has_external.then_some(self.external.as_slice()),
+            gas: c.gas(),
+            colliders: Colliders {
+                ground: c.params.ground.as_ref(),
+                obstacles: &c.params.colliders,
+                custom: &self.hooks.colliders,
+                radius: c.params.node_radius,
+                rest_speed: 2.0 * c.params.gravity.length() * h,
+            },
+        };
+        let (states, scratch, threads) = (&mut self.states, &mut self.scratch, self.threads);
         match c.params.integrator {
             Integrator::Explicit => {
-                explicit::step(c, &mut self.states, &mut self.forces, self.threads, dt, n)
-                    .map(|d| (d, n))
+                explicit::step(c, &world, states, scratch, threads, dt, n).map(|d| (d, n))
             }
-            Integrator::Adaptive => adaptive::step(
-                c,
-                &mut self.states,
-                &mut self.forces,
-                self.threads,
-                &mut self.adaptive_h,
-                dt,
-                n,
-            ),
+            Integrator::Adaptive => {
+                adaptive::step(c, &world, states, scratch, threads, &mut self.adaptive_h, dt, n)
+            }
             Integrator::Xpbd => {
-                xpbd::step(c, &mut self.states, &mut self.xpbd, self.threads, dt, n).map(|d| (d, n))
+                xpbd::step(c, &world, states, &mut self.xpbd, threads, dt, n).map(|d| (d, n))
             }
         }
     }
@@ -252,9 +318,40 @@ impl Simulation {
         Ok(())
     }
 
-    /// Kinetic, elastic and gravitational energy of the current state.
+    /// Kinetic, elastic, gravitational and gas energy of the current state.
     pub fn energy(&self) -> Energy {
         energy::measure(&self.c, self.states.committed())
+    }
+
+    /// The volume (m³) the model's triangles enclose now; an error when they do not close a
+    /// volume ([`SpringModel::is_closed`]).
+    pub fn enclosed_volume(&self) -> Result<f32, CoreError> {
+        if !self.c.surface.closed {
+            return Err(CoreError::OpenSurface { open_edges: self.c.surface.open_edges });
+        }
+        let v = pressure::signed_volume(self.positions(), &self.c.faces);
+        Ok(v * self.c.surface.sign)
+    }
+
+    /// Adds a force field, evaluated once per step from then on ([`external`]).
+    pub fn add_force_field(&mut self, field: Arc<dyn ForceField>) {
+        self.hooks.force_fields.push(field);
+    }
+
+    /// Adds a collider, after the ground and the model's own colliders ([`collision`]).
+    pub fn add_collider(&mut self, collider: Arc<dyn Collider>) {
+        self.hooks.colliders.push(collider);
+    }
+
+    /// Calls `listener` for every spring that breaks from now on, at the end of its step.
+    pub fn on_break(&mut self, listener: impl Fn(&BreakEvent) + Send + Sync + 'static) {
+        self.hooks.break_listeners.push(Arc::new(listener));
+    }
+
+    /// The triangles that are still whole (all of the model's, less those torn along broken
+    /// springs; see [`breakage`]), in the solver's order.
+    pub fn faces(&self) -> &[[NodeId; 3]] {
+        &self.c.faces
     }
 
     /// Area-weighted vertex normals of the model's faces at the current positions, written to

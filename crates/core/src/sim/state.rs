@@ -46,8 +46,14 @@ impl States {
     /// neither `src` nor the committed state. Returns the scratch buffer's index too.
     pub fn pair(&mut self, src: usize) -> (&State, &mut State, usize) {
         let dst = if src == self.committed { (src + 1) % 3 } else { 3 - src - self.committed };
+        let (from, to) = self.pair_at(src, dst);
+        (from, to, dst)
+    }
+
+    /// State `src` to read and state `dst` (another buffer) to write.
+    pub fn pair_at(&mut self, src: usize, dst: usize) -> (&State, &mut State) {
         let (lo, hi) = self.bufs.split_at_mut(src.max(dst));
-        if src < dst { (&lo[src], &mut hi[0], dst) } else { (&hi[0], &mut lo[dst], dst) }
+        if src < dst { (&lo[src], &mut hi[0]) } else { (&hi[0], &mut lo[dst]) }
     }
 
     /// State at buffer `index`.

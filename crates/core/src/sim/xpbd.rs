@@ -10,19 +10,23 @@
 //! ```text
 //! for each sub-step:
 //!     x_prev ← x
-//!     x ← x + h (v + h g)                                   (predict; free nodes)
+//!     v ← v + h w F_gas                                     (the gas; see super::pressure)
+//!     x ← x + h (v + h (g + w F_ext))                       (predict; free nodes)
 //!     for each spring, in colour order (λ = 0: one iteration):
 //!         d = x_a − x_b,  C = |d| − L,  n = d/|d|
 //!         α̃ = α / h² = 1 / (k h²)
 //!         Δλ = −C / (w_a + w_b + α̃)
 //!         x_a ← x_a + w_a Δλ n,   x_b ← x_b − w_b Δλ n
+//!     without anchors: undo the spin the pass leaked          (see super::spin)
 //!     v ← (x − x_prev) / h · e^(−c h)                      (global damping)
 //!     spring damping on v                                   (see super::damping)
+//!     collisions on x and v                                 (see super::collision)
 //! ```
 //!
 //! - x, v, w: position (m), velocity (m/s), inverse mass (1/kg, 0 for anchors) of a node.
 //! - k, L: stiffness (N/m) and rest length (m) of a spring; α̃ its compliance per sub-step².
-//! - g: gravity (m/s²); c: the global damping rate (1/s).
+//! - g: gravity (m/s²); c: the global damping rate (1/s); F_ext: the external forces held
+//!   over the step (air, buoyancy, force fields; see super::external).
 //!
 //! With α̃ ≪ w the spring acts as a rod, with α̃ ≫ w as a soft spring; in between XPBD
 //! reproduces the spring's stiffness independently of h, unlike plain PBD. The weights
@@ -55,7 +59,9 @@
 use super::compile::Compiled;
 use super::damping::{damp_springs, global_factor};
 use super::kernels::{Threads, project_springs};
+use super::spin::FreeBody;
 use super::state::States;
+use super::world::World;
 use glam::Vec3A;
 
 /// Scratch of the Xpbd solver, kept between steps to avoid reallocating.
@@ -71,6 +77,10 @@ pub(crate) struct Workspace {
     /// Displacement of every node from the start of the step, now and a sub-step ago.
     u: Vec<Vec3A>,
     u_prev: Vec<Vec3A>,
+    /// h (g + w F_ext) per node: the velocity each sub-step's prediction adds.
+    kick: Vec<Vec3A>,
+    /// The volume gradient of the gas pass.
+    grad: Vec<Vec3A>,
 }
 
 impl Workspace {
@@ -104,6 +114,7 @@ impl Workspace {
 /// or `None` if it went non-finite.
 pub(crate) fn step(
     c: &Compiled,
+    world: &World,
     states: &mut States,
     ws: &mut Workspace,
     threads: Threads,
@@ -113,8 +124,17 @@ pub(crate) fn step(
     let h = dt / n as f32;
     ws.ensure_weights(c, h);
     let gravity_h = Vec3A::from(c.params.gravity) * h;
+    ws.kick.clear();
+    ws.kick.extend(c.nodes.free.iter().map(|&free| gravity_h * free));
+    if let Some(ext) = world.external {
+        for ((k, f), &w) in ws.kick.iter_mut().zip(ext).zip(&c.nodes.inv_mass) {
+            *k += *f * (w * h);
+        }
+    }
     let decay = global_factor(c.params.damping, h);
     let inv_h = 1.0 / h;
+    // A model without anchors keeps its angular momentum through the spring pass (spin.rs).
+    let free_model = c.anchors.nodes.is_empty() && !c.springs.is_empty();
     let (start, out, dst) = states.pair(states.committed_index());
     let base = &start.pos;
     let (a, b) = (c.springs.a(), c.springs.b());
@@ -127,14 +147,24 @@ pub(crate) fn step(
     v.copy_from_slice(&start.vel);
     for i in 1..=n {
         let t = i as f32 / n as f32;
-        let moving = ws.u_prev.iter().zip(v.iter()).zip(&c.nodes.free);
-        for (((&u_prev, &v), &free), u) in moving.zip(ws.u.iter_mut()) {
-            *u = u_prev + (v + gravity_h * free) * h;
+        if let Some(gas) = &world.gas {
+            let at = |k: usize| base[k] + ws.u_prev[k];
+            gas.kick(at, v, &c.nodes.inv_mass, &c.faces, &mut ws.grad, h);
+        }
+        let moving = ws.u_prev.iter().zip(v.iter()).zip(&ws.kick);
+        for (((&u_prev, &v), &kick), u) in moving.zip(ws.u.iter_mut()) {
+            *u = u_prev + (v + kick) * h;
         }
         for (k, &node) in c.anchors.nodes.iter().enumerate() {
             ws.u[node as usize] = c.anchors.at(k, t) - base[node as usize];
         }
+        let free_body =
+            free_model.then(|| FreeBody::new(&c.nodes.mass, base, &ws.u_prev)).flatten();
+        let moment = free_body.as_ref().map(|b| b.moment(&c.nodes.mass, base, &ws.u_prev, &ws.u));
         project_springs(&c.springs, &ws.offset, &ws.ga, &ws.gb, &mut ws.u, threads);
+        if let (Some(body), Some(before)) = (&free_body, moment) {
+            body.restore(before, &c.nodes.mass, base, &ws.u_prev, &mut ws.u);
+        }
         let mut finite = true;
         for ((&u, &u_prev), v) in ws.u.iter().zip(&ws.u_prev).zip(v.iter_mut()) {
             *v = (u - u_prev) * (inv_h * decay);
@@ -148,6 +178,16 @@ pub(crate) fn step(
         }
         if !finite {
             return None;
+        }
+        if !world.colliders.is_empty() {
+            let nodes = c.nodes.free.iter().zip(base).zip(&ws.u_prev);
+            for (((&free, &x0), &u_prev), (u, v)) in nodes.zip(ws.u.iter_mut().zip(v.iter_mut())) {
+                let mut x = x0 + *u;
+                // Only a contact rewrites u: x0 + u − x0 would round away its precision.
+                if free != 0.0 && world.colliders.resolve(x0 + u_prev, &mut x, v, h) {
+                    *u = x - x0;
+                }
+            }
         }
         std::mem::swap(&mut ws.u, &mut ws.u_prev);
     }

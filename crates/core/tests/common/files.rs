@@ -1,9 +1,10 @@
 //! A small `.spring` file using every part of the format, and tools to damage it.
 
 use super::{GridSprings, grid_cloth};
-use glam::Vec2;
-use springmesh_core::SpringModel;
+use glam::{Quat, Vec2, Vec3};
 use springmesh_core::io::{self, FileFormat, binary::HEADER_LEN};
+use springmesh_core::model::{Air, Ground, Obstacle, Pressure, Shape, Surface};
+use springmesh_core::{Face, Node, NodeId, Spring, SpringKind, SpringModel};
 use std::path::Path;
 
 /// A small model using every part of the format: a 4 × 4 cloth with uvs and metadata.
@@ -30,6 +31,51 @@ pub fn small_model() -> SpringModel {
     m.metadata.name = "small cloth".into();
     m.metadata.source = Some("generated".into());
     m.metadata.conversion.insert("bend".into(), "true".into());
+    m
+}
+
+/// A closed tetrahedron with every world parameter set: air with gusts, pressure with
+/// buoyancy, the ground, and one collider of each shape.
+pub fn world_model() -> SpringModel {
+    let mut m = SpringModel::default();
+    for p in [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z] {
+        m.nodes.push(Node { position: p, mass: 0.01 });
+    }
+    for f in [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]] {
+        m.faces.push(Face { nodes: f.map(NodeId), uvs: None });
+    }
+    for (a, b) in [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)] {
+        let rest = m.distance(NodeId(a), NodeId(b)).expect("nodes exist");
+        m.springs.push(Spring::new(NodeId(a), NodeId(b), rest, 500.0, SpringKind::Stretch));
+    }
+    let p = &mut m.params;
+    p.node_radius = 0.02;
+    p.air = Some(Air { wind: Vec3::new(3.0, 0.0, 1.0), gusts: 0.3, seed: 42, ..Air::default() });
+    p.pressure = Some(Pressure { pressure: 1500.0, gas_density: Some(0.166) });
+    p.ground = Some(Ground { height: -0.5, surface: Surface { friction: 0.8, restitution: 0.25 } });
+    let surface = Surface::default();
+    p.colliders = vec![
+        Obstacle {
+            shape: Shape::Plane { point: Vec3::Y, normal: Vec3::new(0.0, 1.0, 1.0) },
+            surface,
+        },
+        Obstacle {
+            shape: Shape::Sphere { center: Vec3::new(1.0, 2.0, 3.0), radius: 0.5 },
+            surface,
+        },
+        Obstacle {
+            shape: Shape::Capsule { a: Vec3::ZERO, b: Vec3::Y * 2.0, radius: 0.25 },
+            surface,
+        },
+        Obstacle {
+            shape: Shape::Box {
+                center: Vec3::X,
+                half_extents: Vec3::new(0.5, 0.25, 2.0),
+                rotation: Quat::IDENTITY,
+            },
+            surface: Surface { friction: 0.5, restitution: 0.0 },
+        },
+    ];
     m
 }
 

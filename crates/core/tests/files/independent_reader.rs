@@ -2,7 +2,7 @@
 //! its own types — checked against the crate's encoder, including the worked example of the
 //! document byte for byte.
 
-use crate::common::files::{small_file, small_model};
+use crate::common::files::{small_file, small_model, world_model};
 use springmesh_core::io::{self, FileFormat};
 use std::path::Path;
 
@@ -94,6 +94,12 @@ struct Spring {
     break_max: Option<f32>,
 }
 
+/// A collider: its shape's variant and fields (f32s in order), then friction and restitution.
+type Obstacle = (u32, Vec<f32>, [f32; 2]);
+
+/// Air: density, wind, drag, lift, gusts, gust period, then the seed.
+type Air = ([f32; 8], u64);
+
 #[derive(Debug, PartialEq)]
 struct Model {
     nodes: Vec<([f32; 3], f32)>,
@@ -106,6 +112,11 @@ struct Model {
     integrator: u32,
     dt: f32,
     substeps: u32,
+    node_radius: f32,
+    air: Option<Air>,
+    pressure: Option<(f32, Option<f32>)>,
+    ground: Option<(f32, [f32; 2])>,
+    colliders: Vec<Obstacle>,
     name: String,
     source: Option<String>,
     conversion: Vec<(String, String)>,
@@ -123,6 +134,25 @@ fn read(file: &[u8]) -> Result<Model, String> {
     let mut c = Cursor { bytes: &file[24..], at: 0 };
     let triple =
         |c: &mut Cursor| -> Result<[u32; 3], String> { Ok([c.u32()?, c.u32()?, c.u32()?]) };
+    let floats = |c: &mut Cursor, n: usize| (0..n).map(|_| c.f32()).collect::<Result<Vec<_>, _>>();
+    let surface = |c: &mut Cursor| -> Result<[f32; 2], String> { Ok([c.f32()?, c.f32()?]) };
+    let air = |c: &mut Cursor| -> Result<Air, String> {
+        let f = floats(c, 8)?;
+        let mut a = [0.0; 8];
+        a.copy_from_slice(&f);
+        Ok((a, c.u64()?))
+    };
+    let obstacle = |c: &mut Cursor| -> Result<Obstacle, String> {
+        let variant = c.u32()?;
+        let fields = match variant {
+            0 => 6,
+            1 => 4,
+            2 => 7,
+            3 => 10,
+            v => return Err(format!("shape {v}")),
+        };
+        Ok((variant, floats(c, fields)?, surface(c)?))
+    };
     let model = Model {
         nodes: c.list(|c| Ok((c.vec3()?, c.f32()?)))?,
         springs: c.list(|c| {
@@ -145,6 +175,11 @@ fn read(file: &[u8]) -> Result<Model, String> {
         integrator: c.u32()?,
         dt: c.f32()?,
         substeps: c.u32()?,
+        node_radius: c.f32()?,
+        air: c.option(air)?,
+        pressure: c.option(|c| Ok((c.f32()?, c.option(Cursor::f32)?)))?,
+        ground: c.option(|c| Ok((c.f32()?, surface(c)?)))?,
+        colliders: c.list(obstacle)?,
         name: c.string()?,
         source: c.option(Cursor::string)?,
         conversion: c.list(|c| Ok((c.string()?, c.string()?)))?,
@@ -192,9 +227,45 @@ fn independent_reader_decodes_a_small_file() {
         (read.damping, read.integrator, read.dt, read.substeps),
         (p.damping, 2, p.dt, p.substeps)
     );
+    assert_eq!(
+        (read.node_radius, read.air, read.pressure, read.ground, read.colliders.len()),
+        (p.node_radius, None, None, None, 0)
+    );
     assert_eq!(read.name, "small cloth");
     assert_eq!(read.source.as_deref(), Some("generated"));
     assert_eq!(read.conversion, vec![("bend".to_string(), "true".to_string())]);
+}
+
+#[test]
+fn independent_reader_decodes_the_world_params() {
+    let model = world_model();
+    let file = io::encode(&model, FileFormat::Binary, Path::new("world.spring")).expect("encodes");
+    let read = read(&file).expect("the document describes the file");
+    let p = &model.params;
+    let air = p.air.expect("air");
+    let w = air.wind;
+    assert_eq!(
+        read.air,
+        Some((
+            [air.density, w.x, w.y, w.z, air.drag, air.lift, air.gusts, air.gust_period],
+            air.seed
+        ))
+    );
+    assert_eq!(read.pressure, Some((1500.0, Some(0.166))));
+    assert_eq!(read.ground, Some((-0.5, [0.8, 0.25])));
+    let shapes: Vec<(u32, Vec<f32>)> =
+        read.colliders.iter().map(|(v, f, _)| (*v, f.clone())).collect();
+    assert_eq!(
+        shapes,
+        vec![
+            (0, vec![0.0, 1.0, 0.0, 0.0, 1.0, 1.0]),
+            (1, vec![1.0, 2.0, 3.0, 0.5]),
+            (2, vec![0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.25]),
+            (3, vec![1.0, 0.0, 0.0, 0.5, 0.25, 2.0, 0.0, 0.0, 0.0, 1.0]),
+        ]
+    );
+    assert_eq!(read.colliders[3].2, [0.5, 0.0]);
+    assert_eq!(read.node_radius, 0.02);
 }
 
 /// The hex dump of the worked example in docs/file-format.md, after the header.

@@ -40,3 +40,23 @@ fn save_and_load_choose_the_format_by_extension() {
         assert_eq!(io::load(&path).expect("loads"), model, "{name}");
     }
 }
+
+#[test]
+fn world_params_round_trip_in_both_forms() {
+    let model = crate::common::files::world_model();
+    assert_eq!(model.validate(), Ok(()));
+    for (name, format) in [("w.spring", FileFormat::Binary), ("w.spring.json", FileFormat::Json)] {
+        let bytes = io::encode(&model, format, Path::new(name)).expect("encodes");
+        assert_eq!(io::decode(&bytes, Path::new(name)).expect("decodes"), model, "{name}");
+    }
+    let json = io::encode(&model, FileFormat::Json, Path::new("w.spring.json")).expect("encodes");
+    let text: String = String::from_utf8(json).expect("utf-8").split_whitespace().collect();
+    for field in [
+        r#""sphere":{"center""#,
+        r#""gas_density":0.166"#,
+        r#""restitution":0.25"#,
+        r#""rotation":[0.0,0.0,0.0,1.0]"#,
+    ] {
+        assert!(text.contains(field), "{field} in {text}");
+    }
+}

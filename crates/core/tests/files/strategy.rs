@@ -1,7 +1,8 @@
 //! Random valid models for property tests.
 
-use glam::{Vec2, Vec3};
+use glam::{Quat, Vec2, Vec3};
 use proptest::prelude::*;
+use springmesh_core::model::{Air, Ground, Obstacle, Shape, Surface};
 use springmesh_core::{
     Face, Integrator, Metadata, Node, NodeId, SimParams, Spring, SpringKind, SpringModel,
 };
@@ -21,21 +22,81 @@ fn kind() -> impl Strategy<Value = SpringKind> {
     prop::sample::select(SpringKind::ALL.to_vec())
 }
 
+fn vec3() -> impl Strategy<Value = Vec3> {
+    (finite(), finite(), finite()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+}
+
+fn positive() -> impl Strategy<Value = f32> {
+    prop::num::f32::POSITIVE
+}
+
+fn surface() -> impl Strategy<Value = Surface> {
+    (non_negative(), 0.0f32..=1.0)
+        .prop_map(|(friction, restitution)| Surface { friction, restitution })
+}
+
+fn air() -> impl Strategy<Value = Air> {
+    (
+        (non_negative(), vec3(), non_negative(), non_negative()),
+        (non_negative(), positive(), any::<u64>()),
+    )
+        .prop_map(|((density, wind, drag, lift), (gusts, gust_period, seed))| Air {
+            density,
+            wind,
+            drag,
+            lift,
+            gusts,
+            gust_period,
+            seed,
+        })
+}
+
+/// A shape with a positive size (vectors of positive components are never zero).
+fn shape() -> impl Strategy<Value = Shape> {
+    let away = || (positive(), positive(), positive()).prop_map(|(x, y, z)| Vec3::new(x, y, z));
+    prop_oneof![
+        (vec3(), away()).prop_map(|(point, normal)| Shape::Plane { point, normal }),
+        (vec3(), positive()).prop_map(|(center, radius)| Shape::Sphere { center, radius }),
+        (vec3(), vec3(), positive()).prop_map(|(a, b, radius)| Shape::Capsule { a, b, radius }),
+        (vec3(), away(), (positive(), finite(), finite(), finite())).prop_map(
+            |(center, half_extents, q)| {
+                Shape::Box { center, half_extents, rotation: Quat::from_xyzw(q.1, q.2, q.3, q.0) }
+            }
+        ),
+    ]
+}
+
 fn params() -> impl Strategy<Value = SimParams> {
     (
-        (finite(), finite(), finite()),
-        non_negative(),
-        prop::sample::select(Integrator::ALL.to_vec()),
-        prop::num::f32::POSITIVE,
-        1u32..=1000,
+        (vec3(), non_negative(), prop::sample::select(Integrator::ALL.to_vec())),
+        (positive(), 1u32..=1000, non_negative()),
+        (prop::option::of(air()), prop::option::of((finite(), surface()))),
+        prop::collection::vec((shape(), surface()), 0..3),
     )
-        .prop_map(|(g, damping, integrator, dt, substeps)| SimParams {
-            gravity: Vec3::new(g.0, g.1, g.2),
-            damping,
-            integrator,
-            dt,
-            substeps,
-        })
+        .prop_map(
+            |(
+                (gravity, damping, integrator),
+                (dt, substeps, node_radius),
+                (air, ground),
+                colliders,
+            )| {
+                SimParams {
+                    gravity,
+                    damping,
+                    integrator,
+                    dt,
+                    substeps,
+                    node_radius,
+                    air,
+                    pressure: None,
+                    ground: ground.map(|(height, surface)| Ground { height, surface }),
+                    colliders: colliders
+                        .into_iter()
+                        .map(|(shape, surface)| Obstacle { shape, surface })
+                        .collect(),
+                }
+            },
+        )
 }
 
 fn metadata() -> impl Strategy<Value = Metadata> {

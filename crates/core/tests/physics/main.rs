@@ -5,11 +5,17 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod air;
 mod anchors;
+mod breakage;
 mod catenary;
+mod colliders;
 mod energy;
 mod frame_rate;
+mod ground;
+mod hooks;
 mod non_finite;
 mod oscillator;
+mod pressure;
 mod stiff_cloth;
 mod threads;

@@ -96,9 +96,36 @@ fn model_summary(ui: &mut egui::Ui, doc: &Document) {
             m.params.substeps
         ));
         ui.end_row();
+        world_rows(ui, m);
     });
     for note in &doc.notes {
         ui.colored_label(egui::Color32::YELLOW, note);
+    }
+}
+
+/// The world around the model: what is set of air, pressure, ground and colliders.
+fn world_rows(ui: &mut egui::Ui, m: &springmesh_core::SpringModel) {
+    let p = &m.params;
+    let mut row = |label: &str, text: String| {
+        ui.label(label);
+        ui.label(text);
+        ui.end_row();
+    };
+    if let Some(air) = &p.air {
+        row("air", air.to_string());
+    }
+    if let Some(gas) = &p.pressure {
+        let volume = m.enclosed_volume().map_or(String::new(), |v| format!("; {v:.4} m³ at rest"));
+        row("pressure", format!("{gas}{volume}"));
+    }
+    if let Some(ground) = &p.ground {
+        row("ground", ground.to_string());
+    }
+    for c in &p.colliders {
+        row("collider", c.to_string());
+    }
+    if p.ground.is_some() || !p.colliders.is_empty() {
+        row("node radius", format!("{} m", p.node_radius));
     }
 }
 

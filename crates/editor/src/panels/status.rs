@@ -29,6 +29,10 @@ pub fn show(
             Some(t) => ui.label(format!("t = {t:.2} s{}", if live.behind { " (slower than real time)" } else { "" })),
             None => ui.label("at rest shape"),
         };
+        let broken = live.broken().len();
+        if broken > 0 {
+            ui.label(format!("{broken} springs broke"));
+        }
         ui.separator();
         let m = doc.model();
         ui.label(format!("{} nodes · {} springs · {} faces", m.nodes.len(), m.springs.len(), m.faces.len()));

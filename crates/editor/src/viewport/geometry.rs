@@ -34,7 +34,7 @@ pub struct Statics {
 pub struct Styles {
     /// Version for the renderer.
     pub version: u64,
-    /// Per spring: kind index, rest length, 1 if selected, 0.
+    /// Per spring: kind index, rest length, 1 if selected, 1 if broken.
     pub springs: Vec<[f32; 4]>,
     /// Per node: anchored + 2 × (0 none, 1 selected, 2 current).
     pub nodes: Vec<f32>,
@@ -54,8 +54,8 @@ pub struct Dynamic {
 #[derive(Default)]
 pub struct GeometryCache {
     versions: u64,
-    statics: Option<(u64, Arc<Statics>)>,
-    styles: Option<(u64, Selection, Arc<Styles>)>,
+    statics: Option<((u64, u64), Arc<Statics>)>,
+    styles: Option<((u64, u64), Selection, Arc<Styles>)>,
     dynamic: Option<((u64, u64, bool), Arc<Dynamic>)>,
 }
 
@@ -65,14 +65,23 @@ impl GeometryCache {
         self.versions
     }
 
-    /// The per-model arrays of `doc`.
-    pub fn statics(&mut self, doc: &Document) -> Arc<Statics> {
-        if let Some((revision, s)) = &self.statics
-            && *revision == doc.revision()
+    /// The per-model arrays of `doc`, without the faces torn in `live`'s run.
+    pub fn statics(&mut self, doc: &Document, live: &Live) -> Arc<Statics> {
+        let key = (doc.revision(), live.tears());
+        if let Some((k, s)) = &self.statics
+            && *k == key
         {
             return s.clone();
         }
         let m = doc.model();
+        let torn = torn_edges(m, live);
+        let whole = |f: &springmesh_core::Face| {
+            let [a, b, c] = f.nodes.map(|n| n.0);
+            torn.is_empty()
+                || ![(a, b), (b, c), (c, a)]
+                    .iter()
+                    .any(|&(x, y)| torn.contains(&(x.min(y), x.max(y))))
+        };
         let uv_of = |f: &springmesh_core::Face, k: usize| {
             f.uvs.and_then(|u| m.uvs.get(u[k] as usize)).map_or([0.0, 0.0], |t| t.to_array())
         };
@@ -87,18 +96,30 @@ impl GeometryCache {
                 .zip(m.springs.b())
                 .map(|(a, b)| [a.0 as f32, b.0 as f32])
                 .collect(),
-            face_nodes: m.faces.nodes().iter().flatten().map(|n| n.0 as f32).collect(),
-            face_uvs: m.faces.iter().flat_map(|f| [0, 1, 2].map(|k| uv_of(&f, k))).collect(),
+            face_nodes: m
+                .faces
+                .iter()
+                .filter(|f| whole(f))
+                .flat_map(|f| f.nodes)
+                .map(|n| n.0 as f32)
+                .collect(),
+            face_uvs: m
+                .faces
+                .iter()
+                .filter(|f| whole(f))
+                .flat_map(|f| [0, 1, 2].map(|k| uv_of(&f, k)))
+                .collect(),
             texture: doc.texture.clone().map(Arc::new),
         });
-        self.statics = Some((doc.revision(), statics.clone()));
+        self.statics = Some((key, statics.clone()));
         statics
     }
 
-    /// The per-selection arrays of `doc`.
-    pub fn styles(&mut self, doc: &Document) -> Arc<Styles> {
-        if let Some((revision, selection, s)) = &self.styles
-            && *revision == doc.revision()
+    /// The per-selection arrays of `doc` (and which springs broke in `live`'s run).
+    pub fn styles(&mut self, doc: &Document, live: &Live) -> Arc<Styles> {
+        let key = (doc.revision(), live.tears());
+        if let Some((k, selection, s)) = &self.styles
+            && *k == key
             && *selection == doc.selection
         {
             return s.clone();
@@ -110,8 +131,14 @@ impl GeometryCache {
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                let selected = sel.springs.contains(&springmesh_core::SpringId::from_index(i));
-                [s.kind as usize as f32, s.rest_length, f32::from(u8::from(selected)), 0.0]
+                let id = springmesh_core::SpringId::from_index(i);
+                let (selected, broken) = (sel.springs.contains(&id), live.broken().contains(&id));
+                [
+                    s.kind as usize as f32,
+                    s.rest_length,
+                    f32::from(u8::from(selected)),
+                    f32::from(u8::from(broken)),
+                ]
             })
             .collect();
         let mut nodes = vec![0.0f32; m.nodes.len()];
@@ -129,7 +156,7 @@ impl GeometryCache {
             *v = v.rem_euclid(2.0) + 4.0;
         }
         let styles = Arc::new(Styles { version: self.next_version(), springs, nodes });
-        self.styles = Some((doc.revision(), doc.selection.clone(), styles.clone()));
+        self.styles = Some((key, doc.selection.clone(), styles.clone()));
         styles
     }
 
@@ -170,6 +197,18 @@ impl GeometryCache {
     }
 }
 
+/// The node pairs (smaller index first) of the springs broken in `live`'s run.
+fn torn_edges(
+    m: &springmesh_core::SpringModel,
+    live: &Live,
+) -> std::collections::HashSet<(u32, u32)> {
+    live.broken()
+        .iter()
+        .filter_map(|&id| m.springs.get(id))
+        .map(|s| (s.a.0.min(s.b.0), s.a.0.max(s.b.0)))
+        .collect()
+}
+
 /// Current node positions as `Vec3`s (the simulation's while one runs), for picking.
 pub fn current_positions(doc: &Document, live: &Live) -> Vec<Vec3> {
     match live.positions() {
@@ -190,7 +229,7 @@ mod tests {
         let mut live = Live::default();
         let mut cache = GeometryCache::default();
         let versions = |c: &mut GeometryCache, d: &Document, l: &Live| {
-            (c.statics(d).version, c.styles(d).version, c.dynamic(d, l).version)
+            (c.statics(d, l).version, c.styles(d, l).version, c.dynamic(d, l).version)
         };
         let first = versions(&mut cache, &doc, &live);
         assert_eq!(versions(&mut cache, &doc, &live), first, "an unchanged frame uploads nothing");
@@ -203,7 +242,7 @@ mod tests {
             "a selection changes only the styles"
         );
         assert_ne!(selected.1, first.1);
-        assert_eq!(cache.styles(&doc).nodes[3], 4.0, "node 3 is drawn as the current node");
+        assert_eq!(cache.styles(&doc, &live).nodes[3], 4.0, "node 3 is drawn as the current node");
 
         live.playing = true;
         assert!(live.advance(&doc, 1.0 / 60.0));
@@ -223,10 +262,34 @@ mod tests {
         let replaced = versions(&mut cache, &doc, &live);
         assert!(replaced.0 != playing.0 && replaced.1 != playing.1 && replaced.2 != playing.2);
         let other = Document::sample(Sample::Cloth);
+        let live = Live::default();
         assert_ne!(
-            cache.statics(&other).version,
+            cache.statics(&other, &live).version,
             replaced.0,
             "another document is not mistaken for this one"
         );
+    }
+
+    #[test]
+    fn broken_springs_and_torn_faces_are_not_drawn() {
+        let doc = Document::sample(Sample::Tear);
+        let mut live = Live::default();
+        live.playing = true;
+        let mut cache = GeometryCache::default();
+        let faces_before = cache.statics(&doc, &live).face_nodes.len();
+        for _ in 0..120 {
+            live.advance(&doc, 1.0 / 60.0);
+        }
+        assert!(!live.broken().is_empty(), "the ball tore the cloth");
+        let styles = cache.styles(&doc, &live);
+        let hidden = styles.springs.iter().filter(|s| s[3] == 1.0).count();
+        assert_eq!(hidden, live.broken().len(), "every broken spring is flagged");
+        let faces_after = cache.statics(&doc, &live).face_nodes.len();
+        assert!(
+            faces_after < faces_before,
+            "torn faces go: {faces_before} → {faces_after} corners"
+        );
+        live.reset();
+        assert_eq!(cache.statics(&doc, &live).face_nodes.len(), faces_before, "a reset mends it");
     }
 }

@@ -247,8 +247,8 @@ impl Viewport {
         let eye_direction = (self.camera.eye() - self.camera.target).normalize_or_zero();
         let light = (eye_direction + Vec3::Y * 0.6).normalize_or(Vec3::Y);
         DrawFrame {
-            statics: self.cache.statics(doc),
-            styles: self.cache.styles(doc),
+            statics: self.cache.statics(doc, live),
+            styles: self.cache.styles(doc, live),
             dynamic: self.cache.dynamic(doc, live),
             view_projection: self.camera.view_projection(self.size.x / self.size.y.max(1.0)),
             settings: self.settings,

@@ -59,7 +59,8 @@ void main() {
     (vertex, fragment)
 }
 
-/// Springs as screen-space quads, `u_width` pixels wide, coloured by kind or by strain.
+/// Springs as screen-space quads, `u_width` pixels wide, coloured by kind or by strain; broken
+/// springs and hidden kinds (unless selected) are moved off screen.
 pub fn springs() -> (String, String) {
     let vertex = format!(
         "{FETCH}
@@ -87,7 +88,8 @@ void main() {{
     vec4 ca = u_view_projection * vec4(pa, 1.0);
     vec4 cb = u_view_projection * vec4(pb, 1.0);
     bool selected = i_style.z > 0.5;
-    if (u_kind_visible[kind] < 0.5 && !selected || ca.w <= 0.0 || cb.w <= 0.0) {{
+    bool broken = i_style.w > 0.5;
+    if (broken || u_kind_visible[kind] < 0.5 && !selected || ca.w <= 0.0 || cb.w <= 0.0) {{
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
         v_color = vec4(0.0);
         return;

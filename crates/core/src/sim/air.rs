@@ -1,0 +1,263 @@
+//! # Air: drag and lift on faces, wind and gusts
+//!
+//! Each triangle is a small flat plate moving through the air. With its area vector
+//! N = ½ (x_b − x_a) × (x_c − x_a) = A n, the air flows past it at v, the mean over its three
+//! corners of their velocity relative to the wind there, v_i − w(x_i). With θ the angle between
+//! n and v, so that A cos θ = N·v̂ is the area the flow sees:
+//!
+//! ```text
+//! F_D = −½ ρ C_D A |cos θ| |v| v        = −½ ρ C_D |N·v| v
+//! F_L =  ½ ρ C_L A cos θ |v|² (cos θ v̂ − n) = ½ ρ C_L (N·v) / (A |v|) ((N·v) v − |v|² N)
+//! ```
+//!
+//! Drag opposes the motion through the air and grows with the area facing the flow; lift is
+//! perpendicular to the flow, in the plane of n and v, pushing the plate away from the side
+//! the air hits, with magnitude ½ ρ C_L A |v|² |sin θ cos θ| — zero broadside and edge-on, like
+//! a flat plate's. The face's force is shared equally by its three corners. (After Keckeisen,
+//! Kimmerle, Thomaszewski & Wacker, "Modelling Effects of Wind Fields in Cloth Animations",
+//! WSCG 2004, with the thin-plate lift law sin θ cos θ instead of their normalised direction,
+//! which jumps when the flow meets the plate head-on.)
+//!
+//! - ρ air density (kg/m³), C_D, C_L drag and lift coefficients, v (m/s), A (m²).
+//!
+//! A sheet is touched by the air on both sides, so both count (double-sided: the formulas
+//! depend on the side only through N·v, whose sign flips both forces correctly). A closed
+//! surface only has air outside: a face feels the air only while its outside faces the flow
+//! (N_out·v > 0); the faces in its wake do not, so a ball's drag is that of its front.
+//!
+//! ## Gusts
+//!
+//! With gust strength s, the wind at a point x is w + s |w| g(φ), where each component of g is
+//! a smooth value noise in [−1, 1] (a seeded random value at each integer φ, interpolated with
+//! smoothstep) of the phase φ = (t − x·ŵ/|w|) / T: gusts of period T that travel with the wind.
+//!
+//! ## Per step, and bounded
+//!
+//! Air forces are evaluated once per step, from the state at its start, and held over its
+//! sub-steps like gravity ([`super::external`]): they change on the scale of a frame, and one
+//! pass over the faces per frame keeps their cost small next to the springs'. So that a very
+//! light node in a strong wind cannot be thrown past the air's speed by a force held for a
+//! whole step, each node's air force is capped at m |v_node − w| / Δt: it can at most bring the
+//! node to the wind's velocity within the step, never overshoot it.
+
+use crate::NodeId;
+use crate::model::Air;
+use glam::Vec3A;
+
+/// The wind and its gusts for one step: the noise values at the integer phases the step's
+/// faces span, computed once so each face only interpolates.
+pub(crate) struct Wind {
+    base: Vec3A,
+    /// |w| · strength.
+    amplitude: f32,
+    /// ŵ / (|w| T), so that φ = t/T − x·this.
+    phase_per_metre: Vec3A,
+    /// t / T.
+    phase_now: f32,
+    /// First integer phase tabulated.
+    first: i64,
+    /// Noise values at integer phases `first`, `first + 1`, ...
+    table: Vec<Vec3A>,
+}
+
+/// A uniform random number in [−1, 1] from the integers `seed`, `channel`, `i` (SplitMix64).
+fn lattice(seed: u64, channel: u64, i: i64) -> f32 {
+    let mut z = seed
+        ^ channel.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (i as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+}
+
+impl Wind {
+    /// The wind of `air` at time `time` (s) over positions `x`.
+    pub fn new(air: &Air, time: f64, x: &[Vec3A]) -> Wind {
+        let base = Vec3A::from(air.wind);
+        let speed = base.length();
+        let amplitude = air.gusts * speed;
+        let period = air.gust_period;
+        let phase_per_metre =
+            if speed > 0.0 { base / (speed * speed * period) } else { Vec3A::ZERO };
+        let phase_now = (time / f64::from(period)) as f32;
+        let mut table = Vec::new();
+        let mut first = 0;
+        if amplitude > 0.0 && !x.is_empty() {
+            let (lo, hi) = x.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| {
+                let along = p.dot(phase_per_metre);
+                (lo.min(along), hi.max(along))
+            });
+            first = (phase_now - hi).floor() as i64;
+            let last = (phase_now - lo).floor() as i64 + 1;
+            table = (first..=last)
+                .map(|i| {
+                    Vec3A::new(
+                        lattice(air.seed, 0, i),
+                        lattice(air.seed, 1, i),
+                        lattice(air.seed, 2, i),
+                    )
+                })
+                .collect();
+        }
+        Wind { base, amplitude, phase_per_metre, phase_now, first, table }
+    }
+
+    /// The wind velocity at `x` (m/s).
+    pub fn at(&self, x: Vec3A) -> Vec3A {
+        if self.table.is_empty() {
+            return self.base;
+        }
+        let phase = self.phase_now - x.dot(self.phase_per_metre);
+        let cell = phase.floor();
+        let k = ((cell as i64 - self.first).max(0) as usize).min(self.table.len() - 2);
+        let f = (phase - cell).clamp(0.0, 1.0);
+        let s = f * f * (3.0 - 2.0 * f);
+        self.base + self.table[k].lerp(self.table[k + 1], s) * self.amplitude
+    }
+}
+
+/// Writes every node's velocity relative to the wind at its position, v_i − w(x_i), to `rel`.
+pub(crate) fn relative_velocities(wind: &Wind, x: &[Vec3A], v: &[Vec3A], rel: &mut Vec<Vec3A>) {
+    rel.clear();
+    rel.extend(x.iter().zip(v).map(|(&x, &v)| v - wind.at(x)));
+}
+
+/// Adds the drag and lift of `air` on every face to `forces`, from the nodes' positions `x`
+/// and velocities relative to the wind `rel`. `sign` is +1 or −1 to turn the triangles'
+/// winding into outward normals for a closed surface (`double_sided` false), and is ignored
+/// for an open one.
+pub(crate) fn add_forces(
+    air: &Air,
+    faces: &[[NodeId; 3]],
+    (double_sided, sign): (bool, f32),
+    x: &[Vec3A],
+    rel: &[Vec3A],
+    forces: &mut [Vec3A],
+) {
+    let half_rho = 0.5 * air.density;
+    let (drag, lift) = (half_rho * air.drag, half_rho * air.lift);
+    for &[a, b, c] in faces {
+        let (a, b, c) = (a.index(), b.index(), c.index());
+        let (xa, xb, xc) = (x[a], x[b], x[c]);
+        let n = (xb - xa).cross(xc - xa) * (0.5 * sign);
+        let rel = (rel[a] + rel[b] + rel[c]) * (1.0 / 3.0);
+        let flux = n.dot(rel);
+        if !double_sided && flux <= 0.0 {
+            continue;
+        }
+        let mut f = rel * (-drag * flux.abs());
+        if lift > 0.0 {
+            let speed2 = rel.length_squared();
+            let denominator = (n.length_squared() * speed2).sqrt();
+            if denominator > 0.0 {
+                f += (rel * flux - n * speed2) * (lift * flux / denominator);
+            }
+        }
+        let share = f * (1.0 / 3.0);
+        forces[a] += share;
+        forces[b] += share;
+        forces[c] += share;
+    }
+}
+
+/// Caps each node's air force so that over `dt` it can at most bring the node to the wind's
+/// velocity (see the module doc); `rel` are the nodes' velocities relative to the wind.
+pub(crate) fn cap(forces: &mut [Vec3A], mass: &[f32], rel: &[Vec3A], dt: f32) {
+    for ((f, &m), &rel) in forces.iter_mut().zip(mass).zip(rel) {
+        let limit = m * rel.length() / dt;
+        let size = f.length();
+        if size > limit {
+            *f *= limit / size;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec3;
+
+    fn plate(normal_along_y: bool) -> (Vec<Vec3A>, Vec<[NodeId; 3]>) {
+        // A right triangle of area 0.5 in the xz plane (normal +y when wound 0, 2, 1).
+        let x = vec![Vec3A::ZERO, Vec3A::X, Vec3A::Z];
+        let f = if normal_along_y { [0, 2, 1] } else { [0, 1, 2] };
+        (x, vec![f.map(NodeId)])
+    }
+
+    #[test]
+    fn drag_of_a_plate_broadside_and_edge_on() {
+        let air = Air { density: 1.0, drag: 2.0, lift: 0.0, ..Air::default() };
+        let (x, f) = plate(true);
+        let down = vec![Vec3A::new(0.0, -3.0, 0.0); 3];
+        let mut forces = vec![Vec3A::ZERO; 3];
+        add_forces(&air, &f, (true, 1.0), &x, &down, &mut forces);
+        // ½ ρ C_D A v² = ½ · 1 · 2 · 0.5 · 9 = 4.5 N upwards, a third per corner.
+        let total: Vec3A = forces.iter().sum();
+        assert!((total - Vec3A::new(0.0, 4.5, 0.0)).length() < 1e-5, "{total}");
+        let sideways = vec![Vec3A::new(3.0, 0.0, 0.0); 3];
+        let mut forces = vec![Vec3A::ZERO; 3];
+        add_forces(&air, &f, (true, 1.0), &x, &sideways, &mut forces);
+        assert!(forces.iter().all(|f| f.length() < 1e-6), "edge-on: no drag");
+        // Flipping the winding changes nothing for a double-sided sheet.
+        let (x2, f2) = plate(false);
+        let mut flipped = vec![Vec3A::ZERO; 3];
+        add_forces(&air, &f2, (true, 1.0), &x2, &down, &mut flipped);
+        assert!((flipped.iter().sum::<Vec3A>() - total).length() < 1e-5);
+        // One-sided: the outside (+y) moving down is in the wake.
+        let mut wake = vec![Vec3A::ZERO; 3];
+        add_forces(&air, &f, (false, 1.0), &x, &down, &mut wake);
+        assert!(wake.iter().all(|f| *f == Vec3A::ZERO));
+    }
+
+    #[test]
+    fn lift_is_perpendicular_to_the_flow_and_peaks_at_45_degrees() {
+        let air = Air { density: 1.0, drag: 0.0, lift: 1.0, ..Air::default() };
+        let (x, f) = plate(true);
+        let lift_at = |degrees: f32| {
+            let (s, c) = degrees.to_radians().sin_cos();
+            let v = vec![Vec3A::new(c, -s, 0.0); 3];
+            let mut forces = vec![Vec3A::ZERO; 3];
+            add_forces(&air, &f, (true, 1.0), &x, &v, &mut forces);
+            (forces.iter().sum::<Vec3A>(), v[0])
+        };
+        for degrees in [10.0, 30.0, 45.0, 60.0, 80.0] {
+            let (force, v) = lift_at(degrees);
+            assert!(force.dot(v).abs() < 1e-6, "perpendicular at {degrees}°");
+            let expected = 0.5 * 0.5 * (2.0 * degrees.to_radians()).sin() / 2.0;
+            assert!((force.length() - expected).abs() < 1e-5, "{degrees}°: {}", force.length());
+            assert!(force.y > 0.0, "moving down through the air lifts the plate");
+        }
+    }
+
+    #[test]
+    fn gusts_are_seeded_smooth_and_bounded() {
+        let air = Air {
+            wind: Vec3::new(10.0, 0.0, 0.0),
+            gusts: 0.5,
+            gust_period: 1.0,
+            seed: 7,
+            ..Air::default()
+        };
+        let x = vec![Vec3A::ZERO, Vec3A::new(4.0, 0.0, 0.0)];
+        let mut previous: Option<Vec3A> = None;
+        for step in 0..200 {
+            let t = f64::from(step) * 0.01;
+            let w = Wind::new(&air, t, &x);
+            let again = Wind::new(&air, t, &x);
+            let at = w.at(Vec3A::new(2.0, 0.0, 0.0));
+            assert_eq!(at, again.at(Vec3A::new(2.0, 0.0, 0.0)), "same seed, same wind");
+            assert!((at - Vec3A::new(10.0, 0.0, 0.0)).abs().max_element() <= 5.0 + 1e-4);
+            if let Some(p) = previous {
+                assert!((at - p).length() < 0.5, "smooth: {at} after {p}");
+            }
+            previous = Some(at);
+        }
+        let other = Air { seed: 8, ..air };
+        let differs = (0..20).any(|s| {
+            let t = f64::from(s) * 0.1;
+            Wind::new(&air, t, &x).at(Vec3A::ZERO) != Wind::new(&other, t, &x).at(Vec3A::ZERO)
+        });
+        assert!(differs, "another seed, other gusts");
+    }
+}

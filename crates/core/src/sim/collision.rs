@@ -1,0 +1,297 @@
+//! # Collisions: the ground, static colliders, and the game's own
+//!
+//! Every node is a ball of radius r ([`crate::SimParams::node_radius`]). After each sub-step
+//! of any integrator, each free node that moved from x₀ to x is checked against the ground,
+//! the colliders of the model's parameters, and the colliders a game added
+//! ([`crate::Simulation::add_collider`]), in that order. A collider that the path enters
+//! answers with a [`Contact`]: where the node may be instead (outside, on its surface offset
+//! by r), the outward unit normal n there, and the surface's friction μ and restitution e.
+//!
+//! The node goes to the contact position, and its velocity v is split into the normal speed
+//! v_n = v·n and the tangential part v_t = v − v_n n. If it is moving in (v_n < 0):
+//!
+//! ```text
+//! v_n' = −e v_n     if −v_n > 2 |g| h,   else 0          (bounce, or rest)
+//! Δv_n = v_n' − v_n                                     (the normal impulse per mass)
+//! v_t' = v_t · max(0, 1 − μ Δv_n / |v_t|)                (Coulomb: |Δv_t| ≤ μ |Δv_n|)
+//! x   ← x − (v_t − v_t') h                               (undo the slide friction stopped)
+//! v   ← v_t' + v_n' n
+//! ```
+//!
+//! Friction removes at most μ times the normal impulse from the sliding velocity, so a node at
+//! rest on a slope of angle θ, pushed into it by g cos θ h and along it by g sin θ h each
+//! sub-step, stays put exactly when tan θ ≤ μ; the position correction keeps a stopped node
+//! from creeping by the slide of the sub-step in which it was stopped. Contacts slower than
+//! 2 |g| h do not bounce, so a resting node does not jitter (the threshold of Müller et al.,
+//! "Detailed Rigid Body Simulation with Extended Position Based Dynamics", SCA 2020, which
+//! also applies restitution and friction to velocities after the position solve, as here).
+//!
+//! - x, v: position (m), velocity (m/s); h: the sub-step (s); g: gravity (m/s²).
+//!
+//! Built-in shapes are tested at the end position x (their distance functions: Quílez,
+//! "Distance functions", and Ericson, "Real-Time Collision Detection", 2005, §5.1); a
+//! game's [`Collider`] gets the whole path and may sweep it.
+
+use crate::model::{Ground, Obstacle, Shape};
+use glam::{Quat, Vec3, Vec3A};
+use std::sync::Arc;
+
+/// Where a node that would enter a collider may be instead, and how the surface there behaves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact {
+    /// Where the node ends the sub-step: outside the collider (m).
+    pub position: Vec3,
+    /// The surface's outward unit normal there.
+    pub normal: Vec3,
+    /// Coulomb friction coefficient μ (≥ 0).
+    pub friction: f32,
+    /// Restitution e ∈ [0, 1]: how much of the speed into the surface survives as bounce.
+    pub restitution: f32,
+}
+
+/// A solid the nodes cannot enter. Implement it to add a game's own colliders (a moving
+/// platform, a bowl, a character's capsule) with [`crate::Simulation::add_collider`].
+pub trait Collider: Send + Sync {
+    /// A node of radius `radius` (m) moves from `from` to `to` during a sub-step. If that takes
+    /// it into the collider, where it may be instead and the surface there; otherwise `None`.
+    fn contact(&self, from: Vec3, to: Vec3, radius: f32) -> Option<Contact>;
+}
+
+impl Collider for Ground {
+    fn contact(&self, _from: Vec3, to: Vec3, radius: f32) -> Option<Contact> {
+        let floor = self.height + radius;
+        (to.y < floor).then(|| Contact {
+            position: Vec3::new(to.x, floor, to.z),
+            normal: Vec3::Y,
+            friction: self.surface.friction,
+            restitution: self.surface.restitution,
+        })
+    }
+}
+
+impl Collider for Obstacle {
+    fn contact(&self, _from: Vec3, to: Vec3, radius: f32) -> Option<Contact> {
+        let (position, normal) = push_out(&self.shape, to, radius)?;
+        Some(Contact {
+            position,
+            normal,
+            friction: self.surface.friction,
+            restitution: self.surface.restitution,
+        })
+    }
+}
+
+/// Around a ball of `radius` centred at `centre`: where `x` is pushed to and the normal, if
+/// `x` is within `radius + r`. A point at the very centre goes up.
+fn out_of_ball(centre: Vec3, radius: f32, x: Vec3, r: f32) -> Option<(Vec3, Vec3)> {
+    let d = x - centre;
+    let reach = radius + r;
+    if d.length_squared() >= reach * reach {
+        return None;
+    }
+    let n = d.try_normalize().unwrap_or(Vec3::Y);
+    Some((centre + n * reach, n))
+}
+
+/// Where a ball of radius `r` at `x` must go to be outside `shape`, with the outward normal.
+fn push_out(shape: &Shape, x: Vec3, r: f32) -> Option<(Vec3, Vec3)> {
+    match *shape {
+        Shape::Plane { point, normal } => {
+            let n = normal.try_normalize()?;
+            let depth = r - (x - point).dot(n);
+            (depth > 0.0).then(|| (x + n * depth, n))
+        }
+        Shape::Sphere { center, radius } => out_of_ball(center, radius, x, r),
+        Shape::Capsule { a, b, radius } => {
+            let axis = b - a;
+            let t = if axis.length_squared() > 0.0 {
+                ((x - a).dot(axis) / axis.length_squared()).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            out_of_ball(a + axis * t, radius, x, r)
+        }
+        Shape::Box { center, half_extents, rotation } => {
+            let length = rotation.length();
+            let rotation = if length > 0.0 { rotation / length } else { Quat::IDENTITY };
+            let (local, n) = out_of_box(half_extents, rotation.inverse() * (x - center), r)?;
+            Some((center + rotation * local, rotation * n))
+        }
+    }
+}
+
+/// [`push_out`] for an axis-aligned box of half size `h` at the origin.
+fn out_of_box(h: Vec3, p: Vec3, r: f32) -> Option<(Vec3, Vec3)> {
+    let q = p.abs() - h;
+    if q.max_element() > 0.0 {
+        let closest = p.clamp(-h, h);
+        let (pos, n) = out_of_ball(closest, 0.0, p, r)?;
+        return Some((pos, n));
+    }
+    // Inside: leave through the nearest face.
+    let axis = if q.x >= q.y && q.x >= q.z {
+        0
+    } else if q.y >= q.z {
+        1
+    } else {
+        2
+    };
+    let side = if p[axis] >= 0.0 { 1.0 } else { -1.0 };
+    let mut n = Vec3::ZERO;
+    n[axis] = side;
+    let mut pos = p;
+    pos[axis] = side * (h[axis] + r);
+    Some((pos, n))
+}
+
+/// False when a ball of radius `r` at `x` is surely clear of `shape` (outside a sphere around
+/// it): the quick test before the exact one.
+#[inline]
+fn near(shape: &Shape, x: Vec3A, r: f32) -> bool {
+    let (centre, reach) = match *shape {
+        Shape::Plane { .. } => return true,
+        Shape::Sphere { center, radius } => (center, radius),
+        Shape::Capsule { a, b, radius } => ((a + b) * 0.5, 0.5 * a.distance(b) + radius),
+        Shape::Box { center, half_extents, .. } => (center, half_extents.length()),
+    };
+    let reach = reach + r;
+    x.distance_squared(centre.into()) < reach * reach
+}
+
+/// The velocity and position answer to `contact` for a node moving at `v` over a sub-step
+/// `h`; `rest_speed` is the speed below which nothing bounces (see the module doc).
+fn respond(contact: &Contact, v: Vec3A, h: f32, rest_speed: f32) -> (Vec3A, Vec3A) {
+    let n = Vec3A::from(contact.normal);
+    let position = Vec3A::from(contact.position);
+    let vn = v.dot(n);
+    if vn >= 0.0 {
+        return (position, v);
+    }
+    let bounce = if -vn > rest_speed { -contact.restitution * vn } else { 0.0 };
+    let impulse = bounce - vn;
+    let vt = v - n * vn;
+    let slide = vt.length();
+    let keep = if slide > 0.0 { (1.0 - contact.friction * impulse / slide).max(0.0) } else { 0.0 };
+    let vt_kept = vt * keep;
+    (position - (vt - vt_kept) * h, vt_kept + n * bounce)
+}
+
+/// Everything a node can collide with during a step.
+pub(crate) struct Colliders<'a> {
+    pub ground: Option<&'a Ground>,
+    pub obstacles: &'a [Obstacle],
+    pub custom: &'a [Arc<dyn Collider>],
+    /// The nodes' radius (m).
+    pub radius: f32,
+    /// 2 |g| h: contacts slower than this do not bounce.
+    pub rest_speed: f32,
+}
+
+impl Colliders<'_> {
+    /// True when there is nothing to collide with.
+    pub fn is_empty(&self) -> bool {
+        self.ground.is_none() && self.obstacles.is_empty() && self.custom.is_empty()
+    }
+
+    /// Resolves the contacts of a node that moved from `from` to `*to` with velocity `*v`
+    /// over a sub-step `h`, one collider after the other; true when there was one.
+    #[inline]
+    pub fn resolve(&self, from: Vec3A, to: &mut Vec3A, v: &mut Vec3A, h: f32) -> bool {
+        let r = self.radius;
+        let mut touched = false;
+        let mut answer = |contact: Option<Contact>, to: &mut Vec3A, v: &mut Vec3A| {
+            if let Some(contact) = contact {
+                (*to, *v) = respond(&contact, *v, h, self.rest_speed);
+                touched = true;
+            }
+        };
+        if let Some(g) = self.ground
+            && to.y < g.height + r
+        {
+            answer(g.contact(from.into(), (*to).into(), r), to, v);
+        }
+        for o in self.obstacles {
+            if near(&o.shape, *to, r) {
+                answer(o.contact(from.into(), (*to).into(), r), to, v);
+            }
+        }
+        for c in self.custom {
+            answer(c.contact(from.into(), (*to).into(), r), to, v);
+        }
+        touched
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Surface;
+
+    fn obstacle(shape: Shape) -> Obstacle {
+        Obstacle { shape, surface: Surface::default() }
+    }
+
+    #[test]
+    fn shapes_push_points_out_to_their_surface_plus_the_radius() {
+        let r = 0.1;
+        let sphere = obstacle(Shape::Sphere { center: Vec3::ONE, radius: 1.0 });
+        let c = sphere.contact(Vec3::ZERO, Vec3::new(1.0, 1.5, 1.0), r).expect("inside");
+        assert!((c.position - Vec3::new(1.0, 2.1, 1.0)).length() < 1e-6 && c.normal == Vec3::Y);
+        assert!(sphere.contact(Vec3::ZERO, Vec3::new(1.0, 2.2, 1.0), r).is_none());
+
+        let capsule = obstacle(Shape::Capsule { a: Vec3::ZERO, b: Vec3::X * 2.0, radius: 0.5 });
+        let c = capsule.contact(Vec3::ZERO, Vec3::new(1.0, 0.0, -0.3), r).expect("inside");
+        assert!((c.position - Vec3::new(1.0, 0.0, -0.6)).length() < 1e-6, "{c:?}");
+        let c = capsule.contact(Vec3::ZERO, Vec3::new(2.3, 0.0, 0.0), r).expect("past the end cap");
+        assert!((c.position - Vec3::new(2.6, 0.0, 0.0)).length() < 1e-6, "{c:?}");
+
+        let plane = obstacle(Shape::Plane { point: Vec3::Y, normal: Vec3::new(0.0, 2.0, 0.0) });
+        let c = plane.contact(Vec3::ZERO, Vec3::new(3.0, 0.5, 0.0), r).expect("below");
+        assert!((c.position - Vec3::new(3.0, 1.1, 0.0)).length() < 1e-6 && c.normal == Vec3::Y);
+
+        // A box turned 90° about y: its local x (half size 2) lies along world z.
+        let rotation = Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
+        let boxed = obstacle(Shape::Box {
+            center: Vec3::ZERO,
+            half_extents: Vec3::new(2.0, 1.0, 0.5),
+            rotation,
+        });
+        let c = boxed
+            .contact(Vec3::ZERO, Vec3::new(0.0, 0.0, 1.9), r)
+            .expect("inside, near the +z face");
+        assert!((c.position - Vec3::new(0.0, 0.0, 2.1)).length() < 1e-5, "{c:?}");
+        assert!((c.normal - Vec3::Z).length() < 1e-5);
+        let c = boxed
+            .contact(Vec3::ZERO, Vec3::new(0.55, 0.0, 0.0), r)
+            .expect("just outside, within r");
+        assert!((c.position - Vec3::new(0.6, 0.0, 0.0)).length() < 1e-5, "{c:?}");
+        assert!(boxed.contact(Vec3::ZERO, Vec3::new(0.7, 0.0, 0.0), r).is_none());
+
+        let ground = Ground { height: -1.0, surface: Surface::default() };
+        assert_eq!(
+            ground.contact(Vec3::ZERO, Vec3::new(5.0, -2.0, 1.0), r).map(|c| c.position),
+            Some(Vec3::new(5.0, -0.9, 1.0))
+        );
+    }
+
+    #[test]
+    fn coulomb_friction_and_restitution() {
+        let contact = |friction, restitution| Contact {
+            position: Vec3::ZERO,
+            normal: Vec3::Y,
+            friction,
+            restitution,
+        };
+        let h = 0.01;
+        // Fast impact: e = 0.5 returns half the normal speed; friction takes μ Δv_n of the slide.
+        let (_, v) = respond(&contact(0.1, 0.5), Vec3A::new(3.0, -4.0, 0.0), h, 0.2);
+        assert!((v - Vec3A::new(3.0 - 0.1 * 6.0, 2.0, 0.0)).length() < 1e-5, "{v}");
+        // Slow contact: no bounce; enough friction stops the slide and undoes its motion.
+        let (x, v) = respond(&contact(0.7, 0.5), Vec3A::new(0.05, -0.1, 0.0), h, 0.2);
+        assert_eq!(v, Vec3A::ZERO);
+        assert!((x - Vec3A::new(-0.05 * h, 0.0, 0.0)).length() < 1e-9);
+        // Leaving the surface: velocity untouched.
+        let (_, v) = respond(&contact(1.0, 1.0), Vec3A::new(1.0, 2.0, 0.0), h, 0.2);
+        assert_eq!(v, Vec3A::new(1.0, 2.0, 0.0));
+    }
+}

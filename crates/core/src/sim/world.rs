@@ -1,0 +1,34 @@
+//! What a step's sub-steps need besides the springs: the external forces held over the step,
+//! the gas, and the colliders — gathered once per step by [`crate::Simulation::step`].
+
+use super::collision::Colliders;
+use super::compile::Compiled;
+use super::pressure::Gas;
+use super::state::State;
+use glam::Vec3A;
+
+/// The world of one step.
+pub(crate) struct World<'a> {
+    /// Force on every node held over the step ([`super::external`]); `None` when there is none.
+    pub external: Option<&'a [Vec3A]>,
+    /// The gas inside a closed model with pressure.
+    pub gas: Option<Gas>,
+    /// What the nodes collide with.
+    pub colliders: Colliders<'a>,
+}
+
+impl World<'_> {
+    /// Resolves the collisions of the free nodes of `to`, which moved from `from` over a
+    /// sub-step `h` (the explicit integrators' collision pass).
+    pub fn collide_state(&self, c: &Compiled, from: &State, to: &mut State, h: f32) {
+        if self.colliders.is_empty() {
+            return;
+        }
+        let nodes = c.nodes.free.iter().zip(&from.pos);
+        for ((&free, &x0), (x, v)) in nodes.zip(to.pos.iter_mut().zip(to.vel.iter_mut())) {
+            if free != 0.0 {
+                self.colliders.resolve(x0, x, v, h);
+            }
+        }
+    }
+}
