@@ -3,6 +3,7 @@
 //! does the same thing.
 
 use crate::commands::Command;
+use crate::edit::Edit;
 use springmesh_convert::ConvertOptions;
 use springmesh_convert::samples::Sample;
 use std::path::PathBuf;
@@ -22,4 +23,6 @@ pub enum Action {
     Notify(String),
     /// Dismiss the message at this index.
     Dismiss(usize),
+    /// Change the model: one undoable step with this label.
+    Edit(Edit, String),
 }

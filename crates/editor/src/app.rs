@@ -4,8 +4,10 @@
 use crate::actions::Action;
 use crate::commands::{self, Command};
 use crate::document::{Document, Origin, file_name};
+use crate::history::Direction;
 use crate::live::Live;
 use crate::loader::{Loader, Request};
+use crate::panels::editing::{self, EditForm};
 use crate::panels::model::ConvertForm;
 use crate::panels::prompt::{self, Answer};
 use crate::panels::{inspector, menu, messages, model, status};
@@ -58,6 +60,8 @@ pub struct EditorApp {
     loader: Loader,
     /// What a mesh is converted with.
     pub convert_form: ConvertForm,
+    /// The values the Edit section applies.
+    pub edit_form: EditForm,
     /// Recently opened files.
     pub recent: RecentFiles,
     pending: Option<Pending>,
@@ -120,6 +124,7 @@ impl EditorApp {
             live: Live::default(),
             loader: Loader::default(),
             convert_form: ConvertForm::default(),
+            edit_form: EditForm::default(),
             recent,
             pending: None,
             messages: Vec::new(),
@@ -173,6 +178,11 @@ impl EditorApp {
                 }
             }
             Action::Notify(text) => self.messages.push(text),
+            Action::Edit(edit, label) => {
+                if let Err(e) = self.doc.edit(edit, label) {
+                    self.messages.push(format!("Could not edit: {e}"));
+                }
+            }
             Action::Dismiss(i) => {
                 if i < self.messages.len() {
                     self.messages.remove(i);
@@ -208,6 +218,16 @@ impl EditorApp {
                 self.last_frame = None;
             }
             Command::Reset => self.live.reset(),
+            // Nothing to undo or redo is not worth a message.
+            Command::Undo => _ = self.doc.go(Direction::Undo),
+            Command::Redo => _ = self.doc.go(Direction::Redo),
+            Command::Delete | Command::ToggleAnchor | Command::Connect => {
+                if let Some((edit, label)) =
+                    editing::command_edit(command, &self.doc, &self.edit_form)
+                {
+                    self.apply(Action::Edit(edit, label), ctx);
+                }
+            }
         }
     }
 
@@ -335,7 +355,11 @@ impl eframe::App for EditorApp {
         self.frame_time.upload_ms = render.upload_ms;
         self.frame_time.draw_ms = render.draw_ms;
         self.frame_time.total_ms = frame.info().cpu_usage.map(|s| s * 1e3);
-        actions.extend(egui::Panel::top("menu").show(ui, |ui| menu::show(ui, &self.recent)).inner);
+        actions.extend(
+            egui::Panel::top("menu")
+                .show(ui, |ui| menu::show(ui, &self.recent, &self.doc.history))
+                .inner,
+        );
         let progress = self.loader.progress();
         actions.extend(
             egui::Panel::bottom("status")
@@ -360,7 +384,18 @@ impl eframe::App for EditorApp {
         actions.extend(
             egui::Panel::right("inspector")
                 .default_size(320.0)
-                .show(ui, |ui| inspector::show(ui, &mut self.doc, &self.live, &mut self.jump))
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical()
+                        .show(ui, |ui| {
+                            let mut actions =
+                                inspector::show(ui, &mut self.doc, &self.live, &mut self.jump);
+                            ui.separator();
+                            let form = &mut self.edit_form;
+                            actions.extend(editing::show(ui, &mut self.doc, &self.live, form));
+                            actions
+                        })
+                        .inner
+                })
                 .inner,
         );
         egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {

@@ -18,6 +18,11 @@ pub enum Command {
     ClearSelection,
     TogglePlay,
     Reset,
+    Undo,
+    Redo,
+    Delete,
+    ToggleAnchor,
+    Connect,
 }
 
 /// A command's label and shortcut.
@@ -28,6 +33,8 @@ pub struct CommandSpec {
     pub label: &'static str,
     /// Its keyboard shortcut.
     pub shortcut: Option<KeyboardShortcut>,
+    /// A second shortcut for the same command (Ctrl+Y for redo), not shown in menus.
+    pub alternative: Option<KeyboardShortcut>,
 }
 
 const fn key(modifiers: Modifiers, key: Key) -> Option<KeyboardShortcut> {
@@ -41,56 +48,97 @@ pub const COMMANDS: &[CommandSpec] = &[
         command: Command::SaveAs,
         label: "Save As…",
         shortcut: key(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S),
+        alternative: None,
+    },
+    CommandSpec {
+        command: Command::Redo,
+        label: "Redo",
+        shortcut: key(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z),
+        alternative: key(Modifiers::COMMAND, Key::Y),
+    },
+    CommandSpec {
+        command: Command::Undo,
+        label: "Undo",
+        shortcut: key(Modifiers::COMMAND, Key::Z),
+        alternative: None,
     },
     CommandSpec {
         command: Command::Save,
         label: "Save",
         shortcut: key(Modifiers::COMMAND, Key::S),
+        alternative: None,
     },
     CommandSpec {
         command: Command::Open,
         label: "Open…",
         shortcut: key(Modifiers::COMMAND, Key::O),
+        alternative: None,
     },
     CommandSpec {
         command: Command::ExportJson,
         label: "Export JSON…",
         shortcut: key(Modifiers::COMMAND, Key::E),
+        alternative: None,
     },
     CommandSpec {
         command: Command::Quit,
         label: "Quit",
         shortcut: key(Modifiers::COMMAND, Key::Q),
+        alternative: None,
     },
     CommandSpec {
         command: Command::FrameAll,
         label: "Frame all",
         shortcut: key(Modifiers::NONE, Key::F),
+        alternative: None,
     },
     CommandSpec {
         command: Command::NextNode,
         label: "Next node",
         shortcut: key(Modifiers::NONE, Key::N),
+        alternative: None,
     },
     CommandSpec {
         command: Command::PreviousNode,
         label: "Previous node",
         shortcut: key(Modifiers::NONE, Key::P),
+        alternative: None,
     },
     CommandSpec {
         command: Command::ClearSelection,
         label: "Clear selection",
         shortcut: key(Modifiers::NONE, Key::Escape),
+        alternative: None,
     },
     CommandSpec {
         command: Command::TogglePlay,
         label: "Play / pause",
         shortcut: key(Modifiers::NONE, Key::Space),
+        alternative: None,
     },
     CommandSpec {
         command: Command::Reset,
         label: "Reset simulation",
         shortcut: key(Modifiers::NONE, Key::R),
+        alternative: None,
+    },
+    CommandSpec {
+        command: Command::Delete,
+        label: "Delete selected",
+        shortcut: key(Modifiers::NONE, Key::Delete),
+        alternative: None,
+    },
+    CommandSpec {
+        command: Command::ToggleAnchor,
+        label: "Toggle anchor",
+        shortcut: key(Modifiers::NONE, Key::A),
+        alternative: None,
+    },
+    CommandSpec {
+        command: Command::Connect,
+        label: "Connect selected nodes",
+        shortcut: key(Modifiers::NONE, Key::C),
+        alternative: None,
     },
 ];
 
@@ -105,14 +153,13 @@ pub fn pressed(ctx: &egui::Context) -> Vec<Command> {
     let typing = ctx.egui_wants_keyboard_input();
     COMMANDS
         .iter()
-        .filter_map(|spec| {
-            let shortcut = spec.shortcut?;
-            let plain_key = shortcut.modifiers.is_none();
-            if plain_key && typing {
-                return None;
-            }
-            ctx.input_mut(|i| i.consume_shortcut(&shortcut)).then_some(spec.command)
+        .filter(|spec| {
+            spec.shortcut.iter().chain(&spec.alternative).any(|shortcut| {
+                let plain_key = shortcut.modifiers.is_none();
+                !(plain_key && typing) && ctx.input_mut(|i| i.consume_shortcut(shortcut))
+            })
         })
+        .map(|spec| spec.command)
         .collect()
 }
 
@@ -137,7 +184,7 @@ mod tests {
         let mut labels = HashSet::new();
         let mut commands = HashSet::new();
         for spec in COMMANDS {
-            if let Some(s) = spec.shortcut {
+            for &s in spec.shortcut.iter().chain(&spec.alternative) {
                 assert!(
                     shortcuts.insert((
                         s.modifiers.ctrl,

@@ -1,10 +1,13 @@
 //! The open document: the model being edited, where it came from, where it is saved, what is
 //! selected, and whether it has unsaved changes.
 //!
-//! Panels read a `Document`; changes to the model happen only through methods that bump its
-//! revision, which is how the viewport knows when to re-upload geometry and how the title
-//! knows when to show `*`.
+//! Panels read a `Document`; the model changes only through [`Document::edit`] (and undo and
+//! redo), which bump its revision: that is how the viewport knows when to re-upload geometry,
+//! the live simulation when to restart, and the title when to show `*`.
 
+use crate::edit::{self, Edit};
+use crate::error::EditorError;
+use crate::history::{Direction, History};
 use crate::selection::Selection;
 use springmesh_convert::samples::Sample;
 use springmesh_convert::{ConvertOptions, ConvertReport};
@@ -64,6 +67,8 @@ pub struct Document {
     pub texture: Option<TextureImage>,
     /// Things noticed while opening (a texture that could not be read, ...).
     pub notes: Vec<String>,
+    /// Undo and redo.
+    pub history: History,
     revision: u64,
     saved_revision: u64,
 }
@@ -85,6 +90,7 @@ impl Document {
             selection: Selection::default(),
             texture: None,
             notes: Vec::new(),
+            history: History::default(),
             revision,
             saved_revision: revision,
         }
@@ -111,12 +117,32 @@ impl Document {
         self.revision != self.saved_revision
     }
 
-    /// Replaces the model (a new conversion of the same mesh), keeping what of the selection
-    /// still exists.
-    pub fn replace_model(&mut self, model: SpringModel) {
-        self.model = model;
-        self.selection.retain_within(self.model.nodes.len(), self.model.springs.len());
+    /// Applies `edit` as one undoable step called `label`; on error nothing changes.
+    pub fn edit(&mut self, edit: Edit, label: impl Into<String>) -> Result<(), EditorError> {
+        let inverse = edit::apply(&mut self.model, edit)?;
+        self.history.record(label.into(), inverse, self.revision);
         self.revision = fresh_revision();
+        self.after_change();
+        Ok(())
+    }
+
+    /// Undoes or redoes one step; returns its label.
+    pub fn go(&mut self, direction: Direction) -> Result<String, EditorError> {
+        let (label, revision) = self.history.go(direction, &mut self.model, self.revision)?;
+        self.revision = revision;
+        self.after_change();
+        Ok(label)
+    }
+
+    /// Replaces the model (a new conversion of the same mesh) as an undoable step.
+    pub fn replace_model(&mut self, model: SpringModel) {
+        // Replacing a model cannot fail: it names no index.
+        let _ = self.edit(Edit::Replace(Box::new(model)), "Convert");
+    }
+
+    /// Keeps what of the selection still exists.
+    fn after_change(&mut self) {
+        self.selection.retain_within(self.model.nodes.len(), self.model.springs.len());
     }
 
     /// Records that the model was saved to `path`, which Save writes to from now on.
@@ -157,5 +183,27 @@ mod tests {
         doc.mark_saved(Path::new("/tmp/rope.spring"));
         assert!(!doc.is_dirty());
         assert_eq!(doc.title(), "rope.spring — Springmesh");
+    }
+
+    #[test]
+    fn the_dirty_mark_follows_undo_and_redo() {
+        let mut doc = Document::sample(Sample::String);
+        let original = doc.model().clone();
+        doc.edit(Edit::ToggleAnchors(vec![springmesh_core::NodeId(3)]), "Anchor").expect("fits");
+        assert!(doc.is_dirty());
+        assert_eq!(doc.go(Direction::Undo), Ok("Anchor".to_string()));
+        assert!(!doc.is_dirty(), "back at the opened state");
+        assert_eq!(doc.model(), &original);
+        doc.go(Direction::Redo).expect("one to redo");
+        assert!(doc.is_dirty());
+        doc.mark_saved(Path::new("/tmp/anchored.spring"));
+        doc.go(Direction::Undo).expect("one to undo");
+        assert!(doc.is_dirty(), "the saved state had the anchor");
+        doc.go(Direction::Redo).expect("one to redo");
+        assert!(!doc.is_dirty(), "redone to the saved state");
+        assert_eq!(doc.go(Direction::Redo), Err(EditorError::NothingTo { what: "redo" }));
+        let bad = Edit::RemoveSprings(vec![springmesh_core::SpringId(99_999)]);
+        assert!(doc.edit(bad, "Delete").is_err());
+        assert!(!doc.is_dirty(), "a failed edit changes nothing");
     }
 }

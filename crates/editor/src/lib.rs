@@ -1,7 +1,7 @@
 //! # springmesh-editor
 //!
 //! The desktop tool an artist lives in: open a mesh or a model, convert it, see it, step
-//! through its nodes, and (in the next steps) fix it by hand and test it live. eframe runs the
+//! through its nodes, fix it by hand with undoable edits, and test it live. eframe runs the
 //! window with the glow renderer; egui draws the panels; three-d draws the 3D viewport inside
 //! egui's paint callback.
 //!
@@ -15,6 +15,9 @@ pub mod app;
 pub mod camera;
 pub mod commands;
 pub mod document;
+pub mod edit;
+pub mod error;
+pub mod history;
 pub mod live;
 pub mod loader;
 pub mod panels;

@@ -326,3 +326,70 @@ fn clicking_a_node_in_the_viewport_selects_it() {
     assert_eq!(harness.state().doc.selection.current, Some(node));
     assert!(harness.query_by_label("Node 312").is_some());
 }
+
+/// Selects nodes as Shift+clicks in the viewport would.
+fn select_nodes(harness: &mut Harness<'_, EditorApp>, nodes: &[u32]) {
+    let selection = &mut harness.state_mut().doc.selection;
+    selection.clear();
+    for &n in nodes {
+        selection.pick(springmesh_editor::selection::Item::Node(NodeId(n)), true);
+    }
+    harness.run();
+}
+
+#[test]
+fn connects_two_nodes_then_undoes_and_redoes_it() {
+    let mut harness = editor(Sample::Cloth);
+    let before = harness.state().doc.model().clone();
+    select_nodes(&mut harness, &[0, 50]);
+    harness.get_by_label("Connect selected nodes (C)").click();
+    harness.run();
+    let after = harness.state().doc.model().clone();
+    assert_eq!(after.springs.len(), before.springs.len() + 1);
+    let added = after.springs.get(springmesh_core::SpringId::from_index(before.springs.len()));
+    let added = added.expect("appended");
+    assert_eq!((added.a, added.b, added.kind), (NodeId(0), NodeId(50), SpringKind::Manual));
+    assert_eq!(added.rest_length, before.distance(NodeId(0), NodeId(50)).unwrap());
+    assert!(harness.state().doc.is_dirty());
+    harness.get_by_label("Edit").click();
+    harness.run();
+    assert!(harness.query_by_label("Add 1 spring").is_some(), "the history lists the step");
+    harness.key_press(egui::Key::Escape);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run();
+    assert_eq!(harness.state().doc.model(), &before, "undone");
+    assert!(!harness.state().doc.is_dirty(), "undone to the opened state");
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Y);
+    harness.run();
+    assert_eq!(harness.state().doc.model(), &after, "redone with Ctrl+Y");
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::Z);
+    harness.run();
+    assert_eq!(harness.state().doc.model(), &after, "redone with Ctrl+Shift+Z");
+}
+
+#[test]
+fn the_a_key_toggles_anchors_and_delete_removes_nodes() {
+    let mut harness = editor(Sample::String);
+    let before = harness.state().doc.model().clone();
+    let last = before.nodes.len() as u32 - 1;
+    assert!(!before.is_anchor(NodeId(last)));
+    select_nodes(&mut harness, &[last]);
+    harness.key_press(egui::Key::A);
+    harness.run();
+    assert!(harness.state().doc.model().is_anchor(NodeId(last)), "anchored");
+    harness.key_press(egui::Key::A);
+    harness.run();
+    assert!(!harness.state().doc.model().is_anchor(NodeId(last)), "freed again");
+    harness.key_press(egui::Key::Delete);
+    harness.run();
+    let m = harness.state().doc.model().clone();
+    assert_eq!(m.nodes.len(), before.nodes.len() - 1);
+    assert_eq!(m.validate(), Ok(()), "every index still valid");
+    assert!(harness.state().doc.selection.is_empty());
+    for _ in 0..3 {
+        harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    }
+    harness.run();
+    assert_eq!(harness.state().doc.model(), &before);
+}

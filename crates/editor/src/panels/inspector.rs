@@ -38,7 +38,7 @@ pub fn show(ui: &mut egui::Ui, doc: &mut Document, live: &Live, jump: &mut Strin
         ui.label(format!("of 0..{}", count.saturating_sub(1)));
     });
     ui.separator();
-    egui::ScrollArea::vertical().show(ui, |ui| {
+    ui.vertical(|ui| {
         if let Some(n) = doc.selection.current.filter(|n| n.index() < count) {
             node_view(ui, doc, live, n);
         } else {

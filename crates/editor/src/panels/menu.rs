@@ -1,13 +1,14 @@
-//! The menu bar: File, View, Simulation, Help.
+//! The menu bar: File, Edit, View, Simulation, Help.
 
 use crate::actions::Action;
 use crate::commands::{COMMANDS, Command, menu_item};
+use crate::history::History;
 use crate::recent::RecentFiles;
 use eframe::egui;
 use springmesh_convert::samples::Sample;
 
 /// Shows the menu bar; returns what was chosen.
-pub fn show(ui: &mut egui::Ui, recent: &RecentFiles) -> Vec<Action> {
+pub fn show(ui: &mut egui::Ui, recent: &RecentFiles, history: &History) -> Vec<Action> {
     let mut actions = Vec::new();
     let mut chosen = None;
     let mut item = |ui: &mut egui::Ui, command: Command| {
@@ -41,6 +42,22 @@ pub fn show(ui: &mut egui::Ui, recent: &RecentFiles) -> Vec<Action> {
             item(ui, Command::ExportJson);
             ui.separator();
             item(ui, Command::Quit);
+        });
+        ui.menu_button("Edit", |ui| {
+            item(ui, Command::Undo);
+            item(ui, Command::Redo);
+            ui.separator();
+            item(ui, Command::Connect);
+            item(ui, Command::ToggleAnchor);
+            item(ui, Command::Delete);
+            ui.separator();
+            ui.label(egui::RichText::new("History (newest first)").weak());
+            for label in history.redo_labels().rev() {
+                ui.label(egui::RichText::new(format!("(undone) {label}")).weak());
+            }
+            for label in history.undo_labels().rev() {
+                ui.label(label);
+            }
         });
         ui.menu_button("View", |ui| {
             item(ui, Command::FrameAll);

@@ -1,5 +1,6 @@
 //! The panels around the viewport, each reading the app state and returning actions.
 
+pub mod editing;
 pub mod inspector;
 pub mod menu;
 pub mod messages;
