@@ -10,7 +10,7 @@ use crate::loader::{Loader, Request};
 use crate::panels::editing::{self, EditForm};
 use crate::panels::model::ConvertForm;
 use crate::panels::prompt::{self, Answer};
-use crate::panels::{inspector, menu, messages, model, status};
+use crate::panels::{inspector, menu, messages, model, simulation, status};
 use crate::recent::{self, RecentFiles};
 use crate::screenshot::Screenshot;
 use crate::timing::FrameTime;
@@ -30,6 +30,23 @@ pub struct Startup {
     pub screenshot: Option<Screenshot>,
     /// Start simulating `file` once it is open.
     pub play: bool,
+}
+
+/// How far one press of an anchor key moves the anchors: 1% of the model's size, at least
+/// 1 cm, along the world's axes: forward is −z, as the camera starts out
+/// looking, left −x, up +y. Held down, the key repeats.
+fn anchor_nudge(command: Command, model: &SpringModel) -> glam::Vec3 {
+    let step = model.bounding_box().map_or(0.0, |b| b.diagonal()).max(1.0) * 0.01;
+    let direction = match command {
+        Command::AnchorsForward => glam::Vec3::NEG_Z,
+        Command::AnchorsBack => glam::Vec3::Z,
+        Command::AnchorsLeft => glam::Vec3::NEG_X,
+        Command::AnchorsRight => glam::Vec3::X,
+        Command::AnchorsUp => glam::Vec3::Y,
+        Command::AnchorsDown => glam::Vec3::NEG_Y,
+        _ => glam::Vec3::ZERO,
+    };
+    direction * step
 }
 
 /// Something that waits for the answer to "save unsaved changes?".
@@ -221,6 +238,16 @@ impl EditorApp {
             // Nothing to undo or redo is not worth a message.
             Command::Undo => _ = self.doc.go(Direction::Undo),
             Command::Redo => _ = self.doc.go(Direction::Redo),
+            Command::Step => self.live.step_once(&self.doc),
+            Command::AnchorsForward
+            | Command::AnchorsBack
+            | Command::AnchorsLeft
+            | Command::AnchorsRight
+            | Command::AnchorsUp
+            | Command::AnchorsDown => {
+                let offset = anchor_nudge(command, self.doc.model());
+                self.live.move_anchors(&self.doc, offset);
+            }
             Command::Delete | Command::ToggleAnchor | Command::Connect => {
                 if let Some((edit, label)) =
                     editing::command_edit(command, &self.doc, &self.edit_form)
@@ -392,6 +419,8 @@ impl eframe::App for EditorApp {
                             ui.separator();
                             let form = &mut self.edit_form;
                             actions.extend(editing::show(ui, &mut self.doc, &self.live, form));
+                            ui.separator();
+                            actions.extend(simulation::show(ui, &mut self.doc, &self.live));
                             actions
                         })
                         .inner

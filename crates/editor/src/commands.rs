@@ -23,6 +23,13 @@ pub enum Command {
     Delete,
     ToggleAnchor,
     Connect,
+    Step,
+    AnchorsForward,
+    AnchorsBack,
+    AnchorsLeft,
+    AnchorsRight,
+    AnchorsUp,
+    AnchorsDown,
 }
 
 /// A command's label and shortcut.
@@ -138,6 +145,48 @@ pub const COMMANDS: &[CommandSpec] = &[
         command: Command::Connect,
         label: "Connect selected nodes",
         shortcut: key(Modifiers::NONE, Key::C),
+        alternative: None,
+    },
+    CommandSpec {
+        command: Command::Step,
+        label: "Step once",
+        shortcut: key(Modifiers::NONE, Key::Period),
+        alternative: None,
+    },
+    CommandSpec {
+        command: Command::AnchorsForward,
+        label: "Move anchors forward",
+        shortcut: key(Modifiers::NONE, Key::I),
+        alternative: None,
+    },
+    CommandSpec {
+        command: Command::AnchorsBack,
+        label: "Move anchors back",
+        shortcut: key(Modifiers::NONE, Key::K),
+        alternative: None,
+    },
+    CommandSpec {
+        command: Command::AnchorsLeft,
+        label: "Move anchors left",
+        shortcut: key(Modifiers::NONE, Key::J),
+        alternative: None,
+    },
+    CommandSpec {
+        command: Command::AnchorsRight,
+        label: "Move anchors right",
+        shortcut: key(Modifiers::NONE, Key::L),
+        alternative: None,
+    },
+    CommandSpec {
+        command: Command::AnchorsUp,
+        label: "Move anchors up",
+        shortcut: key(Modifiers::NONE, Key::U),
+        alternative: None,
+    },
+    CommandSpec {
+        command: Command::AnchorsDown,
+        label: "Move anchors down",
+        shortcut: key(Modifiers::NONE, Key::M),
         alternative: None,
     },
 ];

@@ -70,6 +70,8 @@ pub struct Document {
     /// Undo and redo.
     pub history: History,
     revision: u64,
+    /// Changes with every change of the model other than its simulation parameters.
+    structure: u64,
     saved_revision: u64,
 }
 
@@ -92,6 +94,7 @@ impl Document {
             notes: Vec::new(),
             history: History::default(),
             revision,
+            structure: revision,
             saved_revision: revision,
         }
     }
@@ -112,6 +115,12 @@ impl Document {
         self.revision
     }
 
+    /// Changes with every change of the model's nodes, springs, anchors or faces, but not of
+    /// its parameters: a running test takes new parameters without starting over.
+    pub fn structure(&self) -> u64 {
+        self.structure
+    }
+
     /// True when the model differs from what was last opened or saved.
     pub fn is_dirty(&self) -> bool {
         self.revision != self.saved_revision
@@ -119,18 +128,20 @@ impl Document {
 
     /// Applies `edit` as one undoable step called `label`; on error nothing changes.
     pub fn edit(&mut self, edit: Edit, label: impl Into<String>) -> Result<(), EditorError> {
+        let structural = edit.is_structural();
         let inverse = edit::apply(&mut self.model, edit)?;
         self.history.record(label.into(), inverse, self.revision);
         self.revision = fresh_revision();
-        self.after_change();
+        self.after_change(structural);
         Ok(())
     }
 
     /// Undoes or redoes one step; returns its label.
     pub fn go(&mut self, direction: Direction) -> Result<String, EditorError> {
-        let (label, revision) = self.history.go(direction, &mut self.model, self.revision)?;
+        let (label, revision, structural) =
+            self.history.go(direction, &mut self.model, self.revision)?;
         self.revision = revision;
-        self.after_change();
+        self.after_change(structural);
         Ok(label)
     }
 
@@ -140,9 +151,12 @@ impl Document {
         let _ = self.edit(Edit::Replace(Box::new(model)), "Convert");
     }
 
-    /// Keeps what of the selection still exists.
-    fn after_change(&mut self) {
+    /// Keeps what of the selection still exists, and notes a change of structure.
+    fn after_change(&mut self, structural: bool) {
         self.selection.retain_within(self.model.nodes.len(), self.model.springs.len());
+        if structural {
+            self.structure = fresh_revision();
+        }
     }
 
     /// Records that the model was saved to `path`, which Save writes to from now on.

@@ -39,31 +39,42 @@ pub struct History {
 
 impl History {
     /// Records a step done at revision `revision` whose reverse is `inverse`; the redo stack
-    /// is forgotten.
+    /// is forgotten. A value tuned again under the same label (a slider dragged, a node
+    /// moved on) joins the step before it, whose reverse already goes back to before both,
+    /// so one drag is one undo step.
     pub fn record(&mut self, label: String, inverse: Edit, revision: u64) {
+        self.redo.clear();
+        let tunes = |e: &Edit| matches!(e, Edit::SetParams(_) | Edit::SetNodes(_));
+        if let Some(top) = self.undo.last()
+            && top.label == label
+            && tunes(&top.edit)
+            && tunes(&inverse)
+        {
+            return;
+        }
         if self.undo.len() == MAX_STEPS {
             self.undo.remove(0);
         }
         self.undo.push(Entry { label, edit: inverse, revision });
-        self.redo.clear();
     }
 
-    /// Goes one step in `direction` on `model`, now at `revision`: returns the step's label and
-    /// the revision the model is at afterwards.
+    /// Goes one step in `direction` on `model`, now at `revision`: returns the step's label,
+    /// the revision the model is at afterwards, and whether more than parameters changed.
     pub fn go(
         &mut self,
         direction: Direction,
         model: &mut SpringModel,
         revision: u64,
-    ) -> Result<(String, u64), EditorError> {
+    ) -> Result<(String, u64, bool), EditorError> {
         let (from, to, what) = match direction {
             Direction::Undo => (&mut self.undo, &mut self.redo, "undo"),
             Direction::Redo => (&mut self.redo, &mut self.undo, "redo"),
         };
         let entry = from.pop().ok_or(EditorError::NothingTo { what })?;
+        let structural = entry.edit.is_structural();
         let back = edit::apply(model, entry.edit)?;
         to.push(Entry { label: entry.label.clone(), edit: back, revision });
-        Ok((entry.label, entry.revision))
+        Ok((entry.label, entry.revision, structural))
     }
 
     /// Labels of the steps that can be undone, oldest first.

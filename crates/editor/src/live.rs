@@ -4,12 +4,15 @@
 use crate::document::Document;
 use glam::Vec3A;
 use springmesh_core::{Simulation, SpringId};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 use std::time::{Duration, Instant};
 
 /// The most simulation steps taken in one drawn frame; beyond that the simulation runs slower
 /// than real time rather than making the window stutter.
 const MAX_STEPS_PER_FRAME: u32 = 4;
+
+/// Seconds of simulated time the energy plot keeps.
+pub const ENERGY_WINDOW: f64 = 10.0;
 
 /// Wall time after which a frame takes no further step (it always takes one when one is
 /// due): 12 ms leaves room for the rest of a 60 Hz frame.
@@ -21,8 +24,10 @@ pub struct Live {
     sim: Option<Simulation>,
     /// True while the simulation advances with the clock.
     pub playing: bool,
-    /// The model revision the simulation was built from.
+    /// The model revision the simulation was built from, or last took parameters from.
     built_from: u64,
+    /// The model structure the simulation was built from.
+    built_structure: u64,
     /// Simulated time owed to the clock (s).
     owed: f64,
     /// Why the last step failed, if it did.
@@ -37,6 +42,9 @@ pub struct Live {
     broken: BTreeSet<SpringId>,
     /// Counts changes of `broken` (and resets): what is drawn of springs and faces follows it.
     tears: u64,
+    /// (time s, kinetic J, elastic J) after each frame that stepped, over the last
+    /// [`ENERGY_WINDOW`] seconds.
+    energy: VecDeque<[f64; 3]>,
 }
 
 impl Live {
@@ -46,6 +54,7 @@ impl Live {
         self.owed = 0.0;
         self.error = None;
         self.version += 1;
+        self.energy.clear();
         if !self.broken.is_empty() {
             self.broken.clear();
             self.tears += 1;
@@ -60,6 +69,11 @@ impl Live {
     /// Counts changes of [`Live::broken`].
     pub fn tears(&self) -> u64 {
         self.tears
+    }
+
+    /// (time s, kinetic J, elastic J) over the last [`ENERGY_WINDOW`] seconds, oldest first.
+    pub fn energy(&self) -> &VecDeque<[f64; 3]> {
+        &self.energy
     }
 
     /// The simulated positions, when a simulation exists.
@@ -77,15 +91,9 @@ impl Live {
         self.version
     }
 
-    /// Advances by `elapsed` seconds of real time while playing; returns true when positions
-    /// changed. A model change (new revision) restarts the simulation from the model.
-    pub fn advance(&mut self, doc: &Document, elapsed: f64) -> bool {
-        if self.sim.is_some() && self.built_from != doc.revision() {
-            self.reset();
-        }
-        if !self.playing {
-            return false;
-        }
+    /// Builds the simulation from the document's model unless there is one; false (with the
+    /// error kept, and play stopped) when the model cannot be simulated.
+    fn ensure(&mut self, doc: &Document) -> bool {
         if self.sim.is_none() {
             match Simulation::new(doc.model()) {
                 Ok(sim) => self.sim = Some(sim),
@@ -96,6 +104,54 @@ impl Live {
                 }
             }
             self.built_from = doc.revision();
+            self.built_structure = doc.structure();
+        }
+        true
+    }
+
+    /// Takes one step of the model's time step, playing or not.
+    pub fn step_once(&mut self, doc: &Document) {
+        let was = std::mem::replace(&mut self.playing, true);
+        self.owed = f64::from(doc.model().params.dt);
+        self.advance(doc, 0.0);
+        self.playing = was && self.error.is_none();
+    }
+
+    /// Moves the anchors of the running simulation by `offset` (m): the selected anchored
+    /// nodes, or all anchors when none is selected. The model's anchors stay where they are.
+    pub fn move_anchors(&mut self, doc: &Document, offset: glam::Vec3) {
+        if !self.ensure(doc) {
+            return;
+        }
+        let Some(sim) = &mut self.sim else { return };
+        let all: Vec<springmesh_core::NodeId> = sim.anchors().collect();
+        let chosen: Vec<_> =
+            all.iter().copied().filter(|n| doc.selection.nodes.contains(n)).collect();
+        for n in if chosen.is_empty() { all } else { chosen } {
+            if let Some(p) = sim.anchor_position(n) {
+                // n is an anchor, so this cannot fail.
+                let _ = sim.set_anchor_position(n, p + offset);
+            }
+        }
+        self.version += 1;
+    }
+
+    /// Advances by `elapsed` seconds of real time while playing; returns true when positions
+    /// changed. A change of the model's parameters is taken over by the running simulation;
+    /// any other change restarts it from the model.
+    pub fn advance(&mut self, doc: &Document, elapsed: f64) -> bool {
+        if let Some(sim) = &mut self.sim
+            && self.built_from != doc.revision()
+        {
+            if self.built_structure == doc.structure() {
+                *sim.params_mut() = doc.model().params.clone();
+                self.built_from = doc.revision();
+            } else {
+                self.reset();
+            }
+        }
+        if !self.playing || !self.ensure(doc) {
+            return false;
         }
         let Some(sim) = &mut self.sim else { return false };
         let dt = f64::from(doc.model().params.dt);
@@ -127,6 +183,11 @@ impl Live {
         self.owed = if self.behind { 0.0 } else { self.owed - f64::from(steps) * dt };
         if steps > 0 {
             self.version += 1;
+            let (t, e) = (sim.time(), sim.energy());
+            self.energy.push_back([t, e.kinetic, e.elastic]);
+            while self.energy.front().is_some_and(|f| f[0] < t - ENERGY_WINDOW) {
+                self.energy.pop_front();
+            }
         }
         steps > 0
     }
@@ -149,7 +210,38 @@ mod tests {
         assert!(moved < doc.model().nodes.positions()[300].y);
         live.advance(&doc, 1.0);
         assert!(live.behind, "a second in one frame is more than 4 steps");
+        assert_eq!(live.energy().len(), 2, "one point per frame that stepped");
         live.reset();
-        assert!(live.positions().is_none());
+        assert!(live.positions().is_none() && live.energy().is_empty());
+    }
+
+    #[test]
+    fn new_parameters_reach_the_running_simulation_and_other_edits_restart_it() {
+        use crate::edit::Edit;
+        let mut doc = Document::sample(Sample::Cloth);
+        let mut live = Live { playing: true, ..Live::default() };
+        live.advance(&doc, 1.0 / 60.0);
+        let mut params = doc.model().params.clone();
+        params.gravity = glam::Vec3::ZERO;
+        doc.edit(Edit::SetParams(Box::new(params)), "Gravity").expect("fits");
+        live.advance(&doc, 1.0 / 60.0);
+        assert!((live.time().expect("running") - 2.0 / 60.0).abs() < 1e-6, "kept running");
+        doc.edit(Edit::ToggleAnchors(vec![springmesh_core::NodeId(5)]), "Anchor").expect("fits");
+        live.advance(&doc, 1.0 / 60.0);
+        assert!((live.time().expect("running") - 1.0 / 60.0).abs() < 1e-6, "started over");
+    }
+
+    #[test]
+    fn a_step_and_moved_anchors_while_paused() {
+        let doc = Document::sample(Sample::Cloth);
+        let mut live = Live::default();
+        live.step_once(&doc);
+        assert!(!live.playing && (live.time().expect("stepped") - 1.0 / 60.0).abs() < 1e-6);
+        let anchor = doc.model().anchors[0];
+        let before = live.positions().expect("running")[anchor.index()];
+        live.move_anchors(&doc, glam::Vec3::X);
+        live.step_once(&doc);
+        let after = live.positions().expect("running")[anchor.index()];
+        assert!((after - before - Vec3A::X).length() < 1e-5, "{before} -> {after}");
     }
 }

@@ -393,3 +393,46 @@ fn the_a_key_toggles_anchors_and_delete_removes_nodes() {
     harness.run();
     assert_eq!(harness.state().doc.model(), &before);
 }
+
+#[test]
+fn plays_a_few_frames_pauses_and_plots_the_energy() {
+    let mut harness = editor(Sample::Cloth);
+    harness.get_by_label("Play").click();
+    for _ in 0..5 {
+        std::thread::sleep(Duration::from_millis(20));
+        harness.step();
+    }
+    harness.get_by_label("Pause").click();
+    harness.run();
+    let app = harness.state();
+    assert!(!app.live.playing);
+    let t = app.live.time().expect("it ran");
+    assert!(t > 0.0, "simulated {t} s");
+    let points = app.live.energy().len();
+    assert!(points >= 2, "the energy plot has {points} points");
+    assert!(app.live.energy().iter().all(|e| e[1] >= 0.0 && e[2] >= 0.0));
+    harness.get_by_label("Step").click();
+    harness.run();
+    let stepped = harness.state().live.time().expect("still there");
+    assert!((stepped - t - 1.0 / 60.0).abs() < 1e-9, "one step: {t} -> {stepped}");
+}
+
+#[test]
+fn tuning_gravity_is_an_undoable_edit_that_the_running_test_takes() {
+    let mut harness = editor(Sample::Cloth);
+    harness.get_by_label("Play").click();
+    harness.step();
+    harness.get_by_role_and_label(Role::ComboBox, "gravity").click();
+    harness.run_steps(3);
+    harness.get_by_label("reversed").click();
+    harness.step();
+    std::thread::sleep(Duration::from_millis(20));
+    harness.step();
+    let app = harness.state();
+    assert_eq!(app.doc.model().params.gravity, glam::Vec3::new(0.0, 9.81, 0.0));
+    assert!(app.live.time().expect("running") > 1.5 / 60.0, "kept running, not restarted");
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.step();
+    assert_eq!(harness.state().doc.model().params.gravity, glam::Vec3::new(0.0, -9.81, 0.0));
+    assert!(!harness.state().doc.is_dirty());
+}

@@ -44,6 +44,13 @@ pub enum Edit {
     Replace(Box<SpringModel>),
 }
 
+impl Edit {
+    /// True unless the edit changes only the simulation parameters.
+    pub fn is_structural(&self) -> bool {
+        !matches!(self, Edit::SetParams(_))
+    }
+}
+
 /// Applies `edit` to `model` and returns the edit that undoes it. On error the model is
 /// unchanged.
 pub fn apply(model: &mut SpringModel, edit: Edit) -> Result<Edit, EditorError> {

@@ -6,4 +6,5 @@ pub mod menu;
 pub mod messages;
 pub mod model;
 pub mod prompt;
+pub mod simulation;
 pub mod status;

@@ -247,6 +247,15 @@ fn view_toggles(ui: &mut egui::Ui, v: &mut ViewSettings) {
             ui.checkbox(shown, kind.name());
         });
     }
+    ui.checkbox(&mut v.strain, "colour springs by strain")
+        .on_hover_text("blue: compressed, white: at rest length, red: stretched");
+    if v.strain {
+        ui.add(
+            egui::Slider::new(&mut v.strain_scale, 0.001..=1.0)
+                .logarithmic(true)
+                .text("full colour at strain"),
+        );
+    }
     ui.add(egui::Slider::new(&mut v.line_width, 0.5..=6.0).text("spring width (px)"));
     ui.add(egui::Slider::new(&mut v.node_radius, 1.0..=10.0).text("node size (px)"));
 }

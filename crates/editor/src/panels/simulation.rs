@@ -1,0 +1,204 @@
+//! The Test section of the right panel: play, step and reset the live simulation, tune its
+//! parameters while it runs, and watch it: the energy plot, the broken springs, and the most
+//! strained springs (click one to select it).
+//!
+//! Parameters are part of the model (saved with it), so each change is an undoable
+//! [`Edit::SetParams`]; a drag on one value is one undo step, and the running simulation takes
+//! the new values without starting over.
+
+use crate::actions::Action;
+use crate::commands::Command;
+use crate::document::Document;
+use crate::edit::Edit;
+use crate::live::Live;
+use eframe::egui;
+use egui_plot::{Legend, Line, Plot};
+use glam::Vec3;
+use springmesh_core::model::{Air, Ground};
+use springmesh_core::{Integrator, SimParams, SpringId};
+
+/// How many of the most strained springs are listed.
+const HOTTEST: usize = 8;
+
+/// Shows the Test section; returns what was asked.
+pub fn show(ui: &mut egui::Ui, doc: &mut Document, live: &Live) -> Vec<Action> {
+    let mut actions = Vec::new();
+    ui.heading("Test");
+    ui.horizontal(|ui| {
+        let play = if live.playing { "Pause" } else { "Play" };
+        for (label, command) in
+            [(play, Command::TogglePlay), ("Step", Command::Step), ("Reset", Command::Reset)]
+        {
+            if ui.button(label).clicked() {
+                actions.push(Action::Run(command));
+            }
+        }
+    });
+    let status = match (live.time(), live.playing, live.behind) {
+        (None, _, _) => "not started: the view shows the model".to_string(),
+        (Some(t), true, true) => format!("{t:.2} s, slower than real time (cannot keep up)"),
+        (Some(t), true, false) => format!("{t:.2} s, in real time"),
+        (Some(t), false, _) => format!("{t:.2} s, paused"),
+    };
+    ui.label(status);
+    if !live.broken().is_empty() {
+        ui.colored_label(
+            egui::Color32::LIGHT_RED,
+            format!("{} springs broke", live.broken().len()),
+        );
+    }
+    let old = doc.model().params.clone();
+    let mut p = old.clone();
+    let changed = tune(ui, &mut p);
+    if let Some(what) = changed {
+        actions.push(Action::Edit(Edit::SetParams(Box::new(p)), format!("Tune {what}")));
+    }
+    energy_plot(ui, live);
+    actions.extend(hottest(ui, doc, live));
+    actions
+}
+
+/// The parameter controls; returns the name of the one changed.
+fn tune(ui: &mut egui::Ui, p: &mut SimParams) -> Option<&'static str> {
+    let changed = std::cell::Cell::new(None);
+    let note = |r: egui::Response, what: &'static str| {
+        if r.changed() {
+            changed.set(Some(what));
+        }
+    };
+    egui::Grid::new("tune").num_columns(2).show(ui, |ui| {
+        let g = p.gravity.length();
+        let mut mode = if g == 0.0 {
+            0
+        } else if p.gravity.y > 0.0 {
+            2
+        } else {
+            1
+        };
+        let label = ui.label("gravity");
+        let r = egui::ComboBox::from_id_salt("gravity")
+            .selected_text(["off", "on", "reversed"][mode])
+            .show_ui(ui, |ui| {
+                let mut r = ui.selectable_value(&mut mode, 1, "on");
+                r |= ui.selectable_value(&mut mode, 0, "off");
+                r | ui.selectable_value(&mut mode, 2, "reversed")
+            });
+        r.response.labelled_by(label.id);
+        if r.inner.is_some_and(|r| r.changed()) {
+            let size = if g > 0.0 { g } else { 9.81 };
+            p.gravity = [Vec3::ZERO, Vec3::NEG_Y * size, Vec3::Y * size][mode];
+            changed.set(Some("gravity"));
+        }
+        ui.end_row();
+        let label = ui.label("integrator");
+        let mut picked = false;
+        egui::ComboBox::from_id_salt("integrator")
+            .selected_text(format!("{:?}", p.integrator))
+            .show_ui(ui, |ui| {
+                for i in Integrator::ALL {
+                    picked |= ui.selectable_value(&mut p.integrator, i, format!("{i:?}")).changed();
+                }
+            })
+            .response
+            .labelled_by(label.id);
+        if picked {
+            changed.set(Some("integrator"));
+        }
+        ui.end_row();
+        let label = ui.label("time step (s)");
+        note(
+            ui.add(egui::DragValue::new(&mut p.dt).range(1e-5..=0.1).speed(1e-4))
+                .labelled_by(label.id),
+            "time step",
+        );
+        ui.end_row();
+        let label = ui.label("sub-steps");
+        note(
+            ui.add(egui::DragValue::new(&mut p.substeps).range(1..=1024)).labelled_by(label.id),
+            "sub-steps",
+        );
+        ui.end_row();
+        let label = ui.label("damping (1/s)");
+        note(
+            ui.add(egui::DragValue::new(&mut p.damping).range(0.0..=100.0).speed(0.01))
+                .labelled_by(label.id),
+            "damping",
+        );
+        ui.end_row();
+        let mut air = p.air.is_some();
+        note(ui.checkbox(&mut air, "wind (m/s)"), "wind");
+        if air != p.air.is_some() {
+            p.air = air.then(Air::default);
+        }
+        ui.horizontal(|ui| {
+            if let Some(a) = &mut p.air {
+                for (v, axis) in a.wind.as_mut().iter_mut().zip(["wind x", "wind y", "wind z"]) {
+                    note(ui.add(egui::DragValue::new(v).speed(0.05)).on_hover_text(axis), "wind");
+                }
+            }
+        });
+        ui.end_row();
+        let mut ground = p.ground.is_some();
+        note(ui.checkbox(&mut ground, "ground (m)"), "ground");
+        if ground != p.ground.is_some() {
+            p.ground = ground.then(Ground::default);
+        }
+        if let Some(gr) = &mut p.ground {
+            let r = ui
+                .add(egui::DragValue::new(&mut gr.height).speed(0.01))
+                .on_hover_text("ground height");
+            note(r, "ground");
+        }
+        ui.end_row();
+    });
+    changed.get()
+}
+
+/// Kinetic and elastic energy over the last seconds.
+fn energy_plot(ui: &mut egui::Ui, live: &Live) {
+    let series =
+        |k: usize| -> Vec<[f64; 2]> { live.energy().iter().map(|e| [e[0], e[k]]).collect() };
+    Plot::new("energy")
+        .height(120.0)
+        .legend(Legend::default())
+        .x_axis_label("s")
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .show(ui, |plot| {
+            plot.line(Line::new("kinetic (J)", series(1)));
+            plot.line(Line::new("elastic (J)", series(2)));
+        });
+}
+
+/// The most strained springs of the running simulation; a click selects one.
+fn hottest(ui: &mut egui::Ui, doc: &mut Document, live: &Live) -> Vec<Action> {
+    let Some(x) = live.positions() else { return Vec::new() };
+    let m = doc.model();
+    let springs = &m.springs;
+    let mut strained: Vec<(f32, SpringId)> = (0..springs.len())
+        .filter(|i| !live.broken().contains(&SpringId::from_index(*i)))
+        .filter_map(|i| {
+            let (a, b) = (x.get(springs.a()[i].index())?, x.get(springs.b()[i].index())?);
+            let rest = springs.rest_lengths()[i];
+            (rest > 0.0).then(|| (a.distance(*b) / rest - 1.0, SpringId::from_index(i)))
+        })
+        .collect();
+    let n = strained.len().min(HOTTEST);
+    if n == 0 {
+        return Vec::new();
+    }
+    strained.select_nth_unstable_by(n - 1, |p, q| q.0.abs().total_cmp(&p.0.abs()));
+    strained.truncate(n);
+    strained.sort_by(|p, q| q.0.abs().total_cmp(&p.0.abs()));
+    ui.label(egui::RichText::new("Most strained springs").strong());
+    for (strain, id) in strained {
+        let selected = doc.selection.springs.contains(&id);
+        if ui.selectable_label(selected, format!("spring {id}: {:+.2}%", strain * 100.0)).clicked()
+        {
+            doc.selection.springs.clear();
+            doc.selection.springs.insert(id);
+        }
+    }
+    Vec::new()
+}
