@@ -23,6 +23,8 @@ pub enum Action {
     Notify(String),
     /// Dismiss the message at this index.
     Dismiss(usize),
+    /// Run the stability check on the model.
+    Check,
     /// Change the model: one undoable step with this label.
     Edit(Edit, String),
 }

@@ -195,6 +195,7 @@ impl EditorApp {
                 }
             }
             Action::Notify(text) => self.messages.push(text),
+            Action::Check => self.live.check.start(self.doc.model(), self.doc.revision(), ctx),
             Action::Edit(edit, label) => {
                 if let Err(e) = self.doc.edit(edit, label) {
                     self.messages.push(format!("Could not edit: {e}"));
@@ -355,6 +356,7 @@ impl eframe::App for EditorApp {
         let started = Instant::now();
         let ctx = ui.ctx().clone();
         self.receive();
+        self.live.check.poll();
         let mut actions: Vec<Action> =
             commands::pressed(&ctx).into_iter().map(Action::Run).collect();
         let dropped: Vec<PathBuf> =
@@ -372,7 +374,7 @@ impl eframe::App for EditorApp {
         let elapsed = self.last_frame.map_or(0.0, |t| now.duration_since(t).as_secs_f64());
         self.last_frame = Some(now);
         self.live.advance(&self.doc, elapsed);
-        if self.live.playing || self.is_loading() {
+        if self.live.playing || self.is_loading() || self.live.check.is_running() {
             ctx.request_repaint();
         }
         self.convert_form.follow(&self.doc);
@@ -420,7 +422,8 @@ impl eframe::App for EditorApp {
                             let form = &mut self.edit_form;
                             actions.extend(editing::show(ui, &mut self.doc, &self.live, form));
                             ui.separator();
-                            actions.extend(simulation::show(ui, &mut self.doc, &self.live));
+                            let k = (self.edit_form.stiffness, self.edit_form.damping);
+                            actions.extend(simulation::show(ui, &mut self.doc, &self.live, k));
                             actions
                         })
                         .inner

@@ -25,5 +25,6 @@ pub mod picking;
 pub mod recent;
 pub mod screenshot;
 pub mod selection;
+pub mod stability;
 pub mod timing;
 pub mod viewport;

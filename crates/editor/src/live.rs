@@ -45,6 +45,8 @@ pub struct Live {
     /// (time s, kinetic J, elastic J) after each frame that stepped, over the last
     /// [`ENERGY_WINDOW`] seconds.
     energy: VecDeque<[f64; 3]>,
+    /// The stability check and its result.
+    pub check: crate::stability::StabilityCheck,
 }
 
 impl Live {

@@ -12,6 +12,7 @@ use springmesh_core::{NodeId, SpringKind};
 use springmesh_editor::app::EditorApp;
 use springmesh_editor::document::{Document, Origin};
 use springmesh_editor::recent::RecentFiles;
+use springmesh_editor::viewport::geometry::GeometryCache;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -435,4 +436,26 @@ fn tuning_gravity_is_an_undoable_edit_that_the_running_test_takes() {
     harness.step();
     assert_eq!(harness.state().doc.model().params.gravity, glam::Vec3::new(0.0, -9.81, 0.0));
     assert!(!harness.state().doc.is_dirty());
+}
+
+#[test]
+fn the_check_gives_a_verdict_and_colours_the_nodes() {
+    let mut harness = editor(Sample::String);
+    harness.get_by_label("Check stability").click();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    harness.step();
+    while harness.state().live.check.is_running() {
+        assert!(Instant::now() < deadline, "the check did not finish");
+        std::thread::sleep(Duration::from_millis(10));
+        harness.step();
+    }
+    harness.run_steps(2);
+    let app = harness.state();
+    let (_, result) = app.live.check.report.as_ref().expect("a report");
+    let report = result.as_ref().expect("the string can be checked");
+    let verdict = if report.stable { "stable: " } else { "unstable: " };
+    assert!(harness.query_by_label_contains(verdict).is_some(), "the verdict is shown");
+    let styles = GeometryCache::default().styles(&app.doc, &app.live);
+    assert_eq!(styles.nodes.len(), app.doc.model().nodes.len());
+    assert!(styles.nodes.iter().all(|&s| s >= 8.0), "every node carries its error level");
 }

@@ -21,7 +21,13 @@ use springmesh_core::{Integrator, SimParams, SpringId};
 const HOTTEST: usize = 8;
 
 /// Shows the Test section; returns what was asked.
-pub fn show(ui: &mut egui::Ui, doc: &mut Document, live: &Live) -> Vec<Action> {
+/// `stiffness` is the (stiffness N/m, damping N·s/m) of springs the stability fix adds.
+pub fn show(
+    ui: &mut egui::Ui,
+    doc: &mut Document,
+    live: &Live,
+    stiffness: (f32, f32),
+) -> Vec<Action> {
     let mut actions = Vec::new();
     ui.heading("Test");
     ui.horizontal(|ui| {
@@ -55,6 +61,78 @@ pub fn show(ui: &mut egui::Ui, doc: &mut Document, live: &Live) -> Vec<Action> {
     }
     energy_plot(ui, live);
     actions.extend(hottest(ui, doc, live));
+    ui.separator();
+    actions.extend(stability(ui, doc, live, stiffness));
+    actions
+}
+
+/// The Check button, its verdict and worst nodes (a click selects one), and the fix.
+fn stability(
+    ui: &mut egui::Ui,
+    doc: &mut Document,
+    live: &Live,
+    stiffness: (f32, f32),
+) -> Vec<Action> {
+    let mut actions = Vec::new();
+    let running = live.check.is_running();
+    ui.horizontal(|ui| {
+        if ui.add_enabled(!running, egui::Button::new("Check stability")).clicked() {
+            actions.push(Action::Check);
+        }
+        if running {
+            ui.spinner();
+            ui.label("shaking and settling a copy…");
+        }
+    });
+    let Some((revision, result)) = &live.check.report else { return actions };
+    let report = match result {
+        Ok(report) => report,
+        Err(e) => {
+            ui.colored_label(egui::Color32::LIGHT_RED, format!("Check failed: {e}"));
+            return actions;
+        }
+    };
+    if *revision != doc.revision() {
+        ui.label(egui::RichText::new("(of an earlier version of the model)").weak());
+    }
+    let verdict = if report.stable { "stable" } else { "unstable" };
+    let color = if report.stable { egui::Color32::LIGHT_GREEN } else { egui::Color32::LIGHT_RED };
+    ui.colored_label(
+        color,
+        format!(
+            "{verdict}: shape error {:.3}% of the size (limit {:.1}%)",
+            report.shape_error * 100.0,
+            report.threshold * 100.0
+        ),
+    );
+    ui.label("worst nodes (nodes are coloured from green to red by their error):");
+    ui.horizontal_wrapped(|ui| {
+        for &(n, e) in &report.worst_nodes {
+            if ui
+                .selectable_label(
+                    doc.selection.nodes.contains(&n),
+                    format!("{n} ({:.2}%)", e * 100.0),
+                )
+                .clicked()
+            {
+                doc.selection.go_to(n);
+            }
+        }
+    });
+    if !report.stable && *revision == doc.revision() {
+        let fix = crate::stability::fix(doc.model(), report, stiffness.0, stiffness.1);
+        if ui
+            .add_enabled(fix.is_some(), egui::Button::new("Brace the worst region"))
+            .on_hover_text(
+                "adds vicinity springs around the worst nodes (undoable) and checks again",
+            )
+            .clicked()
+            && let Some(edit) = fix
+        {
+            actions.push(Action::Edit(edit, "Brace the worst region".to_string()));
+            actions.push(Action::Check);
+        }
+    }
     actions
 }
 

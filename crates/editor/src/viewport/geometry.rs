@@ -9,6 +9,10 @@ use glam::{Vec3, Vec3A};
 use springmesh_core::sim::vertex_normals;
 use std::sync::Arc;
 
+/// What the styles depend on besides the selection: the model revision, the run's tears and
+/// the stability check's version.
+type StyleKey = (u64, u64, u64);
+
 /// Texels per row of the position and normal textures.
 pub const ROW: usize = 1024;
 
@@ -36,7 +40,8 @@ pub struct Styles {
     pub version: u64,
     /// Per spring: kind index, rest length, 1 if selected, 1 if broken.
     pub springs: Vec<[f32; 4]>,
-    /// Per node: anchored + 2 × (0 none, 1 selected, 2 current).
+    /// Per node: anchored + 2 × (0 none, 1 selected, 2 current) + 8 × (0 without a stability
+    /// check, else 1 + its error level 0..255).
     pub nodes: Vec<f32>,
 }
 
@@ -55,7 +60,7 @@ pub struct Dynamic {
 pub struct GeometryCache {
     versions: u64,
     statics: Option<((u64, u64), Arc<Statics>)>,
-    styles: Option<((u64, u64), Selection, Arc<Styles>)>,
+    styles: Option<(StyleKey, Selection, Arc<Styles>)>,
     dynamic: Option<((u64, u64, bool), Arc<Dynamic>)>,
 }
 
@@ -117,7 +122,7 @@ impl GeometryCache {
 
     /// The per-selection arrays of `doc` (and which springs broke in `live`'s run).
     pub fn styles(&mut self, doc: &Document, live: &Live) -> Arc<Styles> {
-        let key = (doc.revision(), live.tears());
+        let key = (doc.revision(), live.tears(), live.check.version());
         if let Some((k, selection, s)) = &self.styles
             && *k == key
             && *selection == doc.selection
@@ -154,6 +159,12 @@ impl GeometryCache {
         }
         if let Some(v) = sel.current.and_then(|c| nodes.get_mut(c.index())) {
             *v = v.rem_euclid(2.0) + 4.0;
+        }
+        // The check's error level, 1 + 0..255 in the bits above the state's three.
+        for (v, level) in
+            nodes.iter_mut().zip(live.check.node_levels(doc.revision()).unwrap_or_default())
+        {
+            *v += 8.0 * (1.0 + (level * 255.0).round());
         }
         let styles = Arc::new(Styles { version: self.next_version(), springs, nodes });
         self.styles = Some((key, doc.selection.clone(), styles.clone()));
