@@ -459,3 +459,28 @@ fn the_check_gives_a_verdict_and_colours_the_nodes() {
     assert_eq!(styles.nodes.len(), app.doc.model().nodes.len());
     assert!(styles.nodes.iter().all(|&s| s >= 8.0), "every node carries its error level");
 }
+
+#[test]
+fn an_edited_model_saved_and_reopened_is_identical() {
+    let dir = scratch("edited");
+    let mut harness = editor(Sample::Cloth);
+    select_nodes(&mut harness, &[0, 17, 40]);
+    harness.get_by_label("Connect selected nodes (C)").click();
+    harness.run();
+    harness.key_press(egui::Key::A);
+    harness.run();
+    select_nodes(&mut harness, &[5]);
+    harness.key_press(egui::Key::Delete);
+    harness.run();
+    let edited = harness.state().doc.model().clone();
+    assert_ne!(&edited, &Sample::Cloth.model());
+    assert!(harness.state().doc.title().contains('*'));
+    let path = dir.join("edited.spring");
+    assert!(harness.state_mut().save_to(&path));
+    harness.run();
+    assert!(!harness.state().doc.is_dirty());
+    open_sample(&mut harness, "string");
+    open_file(&mut harness, path);
+    assert_eq!(harness.state().doc.model(), &edited, "the model came back identical");
+    assert!(!harness.state().doc.is_dirty());
+}

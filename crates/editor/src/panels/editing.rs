@@ -10,7 +10,7 @@ use crate::document::Document;
 use crate::edit::{self, Connect, Edit, connecting_springs};
 use crate::live::Live;
 use eframe::egui;
-use springmesh_core::{Node, NodeId, SpringId, SpringKind, SpringModel};
+use springmesh_core::{Node, NodeId, Spring, SpringId, SpringKind, SpringModel};
 
 /// The values the Edit section applies.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,6 +29,10 @@ pub struct EditForm {
     pub position: [f32; 3],
     /// The kind "Select all" picks.
     pub kind: SpringKind,
+    /// "Set break limits": a spring breaks shorter than this times its rest length (0: never).
+    pub break_below: f32,
+    /// ... or longer than this times its rest length (0: never).
+    pub break_above: f32,
 }
 
 impl Default for EditForm {
@@ -42,6 +46,8 @@ impl Default for EditForm {
             mass: 0.002,
             position: [0.0; 3],
             kind: SpringKind::Manual,
+            break_below: 0.0,
+            break_above: 1.5,
         }
     }
 }
@@ -215,30 +221,28 @@ fn node_values(ui: &mut egui::Ui, doc: &Document, form: &mut EditForm) -> Vec<Ac
     actions
 }
 
-/// Stiffness, damping and rest length of the selected springs.
-fn spring_values(ui: &mut egui::Ui, doc: &Document, live: &Live, form: &EditForm) -> Vec<Action> {
+/// The selected springs `ids` of `m`, each changed by `change`: one edit.
+fn change_springs(m: &SpringModel, ids: &[SpringId], change: impl Fn(Spring) -> Spring) -> Edit {
+    Edit::SetSprings(ids.iter().filter_map(|&s| Some((s, change(m.springs.get(s)?)))).collect())
+}
+
+/// Stiffness, damping, break limits and rest length of the selected springs.
+fn spring_values(
+    ui: &mut egui::Ui,
+    doc: &Document,
+    live: &Live,
+    form: &mut EditForm,
+) -> Vec<Action> {
     let mut actions = Vec::new();
     let m = doc.model();
     let selected: Vec<SpringId> = doc.selection.springs.iter().copied().collect();
     let count = selected.len();
+    let mut push =
+        |edit: Edit, verb: &str| actions.push(Action::Edit(edit, plural(verb, count, "spring")));
     ui.horizontal_wrapped(|ui| {
         if ui.add_enabled(count > 0, egui::Button::new("Set k and damping")).clicked() {
-            let entries = selected
-                .iter()
-                .filter_map(|&s| {
-                    let old = m.springs.get(s)?;
-                    Some((
-                        s,
-                        springmesh_core::Spring {
-                            stiffness: form.stiffness,
-                            damping: form.damping,
-                            ..old
-                        },
-                    ))
-                })
-                .collect();
-            actions
-                .push(Action::Edit(Edit::SetSprings(entries), plural("Set k of", count, "spring")));
+            let (stiffness, damping) = (form.stiffness, form.damping);
+            push(change_springs(m, &selected, |s| Spring { stiffness, damping, ..s }), "Set k of");
         }
         let now = live.positions();
         if ui
@@ -249,17 +253,25 @@ fn spring_values(ui: &mut egui::Ui, doc: &Document, live: &Live, form: &EditForm
             let simulated =
                 |a: NodeId, b: NodeId| Some(now?.get(a.index())?.distance(*now?.get(b.index())?));
             let length = |a, b| simulated(a, b).or_else(|| m.distance(a, b)).unwrap_or(0.0);
-            let entries = selected
-                .iter()
-                .filter_map(|&s| {
-                    let old = m.springs.get(s)?;
-                    Some((s, springmesh_core::Spring { rest_length: length(old.a, old.b), ..old }))
-                })
-                .collect();
-            actions.push(Action::Edit(
-                Edit::SetSprings(entries),
-                plural("Reset rest length of", count, "spring"),
-            ));
+            let edit =
+                change_springs(m, &selected, |s| Spring { rest_length: length(s.a, s.b), ..s });
+            push(edit, "Reset rest length of");
+        }
+    });
+    ui.horizontal_wrapped(|ui| {
+        let squash = egui::DragValue::new(&mut form.break_below).range(0.0..=1.0).speed(0.01);
+        labelled(ui, "breaks below (× rest, 0 = never)", squash);
+        let stretch = egui::DragValue::new(&mut form.break_above).range(0.0..=100.0).speed(0.01);
+        labelled(ui, "above (× rest, 0 = never)", stretch);
+        if ui.add_enabled(count > 0, egui::Button::new("Set break limits")).clicked() {
+            let limit = |ratio: f32, rest: f32| (ratio > 0.0).then_some(ratio * rest);
+            let (below, above) = (form.break_below, form.break_above);
+            let edit = change_springs(m, &selected, |s| Spring {
+                break_min: limit(below, s.rest_length),
+                break_max: limit(above, s.rest_length),
+                ..s
+            });
+            push(edit, "Set break limits of");
         }
     });
     actions
