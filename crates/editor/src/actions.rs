@@ -27,4 +27,8 @@ pub enum Action {
     Check,
     /// Change the model: one undoable step with this label.
     Edit(Edit, String),
+    /// Change the model as part of the last step if it has this label (a drag going on).
+    Tune(Edit, String),
+    /// Pull a node of the running test towards a point (m), or let go (`None`).
+    Grab(Option<(springmesh_core::NodeId, glam::Vec3)>),
 }

@@ -201,6 +201,12 @@ impl EditorApp {
                     self.messages.push(format!("Could not edit: {e}"));
                 }
             }
+            Action::Tune(edit, label) => {
+                if let Err(e) = self.doc.tune(edit, label) {
+                    self.messages.push(format!("Could not edit: {e}"));
+                }
+            }
+            Action::Grab(pull) => self.live.grab(&self.doc, pull),
             Action::Dismiss(i) => {
                 if i < self.messages.len() {
                     self.messages.remove(i);
@@ -430,13 +436,14 @@ impl eframe::App for EditorApp {
                 })
                 .inner,
         );
-        egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
+        let dragged = egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
             if self.frame_next && !self.is_loading() && ui.available_width() > 0.0 {
                 self.viewport.frame_opened(&self.doc);
                 self.frame_next = false;
             }
-            self.viewport.show(ui, &mut self.doc, &self.live);
+            self.viewport.show(ui, &mut self.doc, &self.live)
         });
+        actions.extend(dragged.inner);
         actions.extend(messages::show(
             &ctx,
             self.viewport.rect,

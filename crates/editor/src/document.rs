@@ -128,9 +128,19 @@ impl Document {
 
     /// Applies `edit` as one undoable step called `label`; on error nothing changes.
     pub fn edit(&mut self, edit: Edit, label: impl Into<String>) -> Result<(), EditorError> {
+        self.change(edit, label.into(), false)
+    }
+
+    /// Applies `edit` as part of the last step when that has the same label (a drag going
+    /// on), else as a new step.
+    pub fn tune(&mut self, edit: Edit, label: impl Into<String>) -> Result<(), EditorError> {
+        self.change(edit, label.into(), true)
+    }
+
+    fn change(&mut self, edit: Edit, label: String, join: bool) -> Result<(), EditorError> {
         let structural = edit.is_structural();
         let inverse = edit::apply(&mut self.model, edit)?;
-        self.history.record(label.into(), inverse, self.revision);
+        self.history.record(label, inverse, self.revision, join);
         self.revision = fresh_revision();
         self.after_change(structural);
         Ok(())

@@ -39,17 +39,12 @@ pub struct History {
 
 impl History {
     /// Records a step done at revision `revision` whose reverse is `inverse`; the redo stack
-    /// is forgotten. A value tuned again under the same label (a slider dragged, a node
-    /// moved on) joins the step before it, whose reverse already goes back to before both,
-    /// so one drag is one undo step.
-    pub fn record(&mut self, label: String, inverse: Edit, revision: u64) {
+    /// is forgotten. With `join`, a step with the same label as the last one (a value dragged
+    /// on, a node moved further in the same drag) joins it: the last step's reverse already
+    /// goes back to before both, so one drag is one undo step.
+    pub fn record(&mut self, label: String, inverse: Edit, revision: u64, join: bool) {
         self.redo.clear();
-        let tunes = |e: &Edit| matches!(e, Edit::SetParams(_) | Edit::SetNodes(_));
-        if let Some(top) = self.undo.last()
-            && top.label == label
-            && tunes(&top.edit)
-            && tunes(&inverse)
-        {
+        if join && self.undo.last().is_some_and(|top| top.label == label) {
             return;
         }
         if self.undo.len() == MAX_STEPS {

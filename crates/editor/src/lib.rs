@@ -17,6 +17,7 @@ pub mod commands;
 pub mod document;
 pub mod edit;
 pub mod error;
+pub mod grab;
 pub mod history;
 pub mod live;
 pub mod loader;

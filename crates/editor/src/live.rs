@@ -47,6 +47,8 @@ pub struct Live {
     energy: VecDeque<[f64; 3]>,
     /// The stability check and its result.
     pub check: crate::stability::StabilityCheck,
+    /// The mouse's pull on a node, a force field of every simulation built here.
+    grab: std::sync::Arc<crate::grab::Grab>,
 }
 
 impl Live {
@@ -98,7 +100,10 @@ impl Live {
     fn ensure(&mut self, doc: &Document) -> bool {
         if self.sim.is_none() {
             match Simulation::new(doc.model()) {
-                Ok(sim) => self.sim = Some(sim),
+                Ok(mut sim) => {
+                    sim.add_force_field(self.grab.clone());
+                    self.sim = Some(sim);
+                }
                 Err(e) => {
                     self.error = Some(e.to_string());
                     self.playing = false;
@@ -117,6 +122,18 @@ impl Live {
         self.owed = f64::from(doc.model().params.dt);
         self.advance(doc, 0.0);
         self.playing = was && self.error.is_none();
+    }
+
+    /// Pulls `node` of the running test towards a point (m), or lets go (see [`crate::grab`]).
+    pub fn grab(&self, doc: &Document, pull: Option<(springmesh_core::NodeId, glam::Vec3)>) {
+        let m = doc.model();
+        let mass = pull.and_then(|(n, _)| m.nodes.masses().get(n.index()).copied()).unwrap_or(0.0);
+        self.grab.set(pull, mass, m.params.dt);
+    }
+
+    /// The node the mouse pulls, if any.
+    pub fn pulled(&self) -> Option<springmesh_core::NodeId> {
+        self.grab.node()
     }
 
     /// Moves the anchors of the running simulation by `offset` (m): the selected anchored

@@ -57,7 +57,7 @@ pub fn show(
     let mut p = old.clone();
     let changed = tune(ui, &mut p);
     if let Some(what) = changed {
-        actions.push(Action::Edit(Edit::SetParams(Box::new(p)), format!("Tune {what}")));
+        actions.push(Action::Tune(Edit::SetParams(Box::new(p)), format!("Tune {what}")));
     }
     energy_plot(ui, live);
     actions.extend(hottest(ui, doc, live));

@@ -5,15 +5,20 @@
 //! Drawing happens on the GPU in [`renderer`]; what to draw is prepared in [`geometry`].
 
 pub mod geometry;
+pub mod gesture;
 mod renderer;
 mod shaders;
 
+use crate::actions::Action;
 use crate::camera::OrbitCamera;
 use crate::document::Document;
+use crate::edit::Edit;
 use crate::live::Live;
 use crate::picking::{Pickable, pick};
+use crate::selection::Item;
 use eframe::egui;
 use geometry::{Dynamic, GeometryCache, Statics, Styles, current_positions};
+use gesture::Drag;
 use glam::{Mat4, Vec2, Vec3};
 use springmesh_core::SpringKind;
 use std::sync::{Arc, Mutex};
@@ -147,6 +152,8 @@ pub struct Viewport {
     pub size: Vec2,
     /// The viewport's last rectangle in points.
     pub rect: egui::Rect,
+    /// A selecting or node drag going on.
+    drag: Option<Drag>,
 }
 
 impl Default for Viewport {
@@ -158,6 +165,7 @@ impl Default for Viewport {
             stats: Arc::default(),
             size: Vec2::ZERO,
             rect: egui::Rect::NOTHING,
+            drag: None,
         }
     }
 }
@@ -188,17 +196,32 @@ impl Viewport {
         self.camera.frame(b);
     }
 
-    /// Shows the viewport filling `ui`; handles the mouse and paints.
-    pub fn show(&mut self, ui: &mut egui::Ui, doc: &mut Document, live: &Live) {
+    /// Shows the viewport filling `ui`; handles the mouse and paints. Returns the edits and
+    /// pulls of node drags.
+    pub fn show(&mut self, ui: &mut egui::Ui, doc: &mut Document, live: &Live) -> Vec<Action> {
         let (rect, response) =
             ui.allocate_exact_size(ui.available_size(), egui::Sense::click_and_drag());
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "3D viewport"));
         self.rect = rect;
         self.size = Vec2::new(rect.width(), rect.height());
-        let shift = ui.input(|i| i.modifiers.shift);
+        let modifiers = ui.input(|i| i.modifiers);
+        let shift = modifiers.shift;
         let delta = response.drag_delta();
         let motion = Vec2::new(delta.x, delta.y);
-        if response.dragged_by(egui::PointerButton::Middle)
+        let local = |p: egui::Pos2| Vec2::new(p.x - rect.left(), p.y - rect.top());
+        let pointer = response.interact_pointer_pos().map(local);
+        // The drag starts where the button went down, a few pixels before egui calls it one.
+        let pressed_at = ui.input(|i| i.pointer.press_origin()).map(local);
+        if response.drag_started_by(egui::PointerButton::Primary)
+            && let Some(at) = pressed_at.or(pointer)
+        {
+            self.drag = self.start_drag(modifiers, at, doc, live);
+        }
+        let actions =
+            self.drag.map(|d| self.go_on(d, &response, pointer, doc, live)).unwrap_or_default();
+        if self.drag.is_some() {
+            // The drag is not a camera move.
+        } else if response.dragged_by(egui::PointerButton::Middle)
             || (shift && response.dragged_by(egui::PointerButton::Primary))
         {
             self.camera.pan(motion, rect.height());
@@ -236,6 +259,95 @@ impl Viewport {
             });
             ui.painter().add(egui::PaintCallback { rect, callback: Arc::new(callback) });
         }
+        if let Some(Drag::Box { start, end }) = self.drag {
+            let corner = |p: Vec2| egui::pos2(p.x + rect.left(), p.y + rect.top());
+            let area = egui::Rect::from_two_pos(corner(start), corner(end));
+            let stroke = egui::Stroke::new(1.0, egui::Color32::YELLOW);
+            ui.painter().rect_stroke(area, 0.0, stroke, egui::StrokeKind::Inside);
+        }
+        actions
+    }
+
+    /// The drag that a primary press at `at` (pixels) with `modifiers` starts: Ctrl selects by
+    /// box, Alt on a node moves or pulls it; anything else moves the camera.
+    fn start_drag(
+        &self,
+        modifiers: egui::Modifiers,
+        at: Vec2,
+        doc: &Document,
+        live: &Live,
+    ) -> Option<Drag> {
+        if modifiers.command {
+            return Some(Drag::Box { start: at, end: at });
+        }
+        if !modifiers.alt {
+            return None;
+        }
+        let positions = current_positions(doc, live);
+        let what =
+            Pickable { model: doc.model(), positions: &positions, nodes: true, kinds: [false; 4] };
+        match pick(&self.camera, at, self.size, &what) {
+            Some(Item::Node(node)) => Some(Drag::Node { node, moved: false }),
+            _ => None,
+        }
+    }
+
+    /// Carries a drag on by a frame, and ends it when the button is released.
+    fn go_on(
+        &mut self,
+        drag: Drag,
+        response: &egui::Response,
+        pointer: Option<Vec2>,
+        doc: &mut Document,
+        live: &Live,
+    ) -> Vec<Action> {
+        let mut actions = Vec::new();
+        let playing = live.playing && live.positions().is_some();
+        match drag {
+            Drag::Box { start, end } if response.drag_stopped() => {
+                let end = pointer.unwrap_or(end);
+                let positions = current_positions(doc, live);
+                let inside =
+                    gesture::nodes_inside(&self.camera, self.size, &positions, (start, end));
+                if !response.ctx.input(|i| i.modifiers.shift) {
+                    doc.selection.clear();
+                }
+                doc.selection.nodes.extend(inside);
+            }
+            Drag::Node { .. } if response.drag_stopped() => {
+                if playing {
+                    actions.push(Action::Grab(None));
+                }
+            }
+            Drag::Node { node, moved } => {
+                let positions = current_positions(doc, live);
+                if let (Some(at), Some(&p)) = (pointer, positions.get(node.index())) {
+                    let target = gesture::plane_point(&self.camera, at, self.size, p);
+                    if playing {
+                        actions.push(Action::Grab(Some((node, target))));
+                    } else if let Some(old) = doc.model().nodes.get(node) {
+                        let edit = Edit::SetNodes(vec![(
+                            node,
+                            springmesh_core::Node { position: target, ..old },
+                        )]);
+                        let label = format!("Move node {node}");
+                        actions.push(if moved {
+                            Action::Tune(edit, label)
+                        } else {
+                            Action::Edit(edit, label)
+                        });
+                        self.drag = Some(Drag::Node { node, moved: true });
+                    }
+                }
+                return actions;
+            }
+            Drag::Box { start, end } => {
+                self.drag = Some(Drag::Box { start, end: pointer.unwrap_or(end) });
+                return actions;
+            }
+        }
+        self.drag = None;
+        actions
     }
 
     /// Prepares what the paint callback draws.
