@@ -30,6 +30,8 @@ pub struct Startup {
     pub screenshot: Option<Screenshot>,
     /// Start simulating `file` once it is open.
     pub play: bool,
+    /// What the springs' colour shows.
+    pub colour: crate::viewport::SpringColour,
 }
 
 /// How far one press of an anchor key moves the anchors: 1% of the model's size, at least
@@ -113,6 +115,8 @@ impl EditorApp {
             .unwrap_or_default();
         let mut app =
             EditorApp::with_document(Document::sample(Sample::Cloth), recent, startup.screenshot);
+        app.viewport.settings.colour = startup.colour;
+        app.viewport.settings.faces = startup.colour == crate::viewport::SpringColour::Kind;
         match startup.file {
             Some(path) => {
                 app.doc = Document::new(

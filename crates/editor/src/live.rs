@@ -11,6 +11,9 @@ use std::time::{Duration, Instant};
 /// than real time rather than making the window stutter.
 const MAX_STEPS_PER_FRAME: u32 = 4;
 
+/// From this many springs on, the live simulation splits its spring passes between threads.
+const PARALLEL_SPRINGS: usize = 20_000;
+
 /// Seconds of simulated time the energy plot keeps.
 pub const ENERGY_WINDOW: f64 = 10.0;
 
@@ -102,6 +105,11 @@ impl Live {
             match Simulation::new(doc.model()) {
                 Ok(mut sim) => {
                     sim.add_force_field(self.grab.clone());
+                    // Large models use every core (the results are the same bit for bit);
+                    // small ones would only pay for the hand-offs.
+                    if doc.model().springs.len() >= PARALLEL_SPRINGS {
+                        sim.set_threads(springmesh_core::sim::Threads::All);
+                    }
                     self.sim = Some(sim);
                 }
                 Err(e) => {

@@ -1,9 +1,10 @@
-//! `springmesh-editor [FILE] [--screenshot OUT.png]`
+//! `springmesh-editor [FILE] [--screenshot OUT.png] [--play] [--colour kind|strain|energy]`
 
 use anyhow::Result;
 use clap::Parser;
 use springmesh_editor::app::{EditorApp, Startup};
 use springmesh_editor::screenshot::Screenshot;
+use springmesh_editor::viewport::SpringColour;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
@@ -22,6 +23,21 @@ struct Args {
     /// Start the test simulation as soon as FILE is open (the sample always starts playing).
     #[arg(long)]
     play: bool,
+    /// What the springs' colour shows at the start (View panel: spring colour); strain and
+    /// energy also hide the faces, which would cover the colours.
+    #[arg(long, value_enum, default_value = "kind")]
+    colour: Colour,
+}
+
+/// `--colour` values.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Colour {
+    /// Their kind.
+    Kind,
+    /// Strain: compression blue, rest white, tension red.
+    Strain,
+    /// Stored energy: white to red.
+    Energy,
 }
 
 fn main() -> ExitCode {
@@ -48,7 +64,12 @@ fn run(args: Args) -> Result<ExitCode> {
         persist_window: !taking_screenshot,
         ..eframe::NativeOptions::default()
     };
-    let startup = Startup { file: args.file, screenshot, play: args.play };
+    let colour = match args.colour {
+        Colour::Kind => SpringColour::Kind,
+        Colour::Strain => SpringColour::Strain,
+        Colour::Energy => SpringColour::Energy,
+    };
+    let startup = Startup { file: args.file, screenshot, play: args.play, colour };
     eframe::run_native(
         "Springmesh",
         options,

@@ -3,7 +3,7 @@
 
 use crate::actions::Action;
 use crate::document::{Document, Origin};
-use crate::viewport::{ViewSettings, kind_color};
+use crate::viewport::{SpringColour, ViewSettings, kind_color};
 use eframe::egui;
 use springmesh_convert::{ConvertOptions, ConvertReport, MassMode};
 use springmesh_core::SpringKind;
@@ -239,7 +239,7 @@ fn view_toggles(ui: &mut egui::Ui, v: &mut ViewSettings) {
     ui.checkbox(&mut v.faces, "faces");
     ui.checkbox(&mut v.nodes, "nodes");
     ui.checkbox(&mut v.grid, "ground grid");
-    ui.label("springs (colour = kind):");
+    ui.label("springs shown (their kind colours):");
     for (kind, shown) in SpringKind::ALL.iter().zip(v.kinds.iter_mut()) {
         ui.horizontal(|ui| {
             let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
@@ -247,14 +247,24 @@ fn view_toggles(ui: &mut egui::Ui, v: &mut ViewSettings) {
             ui.checkbox(shown, kind.name());
         });
     }
-    ui.checkbox(&mut v.strain, "colour springs by strain")
-        .on_hover_text("blue: compressed, white: at rest length, red: stretched");
-    if v.strain {
-        ui.add(
-            egui::Slider::new(&mut v.strain_scale, 0.001..=1.0)
-                .logarithmic(true)
-                .text("full colour at strain"),
-        );
+    ui.horizontal(|ui| {
+        ui.label("spring colour:");
+        ui.radio_value(&mut v.colour, SpringColour::Kind, "kind");
+        ui.radio_value(&mut v.colour, SpringColour::Strain, "strain")
+            .on_hover_text("blue: compressed, white: at rest length, red: stretched");
+        ui.radio_value(&mut v.colour, SpringColour::Energy, "energy")
+            .on_hover_text("white: none stored, red: the scale or more");
+    });
+    match v.colour {
+        SpringColour::Kind => {}
+        SpringColour::Strain => {
+            let scale = egui::Slider::new(&mut v.strain_scale, 0.001..=1.0).logarithmic(true);
+            ui.add(scale.text("full colour at strain"));
+        }
+        SpringColour::Energy => {
+            let scale = egui::Slider::new(&mut v.energy_scale, 1e-6..=100.0).logarithmic(true);
+            ui.add(scale.text("full colour at energy (J)"));
+        }
     }
     ui.add(egui::Slider::new(&mut v.line_width, 0.5..=6.0).text("spring width (px)"));
     ui.add(egui::Slider::new(&mut v.node_radius, 1.0..=10.0).text("node size (px)"));

@@ -38,7 +38,7 @@ pub struct Statics {
 pub struct Styles {
     /// Version for the renderer.
     pub version: u64,
-    /// Per spring: kind index, rest length, 1 if selected, 1 if broken.
+    /// Per spring: kind index, rest length, selected + 2 × broken, stiffness (N/m).
     pub springs: Vec<[f32; 4]>,
     /// Per node: anchored + 2 × (0 none, 1 selected, 2 current) + 8 × (0 without a stability
     /// check, else 1 + its error level 0..255).
@@ -138,12 +138,8 @@ impl GeometryCache {
             .map(|(i, s)| {
                 let id = springmesh_core::SpringId::from_index(i);
                 let (selected, broken) = (sel.springs.contains(&id), live.broken().contains(&id));
-                [
-                    s.kind as usize as f32,
-                    s.rest_length,
-                    f32::from(u8::from(selected)),
-                    f32::from(u8::from(broken)),
-                ]
+                let flags = u8::from(selected) + 2 * u8::from(broken);
+                [s.kind as usize as f32, s.rest_length, f32::from(flags), s.stiffness]
             })
             .collect();
         let mut nodes = vec![0.0f32; m.nodes.len()];
@@ -293,7 +289,7 @@ mod tests {
         }
         assert!(!live.broken().is_empty(), "the ball tore the cloth");
         let styles = cache.styles(&doc, &live);
-        let hidden = styles.springs.iter().filter(|s| s[3] == 1.0).count();
+        let hidden = styles.springs.iter().filter(|s| s[2] >= 2.0).count();
         assert_eq!(hidden, live.broken().len(), "every broken spring is flagged");
         let faces_after = cache.statics(&doc, &live).face_nodes.len();
         assert!(

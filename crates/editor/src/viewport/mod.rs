@@ -34,14 +34,28 @@ pub struct ViewSettings {
     pub kinds: [bool; 4],
     /// The ground grid.
     pub grid: bool,
-    /// Colour springs by strain instead of by kind.
-    pub strain: bool,
+    /// What the springs' colour shows.
+    pub colour: SpringColour,
     /// Strain (fraction of the rest length) shown at full colour.
     pub strain_scale: f32,
+    /// Stored energy (J) shown at full colour.
+    pub energy_scale: f32,
     /// Spring width, pixels.
     pub line_width: f32,
     /// Node radius, pixels.
     pub node_radius: f32,
+}
+
+/// What the springs' colour shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SpringColour {
+    /// Their kind (the legend's colours).
+    #[default]
+    Kind,
+    /// Strain (l − L)/L: compression blue, rest white, tension red.
+    Strain,
+    /// Stored energy ½ k (l − L)²: white at none, red at the scale.
+    Energy,
 }
 
 impl Default for ViewSettings {
@@ -51,8 +65,9 @@ impl Default for ViewSettings {
             nodes: true,
             kinds: [true; 4],
             grid: true,
-            strain: false,
-            strain_scale: 0.1,
+            colour: SpringColour::Kind,
+            strain_scale: 0.01,
+            energy_scale: 0.001,
             line_width: 1.5,
             node_radius: 3.5,
         }

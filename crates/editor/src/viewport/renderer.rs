@@ -8,7 +8,7 @@
 
 use super::geometry::{Dynamic, ROW, Statics, Styles};
 use super::shaders;
-use super::{DrawFrame, RenderStats};
+use super::{DrawFrame, RenderStats, SpringColour};
 use eframe::egui;
 use eframe::egui_glow::Painter;
 use std::cell::RefCell;
@@ -312,11 +312,14 @@ impl Renderer {
                 "u_kind_visible",
                 three_d::Vec4::from(frame.settings.kind_mask()),
             );
-            p.use_uniform_if_required(
-                "u_strain_mode",
-                if frame.settings.strain { 1.0f32 } else { 0.0 },
-            );
+            let mode = match frame.settings.colour {
+                SpringColour::Kind => 0.0f32,
+                SpringColour::Strain => 1.0,
+                SpringColour::Energy => 2.0,
+            };
+            p.use_uniform_if_required("u_colour_mode", mode);
             p.use_uniform_if_required("u_strain_scale", frame.settings.strain_scale);
+            p.use_uniform_if_required("u_energy_scale", frame.settings.energy_scale);
             p.use_uniform_if_required("u_selected_color", vec4(frame.colors.selected));
             p.use_vertex_attribute("a_corner", &self.strip);
             p.use_instance_attribute("i_ends", ends);

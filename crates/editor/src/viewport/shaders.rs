@@ -59,8 +59,9 @@ void main() {
     (vertex, fragment)
 }
 
-/// Springs as screen-space quads, `u_width` pixels wide, coloured by kind or by strain; broken
-/// springs and hidden kinds (unless selected) are moved off screen.
+/// Springs as screen-space quads, `u_width` pixels wide, coloured by kind, strain or stored
+/// energy (`u_colour_mode` 0, 1, 2); broken springs and hidden kinds (unless selected) are
+/// moved off screen. `i_style` is (kind, rest length, selected + 2 × broken, stiffness).
 pub fn springs() -> (String, String) {
     let vertex = format!(
         "{FETCH}
@@ -69,8 +70,9 @@ uniform vec2 u_viewport;
 uniform float u_width;
 uniform mat4 u_kind_colors;
 uniform vec4 u_kind_visible;
-uniform float u_strain_mode;
+uniform float u_colour_mode;
 uniform float u_strain_scale;
+uniform float u_energy_scale;
 uniform vec4 u_selected_color;
 in vec2 a_corner;
 in vec2 i_ends;
@@ -87,8 +89,8 @@ void main() {{
     vec3 pb = node_position(i_ends.y);
     vec4 ca = u_view_projection * vec4(pa, 1.0);
     vec4 cb = u_view_projection * vec4(pb, 1.0);
-    bool selected = i_style.z > 0.5;
-    bool broken = i_style.w > 0.5;
+    bool selected = mod(i_style.z, 2.0) > 0.5;
+    bool broken = i_style.z > 1.5;
     if (broken || u_kind_visible[kind] < 0.5 && !selected || ca.w <= 0.0 || cb.w <= 0.0) {{
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
         v_color = vec4(0.0);
@@ -102,8 +104,14 @@ void main() {{
     float width = selected ? 2.5 * u_width : u_width;
     vec2 offset = vec2(-dir.y, dir.x) * a_corner.y * width / u_viewport;
     gl_Position = c + vec4(offset * c.w, -2e-4 * c.w, 0.0);
-    float strain = length(pb - pa) / max(i_style.y, 1e-9) - 1.0;
-    vec3 color = u_strain_mode > 0.5 ? strain_color(strain) : u_kind_colors[kind].rgb;
+    float stretch = length(pb - pa) - i_style.y;
+    float energy = 0.5 * i_style.w * stretch * stretch;
+    vec3 color = u_kind_colors[kind].rgb;
+    if (u_colour_mode > 1.5) {{
+        color = mix(vec3(0.95), vec3(1.0, 0.15, 0.1), sqrt(clamp(energy / u_energy_scale, 0.0, 1.0)));
+    }} else if (u_colour_mode > 0.5) {{
+        color = strain_color(stretch / max(i_style.y, 1e-9));
+    }}
     v_color = selected ? u_selected_color : vec4(color, 1.0);
 }}"
     );
