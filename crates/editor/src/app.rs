@@ -384,7 +384,11 @@ impl eframe::App for EditorApp {
         let elapsed = self.last_frame.map_or(0.0, |t| now.duration_since(t).as_secs_f64());
         self.last_frame = Some(now);
         self.live.advance(&self.doc, elapsed);
-        if self.live.playing || self.is_loading() || self.live.check.is_running() {
+        if self.live.playing
+            || self.live.busy()
+            || self.is_loading()
+            || self.live.check.is_running()
+        {
             ctx.request_repaint();
         }
         self.convert_form.follow(&self.doc);

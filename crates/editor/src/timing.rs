@@ -1,7 +1,9 @@
 //! How long frames take on the CPU, shown in the status bar and reported by `--screenshot`.
 //!
-//! Five figures per frame: `ui` is the app's own work (panels, preparing geometry, and the
-//! simulation steps, which `sim` gives on their own); `upload` is the viewport's uploading of changed geometry to the GPU; `draw` its
+//! Five figures per frame: `ui` is the app's own work (panels, preparing geometry, copying the
+//! simulated positions); `step` is the last simulation step, taken on the simulation's own
+//! thread, so not part of the frame; `upload` is the viewport's uploading of changed geometry
+//! to the GPU; `draw` its
 //! clearing and draw calls (with a software renderer such as Mesa's llvmpipe, the vertex
 //! shading happens inside them, on the CPU); `total` is eframe's measure of the whole frame on
 //! the CPU (also egui's tessellation and painting, not the wait for the display), which it
@@ -12,7 +14,7 @@
 pub struct FrameTime {
     /// The app's update.
     pub ui_ms: f32,
-    /// The simulation steps within it.
+    /// The last simulation step, on its own thread.
     pub sim_ms: f32,
     /// The viewport's uploads.
     pub upload_ms: f32,
@@ -62,7 +64,7 @@ impl FrameStats {
             self.frames.len(),
             show("total", self.spread(|f| f.total_ms)),
             show("ui", self.spread(|f| Some(f.ui_ms))),
-            show("of it sim", self.spread(|f| Some(f.sim_ms))),
+            show("step (own thread)", self.spread(|f| Some(f.sim_ms))),
             show("upload", self.spread(|f| Some(f.upload_ms))),
             show("draw", self.spread(|f| Some(f.draw_ms))),
         )
@@ -91,7 +93,7 @@ mod tests {
         assert_eq!(
             stats.summary(),
             "4 frames, CPU per frame: total 5.00 ms (max 6.00), ui 3.00 ms (max 9.00), \
-             of it sim 0.00 ms (max 0.00), upload 0.25 ms (max 0.25), draw 0.50 ms (max 0.50)"
+             step (own thread) 0.00 ms (max 0.00), upload 0.25 ms (max 0.25), draw 0.50 ms (max 0.50)"
         );
     }
 }

@@ -45,10 +45,10 @@ pub fn show(
         ui.separator();
         let total = time.total_ms.map_or(String::new(), |t| format!("{t:.1} ms, "));
         ui.label(format!(
-            "frame CPU: {total}ui {:.1} ms (sim {:.1}), upload {:.1} ms, draw {:.1} ms",
-            time.ui_ms, time.sim_ms, time.upload_ms, time.draw_ms
+            "frame CPU: {total}ui {:.1} ms, upload {:.1} ms, draw {:.1} ms; step {:.1} ms",
+            time.ui_ms, time.upload_ms, time.draw_ms, time.sim_ms
         ))
-        .on_hover_text("ui: panels, geometry and the simulation's steps; upload: changed geometry to the GPU; draw: draw calls");
+        .on_hover_text("ui: panels and geometry; upload: changed geometry to the GPU; draw: draw calls; step: the last simulation step, on its own thread");
         if let Some(p) = progress {
             ui.separator();
             ui.spinner();

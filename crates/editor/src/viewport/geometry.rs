@@ -252,7 +252,8 @@ mod tests {
         assert_eq!(cache.styles(&doc, &live).nodes[3], 4.0, "node 3 is drawn as the current node");
 
         live.playing = true;
-        assert!(live.advance(&doc, 1.0 / 60.0));
+        live.advance(&doc, 1.0 / 60.0);
+        assert!(live.catch_up(&doc));
         let playing = versions(&mut cache, &doc, &live);
         assert_eq!(
             (playing.0, playing.1),
@@ -286,6 +287,7 @@ mod tests {
         let faces_before = cache.statics(&doc, &live).face_nodes.len();
         for _ in 0..120 {
             live.advance(&doc, 1.0 / 60.0);
+            live.catch_up(&doc);
         }
         assert!(!live.broken().is_empty(), "the ball tore the cloth");
         let styles = cache.styles(&doc, &live);
