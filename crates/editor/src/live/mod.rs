@@ -180,38 +180,25 @@ impl Live {
     /// Takes what the thread published since the last call; true when positions changed.
     fn take(&mut self) -> bool {
         let Some(runner) = &self.runner else { return false };
-        let taken = runner.take_newer(self.seen, |p| {
-            (
-                p.steps,
-                p.time,
-                p.energy,
-                std::mem::take(&mut p.broken),
-                p.error.take(),
-                p.step_ms,
-                p.positions.clone(),
-            )
-        });
-        let Some((steps, time, [kinetic, elastic], broken, error, step_ms, positions)) = taken
-        else {
-            return false;
-        };
-        if let Some(e) = error {
+        let Some(p) = runner.take_newer(self.seen) else { return false };
+        if let Some(e) = p.error {
             self.error = Some(e);
             self.playing = false;
         }
-        if !broken.is_empty() {
-            self.broken.extend(broken);
+        if !p.broken.is_empty() {
+            self.broken.extend(p.broken);
             self.tears += 1;
         }
-        let moved = steps != self.seen;
+        let moved = p.steps != self.seen;
         if moved {
-            self.seen = steps;
-            self.positions = positions;
-            self.time = time;
-            self.step_ms = step_ms;
+            self.seen = p.steps;
+            self.positions = p.positions;
+            self.time = p.time;
+            self.step_ms = p.step_ms;
             self.version += 1;
-            self.energy.push_back([time, kinetic, elastic]);
-            while self.energy.front().is_some_and(|f| f[0] < time - ENERGY_WINDOW) {
+            let [kinetic, elastic] = p.energy;
+            self.energy.push_back([p.time, kinetic, elastic]);
+            while self.energy.front().is_some_and(|f| f[0] < p.time - ENERGY_WINDOW) {
                 self.energy.pop_front();
             }
         }

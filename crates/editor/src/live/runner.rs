@@ -33,6 +33,16 @@ struct Orders {
     quit: bool,
 }
 
+impl Orders {
+    /// True when there is something to do for a simulation stepping by `dt` seconds.
+    fn has_work(&self, dt: f64) -> bool {
+        self.single > 0
+            || self.owed + SLACK >= dt
+            || self.params.is_some()
+            || !self.moves.is_empty()
+    }
+}
+
 /// What the thread last published.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Published {
@@ -130,18 +140,20 @@ impl Runner {
 
     /// True while the thread has work to do or is doing it.
     pub fn busy(&self) -> bool {
-        let o = lock(&self.shared.orders);
-        o.stepping
-            || o.single > 0
-            || o.owed + SLACK >= self.dt
-            || o.params.is_some()
-            || !o.moves.is_empty()
+        let orders = lock(&self.shared.orders);
+        orders.stepping || orders.has_work(self.dt)
     }
 
-    /// Calls `take` with the publication when it is newer than step `seen`.
-    pub fn take_newer<R>(&self, seen: u64, take: impl FnOnce(&mut Published) -> R) -> Option<R> {
+    /// The publication, when it is newer than step `seen` or reports an error; the broken
+    /// springs and the error it carries are handed over only once.
+    pub fn take_newer(&self, seen: u64) -> Option<Published> {
         let mut published = lock(&self.shared.published);
-        (published.steps != seen || published.error.is_some()).then(|| take(&mut published))
+        (published.steps != seen || published.error.is_some()).then(|| {
+            let out = published.clone();
+            published.broken.clear();
+            published.error = None;
+            out
+        })
     }
 }
 
@@ -159,9 +171,7 @@ fn run(mut sim: Simulation, shared: &Shared) {
         let (params, moves) = {
             let mut orders = lock(&shared.orders);
             loop {
-                let dt = f64::from(sim.params().dt);
-                let work = orders.single > 0 || orders.owed + SLACK >= dt;
-                if orders.quit || work || orders.params.is_some() || !orders.moves.is_empty() {
+                if orders.quit || orders.has_work(f64::from(sim.params().dt)) {
                     break;
                 }
                 orders =

@@ -60,7 +60,7 @@ pub fn show(
         actions.push(Action::Tune(Edit::SetParams(Box::new(p)), format!("Tune {what}")));
     }
     energy_plot(ui, live);
-    actions.extend(hottest(ui, doc, live));
+    hottest(ui, doc, live);
     ui.separator();
     actions.extend(stability(ui, doc, live, stiffness));
     actions
@@ -250,8 +250,8 @@ fn energy_plot(ui: &mut egui::Ui, live: &Live) {
 }
 
 /// The most strained springs of the running simulation; a click selects one.
-fn hottest(ui: &mut egui::Ui, doc: &mut Document, live: &Live) -> Vec<Action> {
-    let Some(x) = live.positions() else { return Vec::new() };
+fn hottest(ui: &mut egui::Ui, doc: &mut Document, live: &Live) {
+    let Some(x) = live.positions() else { return };
     let m = doc.model();
     let springs = &m.springs;
     let mut strained: Vec<(f32, SpringId)> = (0..springs.len())
@@ -264,7 +264,7 @@ fn hottest(ui: &mut egui::Ui, doc: &mut Document, live: &Live) -> Vec<Action> {
         .collect();
     let n = strained.len().min(HOTTEST);
     if n == 0 {
-        return Vec::new();
+        return;
     }
     strained.select_nth_unstable_by(n - 1, |p, q| q.0.abs().total_cmp(&p.0.abs()));
     strained.truncate(n);
@@ -278,5 +278,4 @@ fn hottest(ui: &mut egui::Ui, doc: &mut Document, live: &Live) -> Vec<Action> {
             doc.selection.springs.insert(id);
         }
     }
-    Vec::new()
 }
