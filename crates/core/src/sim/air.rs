@@ -40,22 +40,24 @@
 //! whole step, each node's air force is capped at m |v_node − w| / Δt: it can at most bring the
 //! node to the wind's velocity within the step, never overshoot it.
 
+use super::kernels::components;
 use crate::NodeId;
 use crate::model::Air;
-use glam::Vec3A;
+use glam::{Mat4, Vec3A, Vec4};
 
 /// The wind and its gusts for one step: the noise values at the integer phases the step's
-/// faces span, computed once so each face only interpolates.
+/// nodes span, computed once so each node only interpolates.
 pub(crate) struct Wind {
     base: Vec3A,
     /// |w| · strength.
     amplitude: f32,
     /// ŵ / (|w| T), so that φ = t/T − x·this.
     phase_per_metre: Vec3A,
-    /// t / T.
-    phase_now: f32,
-    /// First integer phase tabulated.
-    first: i64,
+    /// φ − first at x = 0, where `first` is the first integer phase tabulated: a node's
+    /// phase counted from the start of the table is this − x·`phase_per_metre`.
+    offset: f32,
+    /// The largest phase counted from the start of the table that it covers.
+    end: f32,
     /// Noise values at integer phases `first`, `first + 1`, ...
     table: Vec<Vec3A>,
 }
@@ -80,27 +82,34 @@ impl Wind {
         let period = air.gust_period;
         let phase_per_metre =
             if speed > 0.0 { base / (speed * speed * period) } else { Vec3A::ZERO };
-        let phase_now = (time / f64::from(period)) as f32;
-        let mut table = Vec::new();
-        let mut first = 0;
-        if amplitude > 0.0 && !x.is_empty() {
-            let (lo, hi) = x.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| {
-                let along = p.dot(phase_per_metre);
-                (lo.min(along), hi.max(along))
-            });
-            first = (phase_now - hi).floor() as i64;
-            let last = (phase_now - lo).floor() as i64 + 1;
-            table = (first..=last)
-                .map(|i| {
-                    Vec3A::new(
-                        lattice(air.seed, 0, i),
-                        lattice(air.seed, 1, i),
-                        lattice(air.seed, 2, i),
-                    )
-                })
-                .collect();
+        let phase_now = time / f64::from(period);
+        let mut wind =
+            Wind { base, amplitude, phase_per_metre, offset: 0.0, end: 0.0, table: Vec::new() };
+        let Some(&first_x) = x.first() else { return wind };
+        if amplitude <= 0.0 {
+            return wind;
         }
-        Wind { base, amplitude, phase_per_metre, phase_now, first, table }
+        // The phases over the nodes' bounding box: a little wider than over the nodes
+        // themselves, but the box is a componentwise min and max, much cheaper than a dot
+        // product per node.
+        let (lo, hi) = x.iter().fold((first_x, first_x), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+        let (centre, half) = ((lo + hi) * 0.5, (hi - lo) * 0.5);
+        let along = f64::from(centre.dot(phase_per_metre));
+        let spread = f64::from(half.dot(phase_per_metre.abs()));
+        let first = (phase_now - along - spread).floor();
+        let last = (phase_now - along + spread).floor() + 1.0;
+        wind.table = (first as i64..=last as i64)
+            .map(|i| {
+                Vec3A::new(
+                    lattice(air.seed, 0, i),
+                    lattice(air.seed, 1, i),
+                    lattice(air.seed, 2, i),
+                )
+            })
+            .collect();
+        wind.offset = (phase_now - first) as f32;
+        wind.end = (last - first) as f32;
+        wind
     }
 
     /// The wind velocity at `x` (m/s).
@@ -108,10 +117,11 @@ impl Wind {
         if self.table.is_empty() {
             return self.base;
         }
-        let phase = self.phase_now - x.dot(self.phase_per_metre);
-        let cell = phase.floor();
-        let k = ((cell as i64 - self.first).max(0) as usize).min(self.table.len() - 2);
-        let f = (phase - cell).clamp(0.0, 1.0);
+        let phase = (self.offset - x.dot(self.phase_per_metre)).clamp(0.0, self.end);
+        // Truncation is ⌊phase⌋ here (phase ≥ 0), without a call to libm's floorf: SSE2 has
+        // no rounding instruction.
+        let k = (phase as usize).min(self.table.len() - 2);
+        let f = phase - k as f32;
         let s = f * f * (3.0 - 2.0 * f);
         self.base + self.table[k].lerp(self.table[k + 1], s) * self.amplitude
     }
@@ -127,6 +137,19 @@ pub(crate) fn relative_velocities(wind: &Wind, x: &[Vec3A], v: &[Vec3A], rel: &m
 /// and velocities relative to the wind `rel`. `sign` is +1 or −1 to turn the triangles'
 /// winding into outward normals for a closed surface (`double_sided` false), and is ignored
 /// for an open one.
+///
+/// Faces go four at a time, their vectors transposed into components ([`components`]), so
+/// that the three dot products, the square root and the division of each face share one
+/// vector instruction with three other faces'. In the sums the loop works with,
+/// m = (x_b − x_a) × (x_c − x_a) = 2N (before `sign`) and r = 3v, each corner's third of the
+/// face's force is
+///
+/// ```text
+/// F/3 = r A − m B,   A = (q (m·r) − C_D' |m·r|) / 54,   B = q |r|² / 54,
+/// q = C_L' (m·r) / √(|m|² |r|²)                      (C' = ½ ρ C)
+/// ```
+///
+/// which is the module doc's F_D + F_L with N = ±m/2 and v = r/3 substituted.
 pub(crate) fn add_forces(
     air: &Air,
     faces: &[[NodeId; 3]],
@@ -136,25 +159,74 @@ pub(crate) fn add_forces(
     forces: &mut [Vec3A],
 ) {
     let half_rho = 0.5 * air.density;
-    let (drag, lift) = (half_rho * air.drag, half_rho * air.lift);
-    for &[a, b, c] in faces {
+    let coefficients = Coefficients {
+        drag: Vec4::splat(half_rho * air.drag),
+        lift: Vec4::splat(half_rho * air.lift),
+        one_sided: (!double_sided).then_some(Vec4::splat(sign)),
+    };
+    let (groups, tail) = faces.as_chunks::<4>();
+    for group in groups {
+        add_group_forces(&coefficients, group, Vec4::ONE, x, rel, forces);
+    }
+    if let Some(&last) = tail.last() {
+        // The missing faces repeat the last one with no force: adding zero changes nothing.
+        let mut group = [last; 4];
+        group[..tail.len()].copy_from_slice(tail);
+        let live = Vec4::from_array([0, 1, 2, 3].map(|j| f32::from(u8::from(j < tail.len()))));
+        add_group_forces(&coefficients, &group, live, x, rel, forces);
+    }
+}
+
+/// The air's coefficients for [`add_group_forces`], one per lane.
+struct Coefficients {
+    /// ½ ρ C_D and ½ ρ C_L.
+    drag: Vec4,
+    lift: Vec4,
+    /// For a closed surface, the sign that turns the winding outwards.
+    one_sided: Option<Vec4>,
+}
+
+/// The air's force on four faces, added to their corners; `live` is 1 for the faces that
+/// count and 0 for padding.
+#[inline(always)]
+fn add_group_forces(
+    k: &Coefficients,
+    group: &[[NodeId; 3]; 4],
+    live: Vec4,
+    x: &[Vec3A],
+    rel: &[Vec3A],
+    forces: &mut [Vec3A],
+) {
+    let mut ends = [[0usize; 3]; 4];
+    let (mut e1, mut e2, mut r) = ([Vec3A::ZERO; 4], [Vec3A::ZERO; 4], [Vec3A::ZERO; 4]);
+    for (j, &[a, b, c]) in group.iter().enumerate() {
         let (a, b, c) = (a.index(), b.index(), c.index());
-        let (xa, xb, xc) = (x[a], x[b], x[c]);
-        let n = (xb - xa).cross(xc - xa) * (0.5 * sign);
-        let rel = (rel[a] + rel[b] + rel[c]) * (1.0 / 3.0);
-        let flux = n.dot(rel);
-        if !double_sided && flux <= 0.0 {
-            continue;
-        }
-        let mut f = rel * (-drag * flux.abs());
-        if lift > 0.0 {
-            let speed2 = rel.length_squared();
-            let denominator = (n.length_squared() * speed2).sqrt();
-            if denominator > 0.0 {
-                f += (rel * flux - n * speed2) * (lift * flux / denominator);
-            }
-        }
-        let share = f * (1.0 / 3.0);
+        ends[j] = [a, b, c];
+        let xa = x[a];
+        e1[j] = x[b] - xa;
+        e2[j] = x[c] - xa;
+        r[j] = rel[a] + rel[b] + rel[c];
+    }
+    let (e1, e2, r) = (components(&e1), components(&e2), components(&r));
+    let (rx, ry, rz) = (r.x_axis, r.y_axis, r.z_axis);
+    let mx = e1.y_axis * e2.z_axis - e1.z_axis * e2.y_axis;
+    let my = e1.z_axis * e2.x_axis - e1.x_axis * e2.z_axis;
+    let mz = e1.x_axis * e2.y_axis - e1.y_axis * e2.x_axis;
+    let mr = mx * rx + my * ry + mz * rz;
+    let rr = rx * rx + ry * ry + rz * rz;
+    let mm = mx * mx + my * my + mz * mz;
+    let weight = match k.one_sided {
+        Some(sign) => Vec4::select((mr * sign).cmpgt(Vec4::ZERO), live, Vec4::ZERO),
+        None => live,
+    } * (1.0 / 54.0);
+    let denominator = (mm * rr).sqrt();
+    let q = Vec4::select(denominator.cmpgt(Vec4::ZERO), k.lift * mr / denominator, Vec4::ZERO);
+    let a = (q * mr - k.drag * mr.abs()) * weight;
+    let b = q * rr * weight;
+    let f =
+        Mat4::from_cols(rx * a - mx * b, ry * a - my * b, rz * a - mz * b, Vec4::ZERO).transpose();
+    for (&[a, b, c], share) in ends.iter().zip([f.x_axis, f.y_axis, f.z_axis, f.w_axis]) {
+        let share = Vec3A::from_vec4(share);
         forces[a] += share;
         forces[b] += share;
         forces[c] += share;
@@ -165,10 +237,10 @@ pub(crate) fn add_forces(
 /// velocity (see the module doc); `rel` are the nodes' velocities relative to the wind.
 pub(crate) fn cap(forces: &mut [Vec3A], mass: &[f32], rel: &[Vec3A], dt: f32) {
     for ((f, &m), &rel) in forces.iter_mut().zip(mass).zip(rel) {
-        let limit = m * rel.length() / dt;
-        let size = f.length();
-        if size > limit {
-            *f *= limit / size;
+        let limit_squared = (m / dt) * (m / dt) * rel.length_squared();
+        let size_squared = f.length_squared();
+        if size_squared > limit_squared {
+            *f *= (limit_squared / size_squared).sqrt();
         }
     }
 }

@@ -123,7 +123,8 @@ pub(crate) fn substep(
     let forces = &mut scratch.forces;
     spring_forces(&c.springs, from, forces, threads);
     if let Some(gas) = &world.gas {
-        gas.add_forces(&from.pos, &c.faces, &mut scratch.grad, forces);
+        let nodes = (from.pos.as_slice(), from.vel.as_slice(), c.nodes.inv_mass.as_slice());
+        gas.add_forces(nodes, &c.faces, &mut scratch.grad, forces);
     }
     let mut outside_work = anchor_work(c, forces, t0, t1);
     if let Some(ext) = world.external {

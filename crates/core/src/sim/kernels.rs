@@ -79,11 +79,18 @@ impl Shared {
     }
 }
 
+/// Four vectors as components: `x_axis` holds their x, `y_axis` their y, `z_axis` their z
+/// (`w_axis` is zero). One 4 × 4 transpose.
+#[inline(always)]
+pub(crate) fn components(d: &[Vec3A; 4]) -> Mat4 {
+    Mat4::from_cols(d[0].extend(0.0), d[1].extend(0.0), d[2].extend(0.0), d[3].extend(0.0))
+        .transpose()
+}
+
 /// |d_j|² of four vectors: a 4 × 4 transpose and three multiply-adds.
 #[inline(always)]
 fn squared_lengths(d: &[Vec3A; 4]) -> Vec4 {
-    let t = Mat4::from_cols(d[0].extend(0.0), d[1].extend(0.0), d[2].extend(0.0), d[3].extend(0.0))
-        .transpose();
+    let t = components(d);
     t.x_axis * t.x_axis + t.y_axis * t.y_axis + t.z_axis * t.z_axis
 }
 

@@ -12,6 +12,11 @@
 //! terms of each triangle cancel around every closed fan of triangles). N_f is the face's area
 //! A_f times its unit normal n_f.
 //!
+//! V is homogeneous of degree 3 in the positions, so Euler's theorem gives it back from the
+//! gradient, V = (1/3) Σ_i x_i · ∂V/∂x_i: the solvers compute the gradient in one pass over the
+//! faces (one cross product and three additions each) and the volume in the pass over the
+//! nodes that they need anyway.
+//!
 //! The gas is ideal and isothermal (Boyle): p V stays constant. With the pressure p₀ of
 //! [`crate::model::Pressure`] given at the rest volume V₀ — the pressure by which the inside
 //! exceeds the outside, which is what pushes the skin out — the pressure at volume V and the
@@ -76,29 +81,52 @@ pub fn signed_volume<P: Copy + Into<Vec3A>>(positions: &[P], faces: &[[NodeId; 3
     (six_v / 6.0) as f32
 }
 
-/// The signed volume at positions `x(i)`, and its gradient ∂V/∂x_i written to `grad` (one per
-/// node, resized to `nodes`).
-pub(crate) fn volume_gradient(
-    x: impl Fn(usize) -> Vec3A,
-    faces: &[[NodeId; 3]],
-    nodes: usize,
-    grad: &mut Vec<Vec3A>,
-) -> f32 {
+/// Writes the volume gradient ∂V/∂x_i at positions `x` to `grad` (one per node, resized to
+/// `x.len()`), in the (1/3) Σ N_f form of the module doc: one cross product per face.
+pub(crate) fn volume_gradient(x: &[Vec3A], faces: &[[NodeId; 3]], grad: &mut Vec<Vec3A>) {
     grad.clear();
-    grad.resize(nodes, Vec3A::ZERO);
-    let mut six_v = 0.0f64;
+    grad.resize(x.len(), Vec3A::ZERO);
     for &[a, b, c] in faces {
         let (a, b, c) = (a.index(), b.index(), c.index());
-        let (xa, xb, xc) = (x(a), x(b), x(c));
-        let twice_n = (xb - xa).cross(xc - xa);
-        // x_a · (x_b × x_c) = x_a · ((x_b − x_a) × (x_c − x_a)): one cross product for both.
-        six_v += f64::from(xa.dot(twice_n));
-        let third_n = twice_n * (1.0 / 6.0);
+        let xa = x[a];
+        let third_n = (x[b] - xa).cross(x[c] - xa) * (1.0 / 6.0);
         grad[a] += third_n;
         grad[b] += third_n;
         grad[c] += third_n;
     }
-    (six_v / 6.0) as f32
+}
+
+/// Nodes summed in f32 before their sum joins the f64 total in [`gradient_sums`]: long
+/// enough for the loop to run at full speed, short enough that rounding stays at f32's
+/// precision of a 64-term sum.
+const CHUNK: usize = 64;
+
+/// The sums over the nodes that the gas needs, from the gradient `grad` at positions `x`,
+/// velocities `v` and inverse masses `w`:
+///
+/// - the signed volume V = (1/3) Σ_i x_i · ∂V/∂x_i (Euler's theorem: V is homogeneous of
+///   degree 3 in the positions), with the positions taken relative to the first node's,
+///   which changes nothing (Σ_i ∂V/∂x_i = 0 on a closed surface) but avoids the cancellation
+///   of large coordinates;
+/// - s = Σ_i w_i |∂V/∂x_i|² and V̇ = Σ_i ∂V/∂x_i · v_i.
+///
+/// Each sum is accumulated per component, so no node needs a horizontal addition.
+fn gradient_sums(x: &[Vec3A], grad: &[Vec3A], v: &[Vec3A], w: &[f32]) -> (f32, f64, f64) {
+    let origin = x.first().copied().unwrap_or(Vec3A::ZERO);
+    let (mut three_v, mut s, mut rate) = (0.0f64, 0.0f64, 0.0f64);
+    let chunks = x.chunks(CHUNK).zip(grad.chunks(CHUNK)).zip(v.chunks(CHUNK).zip(w.chunks(CHUNK)));
+    for ((x, grad), (v, w)) in chunks {
+        let (mut xg, mut wgg, mut gv) = (Vec3A::ZERO, Vec3A::ZERO, Vec3A::ZERO);
+        for (((&x, &g), &v), &w) in x.iter().zip(grad).zip(v).zip(w) {
+            xg += (x - origin) * g;
+            wgg += g * g * w;
+            gv += g * v;
+        }
+        three_v += f64::from(xg.element_sum());
+        s += f64::from(wgg.element_sum());
+        rate += f64::from(gv.element_sum());
+    }
+    ((three_v / 3.0) as f32, s, rate)
 }
 
 /// The gas of a closed model: Boyle's constant and the orientation of its surface.
@@ -139,52 +167,49 @@ impl Gas {
         -self.k * (v / v0).ln()
     }
 
-    /// Adds the pressure forces at positions `x` to `forces`; `grad` is scratch. Nothing
+    /// Adds the pressure forces at positions `x` to `forces`; `grad` is scratch (`v`, `w`:
+    /// the nodes' velocities and inverse masses). Nothing
     /// happens if the surface has turned inside out (V ≤ 0).
     pub fn add_forces(
         &self,
-        x: &[Vec3A],
+        (x, v, w): (&[Vec3A], &[Vec3A], &[f32]),
         faces: &[[NodeId; 3]],
         grad: &mut Vec<Vec3A>,
         forces: &mut [Vec3A],
     ) {
-        let v = self.sign * volume_gradient(|i| x[i], faces, x.len(), grad);
-        if v <= 0.0 {
+        volume_gradient(x, faces, grad);
+        let volume = self.sign * gradient_sums(x, grad, v, w).0;
+        if volume <= 0.0 {
             return;
         }
-        let p = self.pressure(v) * self.sign;
+        let p = self.pressure(volume) * self.sign;
         for (f, g) in forces.iter_mut().zip(grad.iter()) {
             *f += *g * p;
         }
     }
 
-    /// Xpbd's gas over a sub-step `h` at positions `x(i)`: adds every node's velocity change
-    /// to `v` (see the module doc); `grad` is scratch.
+    /// Xpbd's gas over a sub-step `h` from positions `x` and velocities `v` (see the module
+    /// doc): leaves ∂V/∂x in `grad` and returns the factor c such that node i's velocity
+    /// changes by c w_i ∂V/∂x_i; `None` if the surface has turned inside out (V ≤ 0).
     pub fn kick(
         &self,
-        x: impl Fn(usize) -> Vec3A,
-        v: &mut [Vec3A],
+        x: &[Vec3A],
+        v: &[Vec3A],
         inv_mass: &[f32],
         faces: &[[NodeId; 3]],
         grad: &mut Vec<Vec3A>,
         h: f32,
-    ) {
-        let volume = self.sign * volume_gradient(x, faces, v.len(), grad);
+    ) -> Option<f32> {
+        volume_gradient(x, faces, grad);
+        let (volume, s, rate) = gradient_sums(x, grad, v, inv_mass);
+        let volume = self.sign * volume;
         if volume <= 0.0 {
-            return;
+            return None;
         }
         let (h, k) = (f64::from(h), self.k / (f64::from(volume) * f64::from(volume)));
-        let (mut s, mut rate) = (0.0f64, 0.0f64);
-        for ((g, &w), v) in grad.iter().zip(inv_mass).zip(v.iter()) {
-            s += f64::from(w * g.length_squared());
-            rate += f64::from(g.dot(*v));
-        }
         let rate = rate * f64::from(self.sign);
         let p_end = (f64::from(self.pressure(volume)) - k * h * rate) / (1.0 + k * h * h * s);
-        let scale = (h * p_end) as f32 * self.sign;
-        for ((v, g), &w) in v.iter_mut().zip(grad.iter()).zip(inv_mass) {
-            *v += *g * (w * scale);
-        }
+        Some((h * p_end) as f32 * self.sign)
     }
 }
 
@@ -207,8 +232,13 @@ mod tests {
         assert!((signed_volume(&p, &f) - sixth).abs() < 1e-6);
         let x: Vec<Vec3A> = p.iter().map(|&v| v.into()).collect();
         let mut grad = Vec::new();
-        let v = volume_gradient(|i| x[i], &f, x.len(), &mut grad);
+        volume_gradient(&x, &f, &mut grad);
+        // ∂V/∂x is −(1/6)(1, 1, 1) at the origin and (1/6) times the axis at each other
+        // corner: s = Σ |∂V/∂x_i|² = 3/36 + 3/36, and with v = x, V̇ = Σ ∂V/∂x_i · x_i = 3V.
+        let (v, s, rate) = gradient_sums(&x, &grad, &x, &[1.0; 4]);
         assert!((v - sixth).abs() < 1e-6);
+        assert!((s - 1.0 / 6.0).abs() < 1e-6, "{s}");
+        assert!((rate - 0.5).abs() < 1e-6, "{rate}");
         // Moving a corner along an axis by ε grows the volume by the gradient times ε: check
         // against a finite difference.
         for (i, g) in grad.iter().enumerate() {

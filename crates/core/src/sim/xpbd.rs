@@ -79,7 +79,8 @@ pub(crate) struct Workspace {
     u_prev: Vec<Vec3A>,
     /// h (g + w F_ext) per node: the velocity each sub-step's prediction adds.
     kick: Vec<Vec3A>,
-    /// The volume gradient of the gas pass.
+    /// Positions at the start of a sub-step, and their volume gradient (the gas pass).
+    x: Vec<Vec3A>,
     grad: Vec<Vec3A>,
 }
 
@@ -147,13 +148,23 @@ pub(crate) fn step(
     v.copy_from_slice(&start.vel);
     for i in 1..=n {
         let t = i as f32 / n as f32;
-        if let Some(gas) = &world.gas {
-            let at = |k: usize| base[k] + ws.u_prev[k];
-            gas.kick(at, v, &c.nodes.inv_mass, &c.faces, &mut ws.grad, h);
-        }
+        let gas = world.gas.as_ref().and_then(|gas| {
+            ws.x.clear();
+            ws.x.extend(base.iter().zip(&ws.u_prev).map(|(&x0, &u)| x0 + u));
+            gas.kick(&ws.x, v, &c.nodes.inv_mass, &c.faces, &mut ws.grad, h)
+        });
         let moving = ws.u_prev.iter().zip(v.iter()).zip(&ws.kick);
-        for (((&u_prev, &v), &kick), u) in moving.zip(ws.u.iter_mut()) {
-            *u = u_prev + (v + kick) * h;
+        if let Some(scale) = gas {
+            // v is recomputed from u after the projection: the gas's velocity change only
+            // needs to reach the prediction.
+            let gas = ws.grad.iter().zip(&c.nodes.inv_mass);
+            for ((((&u_prev, &v), &kick), u), (&g, &w)) in moving.zip(ws.u.iter_mut()).zip(gas) {
+                *u = u_prev + (v + kick + g * (w * scale)) * h;
+            }
+        } else {
+            for (((&u_prev, &v), &kick), u) in moving.zip(ws.u.iter_mut()) {
+                *u = u_prev + (v + kick) * h;
+            }
         }
         for (k, &node) in c.anchors.nodes.iter().enumerate() {
             ws.u[node as usize] = c.anchors.at(k, t) - base[node as usize];
