@@ -34,8 +34,11 @@ pub(crate) fn break_springs(
     time: f64,
 ) -> Vec<(BreakEvent, (u32, u32))> {
     let (a, b) = (springs.a(), springs.b());
-    let length = |i: u32| pos[a[i as usize] as usize].distance(pos[b[i as usize] as usize]);
-    let outside = |&(i, min, max): &(u32, f32, f32)| !(min..=max).contains(&length(i));
+    let squared =
+        |i: u32| pos[a[i as usize] as usize].distance_squared(pos[b[i as usize] as usize]);
+    let length = |i: u32| squared(i).sqrt();
+    // Squares compared, no square root per spring (the limits are ≥ 0, or ∞).
+    let outside = |&(i, min, max): &(u32, f32, f32)| !(min * min..=max * max).contains(&squared(i));
     if !springs.limited.iter().any(outside) {
         return Vec::new();
     }
