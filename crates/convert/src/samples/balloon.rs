@@ -2,9 +2,10 @@
 //! at 2 kPa over the outside air, whose buoyancy (1.06 kg/m³ lighter than air, 0.11 m³) lifts
 //! it by about 1.2 N, on a 1 m string of twelve 1 g beads whose end is held.
 //!
-//! It runs on the explicit integrator at 128 sub-steps (about 1 ms a frame): Xpbd's single
-//! Gauss–Seidel pass per sub-step, fighting the gas in a taut skin, makes a balloon on a string
-//! spin about the string (see `springmesh_core`'s `sim::spin`).
+//! It runs on the explicit integrator at 128 sub-steps (about 1 ms a frame). Xpbd holds it
+//! still too at 128 sub-steps but costs three times as much, and at its usual 32 the skin,
+//! fighting the gas with one Gauss–Seidel pass per sub-step, wobbles (see `springmesh_core`'s
+//! `sim::spin`).
 
 use super::build::{chain, convert};
 use crate::{ConvertOptions, MassMode, RawMesh};

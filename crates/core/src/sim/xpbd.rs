@@ -18,6 +18,7 @@
 //!         Δλ = −C / (w_a + w_b + α̃)
 //!         x_a ← x_a + w_a Δλ n,   x_b ← x_b − w_b Δλ n
 //!     without anchors: undo the spin the pass leaked          (see super::spin)
+//!     with anchors and gas: undo the spin each spring leaked   (likewise)
 //!     v ← (x − x_prev) / h · e^(−c h)                      (global damping)
 //!     spring damping on v                                   (see super::damping)
 //!     collisions on x and v                                 (see super::collision)
@@ -58,7 +59,7 @@
 
 use super::compile::Compiled;
 use super::damping::{damp_springs, global_factor};
-use super::kernels::{Threads, project_springs};
+use super::kernels::{Threads, project_springs, project_springs_leaking};
 use super::spin::FreeBody;
 use super::state::States;
 use super::world::World;
@@ -72,6 +73,10 @@ pub(crate) struct Workspace {
     /// g_a = w_a / (w_a + w_b + α̃) per spring (solver order); g_b likewise.
     ga: Vec<f32>,
     gb: Vec<f32>,
+    /// 1 / (w_a + w_b + α̃) per spring, and the nodes' masses with the anchors' set to zero:
+    /// what an anchored model with gas needs to undo the spin its springs leak.
+    gc: Vec<f32>,
+    free_mass: Vec<f32>,
     /// D_s = x0_a − x0_b per spring at the start of the step.
     offset: Vec<Vec3A>,
     /// Displacement of every node from the start of the step, now and a sub-step ago.
@@ -99,6 +104,10 @@ impl Workspace {
         let w = &c.nodes.inv_mass;
         self.ga.clear();
         self.gb.clear();
+        self.gc.clear();
+        self.free_mass.clear();
+        let free = c.nodes.free.iter().zip(&c.nodes.mass);
+        self.free_mass.extend(free.map(|(&free, &m)| free * m));
         for i in 0..s.len() {
             let (wa, wb) = (w[s.a()[i] as usize], w[s.b()[i] as usize]);
             let compliance = 1.0 / (s.stiffness[i] * h * h);
@@ -106,6 +115,7 @@ impl Workspace {
             // k = 0 gives α̃ = ∞ and weights 0: a broken or slack spring does nothing.
             self.ga.push(wa / denominator);
             self.gb.push(wb / denominator);
+            self.gc.push(1.0 / denominator);
         }
         self.h = h;
     }
@@ -136,6 +146,8 @@ pub(crate) fn step(
     let inv_h = 1.0 / h;
     // A model without anchors keeps its angular momentum through the spring pass (spin.rs).
     let free_model = c.anchors.nodes.is_empty() && !c.springs.is_empty();
+    // An anchored model with gas has the leak of each spring taken out (spin.rs).
+    let anchored_gas = !free_model && world.gas.is_some() && !c.anchors.nodes.is_empty();
     let (start, out, dst) = states.pair(states.committed_index());
     let base = &start.pos;
     let (a, b) = (c.springs.a(), c.springs.b());
@@ -169,12 +181,23 @@ pub(crate) fn step(
         for (k, &node) in c.anchors.nodes.iter().enumerate() {
             ws.u[node as usize] = c.anchors.at(k, t) - base[node as usize];
         }
-        let free_body =
-            free_model.then(|| FreeBody::new(&c.nodes.mass, base, &ws.u_prev)).flatten();
-        let moment = free_body.as_ref().map(|b| b.moment(&c.nodes.mass, base, &ws.u_prev, &ws.u));
-        project_springs(&c.springs, &ws.offset, &ws.ga, &ws.gb, &mut ws.u, threads);
-        if let (Some(body), Some(before)) = (&free_body, moment) {
-            body.restore(before, &c.nodes.mass, base, &ws.u_prev, &mut ws.u);
+        if anchored_gas {
+            let body = FreeBody::new(&ws.free_mass, base, &ws.u_prev);
+            let weights = (ws.ga.as_slice(), ws.gb.as_slice(), ws.gc.as_slice());
+            let (springs, offset) = (&c.springs, &ws.offset);
+            let leak = project_springs_leaking(springs, offset, weights, &ws.u_prev, &mut ws.u);
+            if let Some(body) = body {
+                body.undo(leak, &ws.free_mass, base, &ws.u_prev, &mut ws.u);
+            }
+        } else {
+            let free_body =
+                free_model.then(|| FreeBody::new(&c.nodes.mass, base, &ws.u_prev)).flatten();
+            let moment =
+                free_body.as_ref().map(|b| b.moment(&c.nodes.mass, base, &ws.u_prev, &ws.u));
+            project_springs(&c.springs, &ws.offset, &ws.ga, &ws.gb, &mut ws.u, threads);
+            if let (Some(body), Some(before)) = (&free_body, moment) {
+                body.restore(before, &c.nodes.mass, base, &ws.u_prev, &mut ws.u);
+            }
         }
         let mut finite = true;
         for ((&u, &u_prev), v) in ws.u.iter().zip(&ws.u_prev).zip(v.iter_mut()) {
