@@ -167,8 +167,8 @@ impl Gas {
         -self.k * (v / v0).ln()
     }
 
-    /// Adds the pressure forces at positions `x` to `forces`; `grad` is scratch (`v`, `w`:
-    /// the nodes' velocities and inverse masses). Nothing
+    /// Adds the pressure forces at positions `x` to `forces`; `grad` is scratch, and `v`, `w`
+    /// (velocities, inverse masses) feed the sums it shares with [`Gas::kick`]. Nothing
     /// happens if the surface has turned inside out (V ≤ 0).
     pub fn add_forces(
         &self,

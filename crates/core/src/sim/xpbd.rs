@@ -144,10 +144,7 @@ pub(crate) fn step(
     }
     let decay = global_factor(c.params.damping, h);
     let inv_h = 1.0 / h;
-    // A model without anchors keeps its angular momentum through the spring pass (spin.rs).
-    let free_model = c.anchors.nodes.is_empty() && !c.springs.is_empty();
-    // An anchored model with gas has the leak of each spring taken out (spin.rs).
-    let anchored_gas = !free_model && world.gas.is_some() && !c.anchors.nodes.is_empty();
+    let spin = Spin::of(c, world);
     let (start, out, dst) = states.pair(states.committed_index());
     let base = &start.pos;
     let (a, b) = (c.springs.a(), c.springs.b());
@@ -181,24 +178,7 @@ pub(crate) fn step(
         for (k, &node) in c.anchors.nodes.iter().enumerate() {
             ws.u[node as usize] = c.anchors.at(k, t) - base[node as usize];
         }
-        if anchored_gas {
-            let body = FreeBody::new(&ws.free_mass, base, &ws.u_prev);
-            let weights = (ws.ga.as_slice(), ws.gb.as_slice(), ws.gc.as_slice());
-            let (springs, offset) = (&c.springs, &ws.offset);
-            let leak = project_springs_leaking(springs, offset, weights, &ws.u_prev, &mut ws.u);
-            if let Some(body) = body {
-                body.undo(leak, &ws.free_mass, base, &ws.u_prev, &mut ws.u);
-            }
-        } else {
-            let free_body =
-                free_model.then(|| FreeBody::new(&c.nodes.mass, base, &ws.u_prev)).flatten();
-            let moment =
-                free_body.as_ref().map(|b| b.moment(&c.nodes.mass, base, &ws.u_prev, &ws.u));
-            project_springs(&c.springs, &ws.offset, &ws.ga, &ws.gb, &mut ws.u, threads);
-            if let (Some(body), Some(before)) = (&free_body, moment) {
-                body.restore(before, &c.nodes.mass, base, &ws.u_prev, &mut ws.u);
-            }
-        }
+        project(c, ws, base, spin, threads);
         let mut finite = true;
         for ((&u, &u_prev), v) in ws.u.iter().zip(&ws.u_prev).zip(v.iter_mut()) {
             *v = (u - u_prev) * (inv_h * decay);
@@ -232,4 +212,51 @@ pub(crate) fn step(
         out.pos[node as usize] = c.anchors.at(k, 1.0);
     }
     Some(dst)
+}
+
+/// How the spring pass keeps a model's angular momentum ([`super::spin`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Spin {
+    /// Nothing to do: anchored without gas, or no springs.
+    Untouched,
+    /// No anchors: the measured change of the whole model's moment is undone.
+    Free,
+    /// Anchors and gas: each spring's leak is summed as it is projected and undone.
+    AnchoredGas,
+}
+
+impl Spin {
+    fn of(c: &Compiled, world: &World) -> Spin {
+        match (c.anchors.nodes.is_empty(), world.gas.is_some()) {
+            _ if c.springs.is_empty() => Spin::Untouched,
+            (true, _) => Spin::Free,
+            (false, true) => Spin::AnchoredGas,
+            (false, false) => Spin::Untouched,
+        }
+    }
+}
+
+/// The sub-step's spring pass on `ws.u`, with the spin correction `spin` asks for.
+fn project(c: &Compiled, ws: &mut Workspace, base: &[Vec3A], spin: Spin, threads: Threads) {
+    let (springs, offset) = (&c.springs, &ws.offset);
+    match spin {
+        Spin::Untouched => project_springs(springs, offset, &ws.ga, &ws.gb, &mut ws.u, threads),
+        Spin::Free => {
+            let mass = &c.nodes.mass;
+            let body = FreeBody::new(mass, base, &ws.u_prev);
+            let before = body.as_ref().map(|b| b.moment(mass, base, &ws.u_prev, &ws.u));
+            project_springs(springs, offset, &ws.ga, &ws.gb, &mut ws.u, threads);
+            if let (Some(body), Some(before)) = (body, before) {
+                body.restore(before, mass, base, &ws.u_prev, &mut ws.u);
+            }
+        }
+        Spin::AnchoredGas => {
+            let body = FreeBody::new(&ws.free_mass, base, &ws.u_prev);
+            let weights = (ws.ga.as_slice(), ws.gb.as_slice(), ws.gc.as_slice());
+            let leak = project_springs_leaking(springs, offset, weights, &ws.u_prev, &mut ws.u);
+            if let Some(body) = body {
+                body.undo(leak, &ws.free_mass, base, &ws.u_prev, &mut ws.u);
+            }
+        }
+    }
 }
