@@ -1,4 +1,5 @@
-//! `springmesh`: convert meshes into spring models, inspect, simulate, settle and check them.
+//! `springmesh`: convert meshes into spring models, inspect, simulate, settle, check and brace
+//! them.
 //!
 //! Every command prints readable text, or one JSON object on stdout with `--json`. Errors go to
 //! stderr as `error: <file>: <what is wrong>`; the exit code is 1 for a failed run and 2 for
@@ -33,8 +34,11 @@ enum Command {
     Simulate(commands::simulate::Args),
     /// Simulate until the model comes to rest and save the resting positions as its shape.
     Settle(commands::settle::Args),
-    /// Shake the model, let it settle, and measure how far it ends from its rest shape.
+    /// Shake the model and rest it on the ground (or hang it), and measure how far it ends
+    /// from its rest shape.
     Check(commands::check::Args),
+    /// Add vicinity springs around the worst nodes of the check, only if that lowers the error.
+    Brace(commands::brace::Args),
     /// Write a built-in sample model: string, cloth, jelly, balloon, flag or tear.
     Sample(commands::sample::Args),
 }
@@ -69,6 +73,7 @@ fn main() -> ExitCode {
         Command::Simulate(args) => commands::simulate::run(args),
         Command::Settle(args) => commands::settle::run(args),
         Command::Check(args) => commands::check::run(args),
+        Command::Brace(args) => commands::brace::run(args),
         Command::Sample(args) => commands::sample::run(args),
     };
     match result {

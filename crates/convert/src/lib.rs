@@ -3,14 +3,17 @@
 //! Turns a modeller's mesh into a [`springmesh_core::SpringModel`]:
 //!
 //! ```text
-//! import (OBJ via tobj, glTF/GLB via gltf)  →  weld  →  topology  →  springs  →  vicinity  →  masses
+//! import (OBJ via tobj, glTF/GLB via gltf)  →  scale  →  weld  →  topology  →  springs  →  vicinity
+//!     →  solid fill (optional)  →  masses
 //! ```
 //!
 //! - [`import`]: files into a [`RawMesh`] (triangles with uvs, quads remembered).
 //! - [`weld`]: coincident vertices into one node, so uv seams do not tear the model.
 //! - [`topology`] and [`springs`]: the exact counting rules for stretch, shear and bend springs.
 //! - [`vicinity`]: springs between nearby nodes, found with a grid.
-//! - [`masses`]: per node, or a total shared evenly or by area.
+//! - [`solid`]: with `--solid`, a lattice of interior springs found by winding numbers, bound to
+//!   the surface, with stiffness and masses from a material.
+//! - [`masses`]: per node, or a total shared evenly or by area, or from a density.
 //! - [`samples`]: the built-in models (string, cloth, jelly, balloon, flag).
 //!
 //! ```no_run
@@ -23,6 +26,8 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod brace;
+pub mod connect;
 mod error;
 pub mod import;
 pub mod masses;
@@ -31,6 +36,8 @@ mod options;
 mod pipeline;
 mod report;
 pub mod samples;
+pub mod shapes;
+pub mod solid;
 pub mod springs;
 pub mod topology;
 pub mod vicinity;
@@ -46,4 +53,5 @@ pub use options::{
 pub use pipeline::{
     Control, Conversion, Stage, convert_file, convert_file_with, convert_mesh, convert_mesh_with,
 };
-pub use report::{ConvertReport, SpringCounts, Warning};
+pub use report::{ConvertReport, SolidReport, SpringCounts, Warning};
+pub use solid::SolidOptions;

@@ -6,6 +6,8 @@
 //!   third to each corner, m_i = M · (Σ_{t ∋ i} A_t / 3) / Σ_t A_t: the lumped mass matrix of
 //!   linear triangles, so a dense patch of small triangles is not heavier than a sparse one.
 //!   A mesh of zero total area falls back to even shares.
+//! - Density: a total of ρ · V, V the volume the surface encloses (divergence theorem, as
+//!   [`crate::solid::signed_volume`]), shared by area like the above.
 
 use crate::options::MassMode;
 use glam::Vec3;
@@ -17,6 +19,10 @@ pub fn node_masses(mode: MassMode, positions: &[Vec3], triangles: &[[u32; 3]]) -
     match mode {
         MassMode::PerNode { mass } => (vec![mass; n], false),
         MassMode::TotalEven { mass } => (vec![mass / n.max(1) as f32; n], false),
+        MassMode::Density { density } => {
+            let volume = crate::solid::signed_volume(positions, triangles).abs() as f32;
+            node_masses(MassMode::TotalByArea { mass: density * volume }, positions, triangles)
+        }
         MassMode::TotalByArea { mass } => {
             let mut share = vec![0.0f64; n];
             for t in triangles {

@@ -8,6 +8,7 @@
 //! corners, which carry the whole weight (40 × 40 nodes: 0.26% and 16%; with 1000 N/m and 10 g
 //! nodes it was 1.1% and 46%). Heavier or finer meshes want stiffer springs or lighter nodes.
 
+use crate::solid::SolidOptions;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -35,11 +36,30 @@ pub enum MassMode {
         mass: f32,
     },
     /// This total mass (kg) is shared by area: each triangle carries mass in proportion to
-    /// its area and gives a third of it to each corner.
+    /// its area and gives a third of it to each corner (a solid: by the volume each node
+    /// stands for).
     TotalByArea {
         /// kg in all.
         mass: f32,
     },
+    /// The volume the surface encloses times this density (kg/m³), shared like
+    /// [`MassMode::TotalByArea`].
+    Density {
+        /// kg/m³.
+        density: f32,
+    },
+}
+
+impl MassMode {
+    /// The number the mode carries (kg, or kg/m³ for a density).
+    pub fn value(self) -> f32 {
+        match self {
+            MassMode::PerNode { mass }
+            | MassMode::TotalEven { mass }
+            | MassMode::TotalByArea { mass } => mass,
+            MassMode::Density { density } => density,
+        }
+    }
 }
 
 /// Default stretch springs: 5000 N/m (see the module docs for what that gives).
@@ -76,6 +96,13 @@ pub struct ConvertOptions {
     /// Distance (m) within which vertices become one node; `None`: 1e-6 of the bounding-box
     /// diagonal; `Some(0.0)`: only identical positions.
     pub weld_tolerance: Option<f32>,
+    /// Factor applied to the mesh's coordinates before anything else (a mesh modelled in
+    /// centimetres wants 0.01); distances in the other options are after scaling.
+    pub scale: f32,
+    /// Fill the inside with a lattice of interior springs ([`crate::solid`]); `None`: the
+    /// surface only. With it, every spring's stiffness and damping come from the material
+    /// (the stretch and bend settings are not used; vicinity springs keep theirs).
+    pub solid: Option<SolidOptions>,
 }
 
 impl Default for ConvertOptions {
@@ -90,6 +117,8 @@ impl Default for ConvertOptions {
             vicinity: DEFAULT_VICINITY,
             mass: MassMode::PerNode { mass: DEFAULT_NODE_MASS },
             weld_tolerance: None,
+            scale: 1.0,
+            solid: None,
         }
     }
 }
@@ -113,13 +142,18 @@ impl ConvertOptions {
         if self.vicinity_cap == Some(0) {
             return Some("vicinity cap must be at least 1".into());
         }
-        let mass = match self.mass {
-            MassMode::PerNode { mass }
-            | MassMode::TotalEven { mass }
-            | MassMode::TotalByArea { mass } => mass,
-        };
+        let mass = self.mass.value();
         if !(mass.is_finite() && mass > 0.0) {
             return Some(format!("mass {mass} must be a finite number > 0"));
+        }
+        if !(self.scale.is_finite() && self.scale > 0.0) {
+            return Some(format!("scale {} must be a finite number > 0", self.scale));
+        }
+        if let Some(solid) = self.solid {
+            let positive = |x: Option<f32>| x.is_none_or(|x| x.is_finite() && x > 0.0);
+            if !positive(solid.spacing) || !positive(solid.youngs_modulus) {
+                return Some("solid spacing and Young's modulus must be finite numbers > 0".into());
+            }
         }
         if let Some(t) = self.weld_tolerance
             && !finite_non_negative(t)
@@ -132,10 +166,11 @@ impl ConvertOptions {
     /// The options as text, for a model's metadata.
     pub fn to_metadata(&self) -> BTreeMap<String, String> {
         let opt = |v: Option<f32>| v.map_or("none".to_string(), |v| v.to_string());
-        let (mass_mode, mass) = match self.mass {
-            MassMode::PerNode { mass } => ("per_node", mass),
-            MassMode::TotalEven { mass } => ("total_even", mass),
-            MassMode::TotalByArea { mass } => ("total_by_area", mass),
+        let mass_mode = match self.mass {
+            MassMode::PerNode { .. } => "per_node",
+            MassMode::TotalEven { .. } => "total_even",
+            MassMode::TotalByArea { .. } => "total_by_area",
+            MassMode::Density { .. } => "density",
         };
         [
             ("bend", self.bend.to_string()),
@@ -149,8 +184,12 @@ impl ConvertOptions {
             ("vicinity_stiffness", self.vicinity.stiffness.to_string()),
             ("vicinity_damping", self.vicinity.damping.to_string()),
             ("mass_mode", mass_mode.to_string()),
-            ("mass", mass.to_string()),
+            ("mass", self.mass.value().to_string()),
             ("weld_tolerance", opt(self.weld_tolerance)),
+            ("scale", self.scale.to_string()),
+            ("solid", self.solid.is_some().to_string()),
+            ("solid_spacing", opt(self.solid.and_then(|s| s.spacing))),
+            ("youngs_modulus", opt(self.solid.and_then(|s| s.youngs_modulus))),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))

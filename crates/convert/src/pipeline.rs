@@ -1,9 +1,11 @@
-//! The conversion pipeline: weld → topology → springs → vicinity → masses → model + report.
+//! The conversion pipeline: scale → weld → topology → springs → vicinity → solid fill → masses →
+//! model + report.
 
 use crate::masses::node_masses;
 use crate::mesh::{RawMesh, Texture};
 use crate::options::{ConvertOptions, DEFAULT_RELATIVE_WELD, SpringSettings};
-use crate::report::{ConvertReport, SpringCounts};
+use crate::report::{ConvertReport, SolidReport, SpringCounts};
+use crate::solid::{FillProblem, MAX_LATTICE_POINTS, fill};
 use crate::springs::{LISTED, joined, surface_pairs};
 use crate::topology::unkey;
 use crate::vicinity::vicinity_pairs;
@@ -36,14 +38,22 @@ pub enum Stage {
     Springs,
     /// Finding vicinity springs.
     Vicinity,
+    /// Filling the inside of a solid.
+    Solid,
     /// Masses, faces, the report.
     Finishing,
 }
 
 impl Stage {
     /// Every stage, in order.
-    pub const ALL: [Stage; 5] =
-        [Stage::Reading, Stage::Welding, Stage::Springs, Stage::Vicinity, Stage::Finishing];
+    pub const ALL: [Stage; 6] = [
+        Stage::Reading,
+        Stage::Welding,
+        Stage::Springs,
+        Stage::Vicinity,
+        Stage::Solid,
+        Stage::Finishing,
+    ];
 
     /// A short description for progress displays.
     pub fn label(self) -> &'static str {
@@ -52,6 +62,7 @@ impl Stage {
             Stage::Welding => "welding",
             Stage::Springs => "making springs",
             Stage::Vicinity => "finding vicinity springs",
+            Stage::Solid => "filling the solid",
             Stage::Finishing => "finishing",
         }
     }
@@ -111,7 +122,7 @@ pub fn convert_mesh(
 
 /// [`convert_mesh`], watched and stoppable through `control`.
 pub fn convert_mesh_with(
-    mesh: RawMesh,
+    mut mesh: RawMesh,
     options: &ConvertOptions,
     source: &Path,
     control: Control,
@@ -134,6 +145,14 @@ pub fn convert_mesh_with(
     {
         let what = format!("triangle {t} names a vertex that does not exist");
         return Err(ConvertError::TooLarge { file: source.to_path_buf(), what });
+    }
+    if options.scale != 1.0 {
+        for p in &mut mesh.positions {
+            *p *= options.scale;
+        }
+        if let Some(vertex) = mesh.positions.iter().position(|p| !p.is_finite()) {
+            return Err(ConvertError::NonFinite { file: source.to_path_buf(), vertex });
+        }
     }
     let mut report = ConvertReport {
         skipped_points: mesh.points,
@@ -179,6 +198,22 @@ pub fn convert_mesh_with(
         None => Vec::new(),
     };
 
+    control.enter(Stage::Solid)?;
+    let solid = match &options.solid {
+        Some(solid) => Some(
+            fill(&welded.positions, &welded.triangles, solid, options.mass).map_err(|p| {
+                let FillProblem::TooFine { points, spacing } = p;
+                ConvertError::TooLarge {
+                    file: source.to_path_buf(),
+                    what: format!(
+                        "a solid fill of spacing {spacing} m ({points} lattice points; at most {MAX_LATTICE_POINTS})"
+                    ),
+                }
+            })?,
+        ),
+        None => None,
+    };
+
     control.enter(Stage::Finishing)?;
     let groups: [(&[u64], SpringKind, SpringSettings); 4] = [
         (&pairs.stretch, SpringKind::Stretch, options.stretch),
@@ -186,7 +221,8 @@ pub fn convert_mesh_with(
         (&pairs.bend, SpringKind::Bend, options.bend_springs),
         (&vicinity, SpringKind::Vicinity, options.vicinity),
     ];
-    let total: usize = groups.iter().map(|g| g.0.len()).sum();
+    let interior = solid.as_ref().map_or(0, |s| s.springs.len());
+    let total: usize = groups.iter().map(|g| g.0.len()).sum::<usize>() + interior;
     if total > u32::MAX as usize {
         return Err(ConvertError::TooLarge {
             file: source.to_path_buf(),
@@ -194,7 +230,14 @@ pub fn convert_mesh_with(
         });
     }
     let mut model = SpringModel::default();
-    let (masses, area_fallback) = node_masses(options.mass, &welded.positions, &welded.triangles);
+    let (masses, area_fallback) = match &solid {
+        Some(s) => (s.masses.clone(), false),
+        None => node_masses(options.mass, &welded.positions, &welded.triangles),
+    };
+    if masses.iter().any(|&m| !(m.is_finite() && m > 0.0)) {
+        let reason = "a mass from a density needs a closed surface: this mesh encloses no volume";
+        return Err(ConvertError::Options { reason: reason.into() });
+    }
     report.warn(
         "area_masses",
         usize::from(area_fallback),
@@ -202,9 +245,11 @@ pub fn convert_mesh_with(
         "some nodes touch only zero-area triangles: masses are shared evenly instead of by area"
             .into(),
     );
+    let interior_positions = solid.as_ref().map_or(&[][..], |s| &s.interior[..]);
     model.nodes = welded
         .positions
         .iter()
+        .chain(interior_positions)
         .zip(&masses)
         .map(|(&position, &mass)| Node { position, mass })
         .collect();
@@ -213,10 +258,18 @@ pub fn convert_mesh_with(
         for &k in keys {
             let (a, b) = unkey(k);
             let rest = welded.positions[a as usize].distance(welded.positions[b as usize]);
+            let (stiffness, damping) = match &solid {
+                Some(s) if kind != SpringKind::Vicinity => s.surface_spring(a, b, kind, rest),
+                _ => (settings.stiffness, settings.damping),
+            };
             model.springs.push(
-                Spring::new(NodeId(a), NodeId(b), rest, settings.stiffness, kind)
-                    .with_damping(settings.damping),
+                Spring::new(NodeId(a), NodeId(b), rest, stiffness, kind).with_damping(damping),
             );
+        }
+    }
+    if let Some(s) = &solid {
+        for &spring in &s.springs {
+            model.springs.push(spring);
         }
     }
     model.faces = welded
@@ -226,6 +279,9 @@ pub fn convert_mesh_with(
         .map(|(t, &uvs)| Face { nodes: t.map(NodeId), uvs })
         .collect();
     model.uvs = mesh.uvs;
+    if let Some(s) = &solid {
+        model.params.substeps = s.substeps;
+    }
     model.metadata = Metadata {
         name: source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
         source: Some(source.display().to_string()),
@@ -239,9 +295,37 @@ pub fn convert_mesh_with(
         bend: pairs.bend.len(),
         vicinity: vicinity.len(),
         manual: 0,
+        interior,
         total,
         shear: pairs.shear.len(),
     };
+    if let Some(s) = &solid {
+        report.solid = Some(SolidReport {
+            interior_nodes: s.interior.len(),
+            spacing: s.spacing,
+            youngs_modulus: s.modulus,
+            volume: s.volume,
+            mass: masses.iter().sum(),
+        });
+        report.warn(
+            "empty_solid",
+            usize::from(s.interior.is_empty()),
+            Vec::new(),
+            format!(
+                "no lattice point at spacing {} m lies inside the surface: nothing was filled (try a smaller solid spacing)",
+                s.spacing
+            ),
+        );
+        report.warn(
+            "unbound_surface",
+            s.unbound.len(),
+            s.unbound.iter().take(LISTED).copied().collect(),
+            format!(
+                "{} surface nodes have no interior node on their inner side and are held by the surface alone (nodes listed)",
+                s.unbound.len()
+            ),
+        );
+    }
     report.components = model.parts().count;
     report.warn(
         "components",

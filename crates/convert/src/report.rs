@@ -14,10 +14,27 @@ pub struct SpringCounts {
     pub vicinity: usize,
     /// Manual springs (none after a conversion).
     pub manual: usize,
+    /// Interior springs of a solid: its lattice and the bindings of the surface to it.
+    pub interior: usize,
     /// All springs.
     pub total: usize,
     /// Of the stretch springs, those that are quad diagonals added by `quad_shear`.
     pub shear: usize,
+}
+
+/// What a solid fill made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct SolidReport {
+    /// Nodes inside the surface (they follow the surface nodes).
+    pub interior_nodes: usize,
+    /// Lattice spacing h (m).
+    pub spacing: f32,
+    /// Young's modulus of the material (Pa).
+    pub youngs_modulus: f32,
+    /// Volume the surface encloses (m³).
+    pub volume: f32,
+    /// Total mass (kg).
+    pub mass: f32,
 }
 
 /// Something the converter got past but the artist should know.
@@ -25,7 +42,7 @@ pub struct SpringCounts {
 pub struct Warning {
     /// A stable identifier: `material`, `degenerate_triangles`, `zero_area_triangles`,
     /// `unreferenced_vertices`, `welded_vertices`, `non_manifold_edges`, `points_and_lines`,
-    /// `components`, `area_masses`.
+    /// `components`, `area_masses`, `unbound_surface`, `empty_solid`.
     pub kind: &'static str,
     /// The warning as a sentence.
     pub message: String,
@@ -66,6 +83,8 @@ pub struct ConvertReport {
     pub skipped_lines: usize,
     /// The weld tolerance used (m).
     pub weld_tolerance: f32,
+    /// The solid fill, when one was made.
+    pub solid: Option<SolidReport>,
     /// Things to look at.
     pub warnings: Vec<Warning>,
 }

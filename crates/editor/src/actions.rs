@@ -25,6 +25,9 @@ pub enum Action {
     Dismiss(usize),
     /// Run the stability check on the model.
     Check,
+    /// Try bracing the worst region with vicinity springs of this stiffness (N/m) and damping
+    /// (N·s/m); keep them only if the check's error falls.
+    Brace(f32, f32),
     /// Change the model: one undoable step with this label.
     Edit(Edit, String),
     /// Change the model as part of the last step if it has this label (a drag going on).

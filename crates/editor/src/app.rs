@@ -200,6 +200,9 @@ impl EditorApp {
             }
             Action::Notify(text) => self.messages.push(text),
             Action::Check => self.live.check.start(self.doc.model(), self.doc.revision(), ctx),
+            Action::Brace(k, d) => {
+                self.live.check.start_fix(self.doc.model(), self.doc.revision(), (k, d), ctx);
+            }
             Action::Edit(edit, label) => {
                 if let Err(e) = self.doc.edit(edit, label) {
                     self.messages.push(format!("Could not edit: {e}"));
@@ -366,7 +369,12 @@ impl eframe::App for EditorApp {
         let started = Instant::now();
         let ctx = ui.ctx().clone();
         self.receive();
-        self.live.check.poll();
+        if let Some(fix) = self.live.check.poll() {
+            match self.doc.edit(fix, "Brace the worst region".to_string()) {
+                Ok(()) => self.live.check.adopt(self.doc.revision()),
+                Err(e) => self.messages.push(format!("Could not edit: {e}")),
+            }
+        }
         let mut actions: Vec<Action> =
             commands::pressed(&ctx).into_iter().map(Action::Run).collect();
         let dropped: Vec<PathBuf> =

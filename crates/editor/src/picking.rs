@@ -10,7 +10,7 @@
 use crate::camera::{OrbitCamera, Ray};
 use crate::selection::Item;
 use glam::{Vec2, Vec3};
-use springmesh_core::{NodeId, SpringId, SpringModel};
+use springmesh_core::{NodeId, SpringId, SpringKind, SpringModel};
 
 /// Pick radius of a node, in pixels.
 pub const NODE_RADIUS_PX: f32 = 7.0;
@@ -26,7 +26,7 @@ pub struct Pickable<'a> {
     /// Whether nodes are shown.
     pub nodes: bool,
     /// Whether springs of each kind are shown, in the order of `SpringKind::ALL`.
-    pub kinds: [bool; 4],
+    pub kinds: [bool; SpringKind::ALL.len()],
 }
 
 /// The item under `pixel` of a viewport of `size`, if any.
@@ -127,8 +127,12 @@ mod tests {
     fn picks_nodes_springs_and_nothing() {
         let (cam, size) = camera();
         let m = model();
-        let what =
-            Pickable { model: &m, positions: m.nodes.positions(), nodes: true, kinds: [true; 4] };
+        let what = Pickable {
+            model: &m,
+            positions: m.nodes.positions(),
+            nodes: true,
+            kinds: [true; SpringKind::ALL.len()],
+        };
         let at = |p: Vec3| cam.project(p, size).expect("visible").0;
         assert_eq!(
             pick(&cam, at(Vec3::new(1.0, 0.0, 0.0)), size, &what),
@@ -158,7 +162,7 @@ mod tests {
             model: &m,
             positions: m.nodes.positions(),
             nodes: false,
-            kinds: [false, true, true, true],
+            kinds: [false, true, true, true, true],
         };
         let at = |p: Vec3| cam.project(p, size).expect("visible").0;
         assert_eq!(

@@ -1,26 +1,30 @@
-//! The stability check in the editor: core's shape-retention check
+//! The stability check in the editor: core's shape-retention and gravity check
 //! ([`springmesh_core::check`]) run on a copy of the model off the UI thread, its verdict and
 //! per-node errors kept for the panel and the viewport's node colours, and the one-click fix
-//! that stiffens the worst region with vicinity springs.
+//! ([`springmesh_convert::brace`]) tried on a copy and handed back only when it lowers the
+//! error.
 
-use crate::edit::{Connect, Edit, connecting_springs};
+use crate::edit::Edit;
 use eframe::egui;
+use springmesh_convert::brace::{Braced, brace, error};
+use springmesh_core::SpringModel;
 use springmesh_core::check::{CheckOptions, CheckReport, check};
-use springmesh_core::{NodeId, Spring, SpringKind, SpringModel};
-use std::collections::BTreeSet;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-/// Vicinity springs of the fix join nodes this many mean spring lengths apart, around nodes
-/// up to that far from the worst ones: far enough to brace across a cell of the mesh (a cube
-/// lattice's face diagonal is √2 edges), near enough to keep the fix local.
-const REACH: f32 = 1.8;
+/// What a background job found.
+enum Found {
+    Checked(CheckReport),
+    Braced(Option<Box<Braced>>),
+}
 
-/// The check of one model revision: running, or done.
+/// The check (or a tried fix) of one model revision: running, or done.
 #[derive(Default)]
 pub struct StabilityCheck {
-    running: Option<(u64, Receiver<Result<CheckReport, String>>)>,
+    running: Option<(u64, Receiver<Result<Found, String>>)>,
     /// The last finished check and the model revision it was of.
     pub report: Option<(u64, Result<CheckReport, String>)>,
+    /// What the last tried fix did, as a sentence for the panel.
+    pub fix_note: Option<String>,
     version: u64,
 }
 
@@ -28,34 +32,99 @@ impl StabilityCheck {
     /// Starts checking `model` (revision `revision`) on a thread, dropping any check still
     /// running; `ctx` is woken when it is done.
     pub fn start(&mut self, model: &SpringModel, revision: u64, ctx: &egui::Context) {
+        let model = model.clone();
+        self.spawn(revision, ctx, move || {
+            check(&model, &CheckOptions::default()).map(Found::Checked)
+        });
+    }
+
+    /// Starts trying the fix on `model` (revision `revision`, whose last check is `before`)
+    /// with vicinity springs of `stiffness` (N/m) and `damping` (N·s/m).
+    pub fn start_fix(
+        &mut self,
+        model: &SpringModel,
+        revision: u64,
+        (stiffness, damping): (f32, f32),
+        ctx: &egui::Context,
+    ) {
+        let model = model.clone();
+        let before = match &self.report {
+            Some((r, Ok(report))) if *r == revision => Some(report.clone()),
+            _ => None,
+        };
+        self.fix_note = None;
+        self.spawn(revision, ctx, move || {
+            brace(&model, before, &CheckOptions::default(), stiffness, damping)
+                .map(|b| Found::Braced(b.map(Box::new)))
+        });
+    }
+
+    fn spawn(
+        &mut self,
+        revision: u64,
+        ctx: &egui::Context,
+        job: impl FnOnce() -> Result<Found, springmesh_core::CoreError> + Send + 'static,
+    ) {
         let (send, receive) = channel();
-        let (model, ctx) = (model.clone(), ctx.clone());
+        let ctx = ctx.clone();
         std::thread::spawn(move || {
-            let result = check(&model, &CheckOptions::default()).map_err(|e| e.to_string());
-            // The receiver is gone when a newer check replaced this one: nothing to tell.
-            let _ = send.send(result);
+            // The receiver is gone when a newer job replaced this one: nothing to tell.
+            let _ = send.send(job().map_err(|e| e.to_string()));
             ctx.request_repaint();
         });
         self.running = Some((revision, receive));
     }
 
-    /// True while a check runs.
+    /// True while a check or a fix runs.
     pub fn is_running(&self) -> bool {
         self.running.is_some()
     }
 
-    /// Takes a finished check; true when one arrived.
-    pub fn poll(&mut self) -> bool {
-        let Some((revision, receive)) = &self.running else { return false };
+    /// Takes a finished job. Returns the fix's springs as an edit when a tried fix lowered the
+    /// error: the caller applies it, then calls [`StabilityCheck::adopt`] with the new revision
+    /// (the report is then of the fixed model).
+    pub fn poll(&mut self) -> Option<Edit> {
+        let (revision, receive) = self.running.as_ref()?;
+        let revision = *revision;
         let result = match receive.try_recv() {
             Ok(result) => result,
-            Err(TryRecvError::Empty) => return false,
+            Err(TryRecvError::Empty) => return None,
             Err(TryRecvError::Disconnected) => Err("the check stopped unexpectedly".to_string()),
         };
-        self.report = Some((*revision, result));
         self.running = None;
         self.version += 1;
-        true
+        let (report, edit) = match result {
+            Err(e) => (Err(e), None),
+            Ok(Found::Checked(report)) => (Ok(report), None),
+            Ok(Found::Braced(None)) => {
+                self.fix_note = Some("Nothing to add: the region is braced already.".into());
+                return None;
+            }
+            Ok(Found::Braced(Some(tried))) => {
+                let (from, to) = (error(&tried.before) * 100.0, error(&tried.after) * 100.0);
+                let n = tried.springs.len();
+                if tried.helps() {
+                    self.fix_note = Some(format!(
+                        "Added {n} springs: the error fell from {from:.2}% to {to:.2}%."
+                    ));
+                    (Ok(tried.after), Some(Edit::AddSprings(tried.springs)))
+                } else {
+                    self.fix_note = Some(format!(
+                        "Not applied: {n} springs would have made the error {to:.2}% (now {from:.2}%)."
+                    ));
+                    (Ok(tried.before), None)
+                }
+            }
+        };
+        self.report = Some((revision, report));
+        edit
+    }
+
+    /// Marks the last report as of `revision` (the model after applying the fix it came with).
+    pub fn adopt(&mut self, revision: u64) {
+        if let Some((r, _)) = &mut self.report {
+            *r = revision;
+        }
     }
 
     /// Counts changes of the report (for the node colours).
@@ -63,90 +132,18 @@ impl StabilityCheck {
         self.version
     }
 
-    /// Each node's error over twice the stability threshold, clamped to 1 (0 green, 0.5 at
-    /// the threshold, 1 red), when the last check was of `revision`.
+    /// Each node's error (the worse of the two tests) over twice the stability threshold,
+    /// clamped to 1 (0 green, 0.5 at the threshold, 1 red), when the last check was of
+    /// `revision`.
     pub fn node_levels(&self, revision: u64) -> Option<Vec<f32>> {
         let (r, Ok(report)) = self.report.as_ref()? else { return None };
         let scale = (2.0 * report.threshold) as f32;
         (*r == revision).then(|| {
-            report.node_errors.iter().map(|e| (e / scale.max(1e-12)).clamp(0.0, 1.0)).collect()
-        })
-    }
-}
-
-/// Vicinity springs of `stiffness` (N/m) and `damping` (N·s/m) among the nodes around the
-/// worst nodes of `report`: every pair within [`REACH`] mean spring lengths not joined yet.
-/// `None` when that adds nothing.
-pub fn fix(
-    model: &SpringModel,
-    report: &CheckReport,
-    stiffness: f32,
-    damping: f32,
-) -> Option<Edit> {
-    let rest = model.springs.rest_lengths();
-    let mean = rest.iter().sum::<f32>() / rest.len().max(1) as f32;
-    let reach = REACH * mean;
-    let p = model.nodes.positions();
-    let worst: Vec<NodeId> = report.worst_nodes.iter().map(|&(n, _)| n).collect();
-    let region: BTreeSet<NodeId> = (0..p.len())
-        .map(NodeId::from_index)
-        .filter(|n| {
-            worst
+            report
+                .worse_node_errors()
                 .iter()
-                .any(|w| p.get(w.index()).is_some_and(|q| q.distance(p[n.index()]) <= reach))
+                .map(|e| (e / scale.max(1e-12)).clamp(0.0, 1.0))
+                .collect()
         })
-        .collect();
-    let springs: Vec<Spring> =
-        connecting_springs(model, &region, Connect::Within(reach), stiffness, damping)
-            .into_iter()
-            .map(|s| Spring { kind: SpringKind::Vicinity, ..s })
-            .collect();
-    (!springs.is_empty()).then_some(Edit::AddSprings(springs))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use springmesh_core::{Node, NodeId};
-
-    /// A cube lattice of 3 × 3 × 3 nodes 0.1 m apart with only its 54 edges as springs: it
-    /// has no diagonals, so it shears freely.
-    fn lattice() -> SpringModel {
-        let mut m = SpringModel::default();
-        let at = |x: u32, y: u32, z: u32| NodeId(x + 3 * y + 9 * z);
-        for z in 0..3 {
-            for y in 0..3 {
-                for x in 0..3 {
-                    let position = glam::Vec3::new(x as f32, y as f32, z as f32) * 0.1;
-                    m.nodes.push(Node { position, mass: 0.01 });
-                }
-            }
-        }
-        for z in 0..3 {
-            for y in 0..3 {
-                for x in 0..3 {
-                    for (dx, dy, dz) in [(1, 0, 0), (0, 1, 0), (0, 0, 1)] {
-                        if x + dx < 3 && y + dy < 3 && z + dz < 3 {
-                            let (a, b) = (at(x, y, z), at(x + dx, y + dy, z + dz));
-                            m.springs.push(Spring::new(a, b, 0.1, 200.0, SpringKind::Stretch));
-                        }
-                    }
-                }
-            }
-        }
-        m
-    }
-
-    #[test]
-    fn the_fix_braces_the_worst_region_and_the_check_then_passes() {
-        let mut m = lattice();
-        assert_eq!(m.springs.len(), 54);
-        let report = check(&m, &CheckOptions::default()).expect("checks");
-        assert!(!report.stable, "a lattice without diagonals shears: {}", report.shape_error);
-        let edit = fix(&m, &report, 200.0, 0.0).expect("something to add");
-        crate::edit::apply(&mut m, edit).expect("fits");
-        let after = check(&m, &CheckOptions::default()).expect("checks");
-        println!("shape error {:.4} -> {:.4}", report.shape_error, after.shape_error);
-        assert!(after.stable, "braced, it keeps its shape: {}", after.shape_error);
     }
 }

@@ -155,7 +155,7 @@ fn view_toggles_change_what_is_drawn() {
     assert!(!harness.state().viewport.settings.faces);
     harness.get_by_label("bend").click();
     harness.run();
-    assert_eq!(harness.state().viewport.settings.kinds, [true, false, true, true]);
+    assert_eq!(harness.state().viewport.settings.kinds, [true, false, true, true, true]);
 }
 
 #[test]

@@ -1,15 +1,16 @@
-//! `springmesh check FILE`: the shape-retention test of springmesh-core.
+//! `springmesh check FILE`: the shape-retention and gravity tests of springmesh-core.
 
 use crate::input;
 use crate::output::print_json;
 use anyhow::Result;
-use serde_json::json;
-use springmesh_core::check::{CheckOptions, check};
+use serde_json::{Value, json};
+use springmesh_core::check::{CheckOptions, Deviation, Support, check};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Shake the model, let it settle without gravity, align it to its rest shape, and report how
-/// far it ends from that shape (see springmesh_core::check for the exact procedure).
+/// Shake the model and let it settle without gravity; rest it on the ground (or hang it from
+/// its anchors) under gravity; after each, align it to its rest shape and report how far it
+/// ends from that shape (see springmesh_core::check for the exact procedure).
 #[derive(clap::Args)]
 pub struct Args {
     /// A .spring or .spring.json model (a mesh is converted with default options first).
@@ -23,7 +24,11 @@ pub struct Args {
     /// Seconds to settle after the shake.
     #[arg(long, default_value_t = CheckOptions::default().settle_seconds)]
     settle_seconds: f32,
-    /// Largest shape error (fraction of the bounding-box diagonal) still called stable.
+    /// Seconds on the ground (or hanging) in the gravity test.
+    #[arg(long, default_value_t = CheckOptions::default().sag_seconds)]
+    sag_seconds: f32,
+    /// Largest error of either test (fraction of the bounding-box diagonal) still called
+    /// stable.
     #[arg(long, default_value_t = CheckOptions::default().threshold)]
     threshold: f64,
     /// Print one JSON object instead of text.
@@ -37,16 +42,28 @@ pub fn run(args: Args) -> Result<ExitCode> {
         seed: args.seed,
         shake: args.shake,
         settle_seconds: args.settle_seconds,
+        sag_seconds: args.sag_seconds,
         threshold: args.threshold,
         ..CheckOptions::default()
     };
     let r = check(&model, &options).map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    let worst = |d: &Deviation| -> Vec<Value> {
+        d.worst_nodes.iter().map(|(n, e)| json!({"node": n.0, "error": e})).collect()
+    };
+    let support = match r.support {
+        Support::Anchors => json!({"anchors": true}),
+        Support::Ground { height } => json!({"ground": height}),
+    };
     if args.json {
         print_json(&json!({
             "file": args.file,
-            "shape_error": r.shape_error,
-            "max_node_error": r.max_node_error,
-            "worst_nodes": r.worst_nodes.iter().map(|(n, e)| json!({"node": n.0, "error": e})).collect::<Vec<_>>(),
+            "shape_error": r.shake.error,
+            "max_node_error": r.shake.max_node_error,
+            "worst_nodes": worst(&r.shake),
+            "sag_error": r.sag.error,
+            "sag_max_node_error": r.sag.max_node_error,
+            "sag_worst_nodes": worst(&r.sag),
+            "sag_support": support,
             "stable": r.stable,
             "threshold": r.threshold,
             "components": r.components,
@@ -55,19 +72,28 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         let verdict = if r.stable { "stable" } else { "UNSTABLE" };
         println!(
-            "{}: {verdict}: shape error {:.3}% of the diagonal (threshold {:.3}%), worst node {:.3}%",
+            "{}: {verdict} (threshold {:.3}% of the diagonal)",
             args.file.display(),
-            r.shape_error * 100.0,
-            r.threshold * 100.0,
-            r.max_node_error * 100.0
+            r.threshold * 100.0
         );
-        let worst: Vec<String> = r
-            .worst_nodes
-            .iter()
-            .take(5)
-            .map(|(n, e)| format!("{} ({:.2}%)", n.0, e * 100.0))
-            .collect();
-        println!("  worst nodes: {}", worst.join(", "));
+        let held = match r.support {
+            Support::Anchors => "hanging from its anchors".to_string(),
+            Support::Ground { height } => format!("on the ground at y = {height}"),
+        };
+        for (name, d) in [("shake", &r.shake), (&format!("sag ({held})"), &r.sag)] {
+            let worst: Vec<String> = d
+                .worst_nodes
+                .iter()
+                .take(5)
+                .map(|(n, e)| format!("{} ({:.2}%)", n.0, e * 100.0))
+                .collect();
+            println!(
+                "  {name}: error {:.3}%, worst node {:.3}%; worst nodes: {}",
+                d.error * 100.0,
+                d.max_node_error * 100.0,
+                worst.join(", ")
+            );
+        }
         println!("  parts: {}; nodes without springs: {}", r.components, r.unconnected_nodes.len());
     }
     Ok(ExitCode::SUCCESS)

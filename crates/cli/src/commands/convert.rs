@@ -6,9 +6,10 @@ use crate::progress;
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use serde_json::{Value, json};
+use springmesh_convert::solid::material::DEFAULT_DENSITY;
 use springmesh_convert::{
     Control, ConvertOptions, ConvertReport, DEFAULT_BEND, DEFAULT_NODE_MASS, DEFAULT_STRETCH,
-    DEFAULT_VICINITY, MassMode, SpringSettings, Stage, convert_file_with,
+    DEFAULT_VICINITY, MassMode, SolidOptions, SpringSettings, Stage, convert_file_with,
 };
 use springmesh_core::io;
 use std::path::{Path, PathBuf};
@@ -70,12 +71,16 @@ pub struct Options {
     /// Vicinity spring damping, N·s/m.
     #[arg(long, value_name = "D", default_value_t = DEFAULT_VICINITY.damping)]
     vicinity_damping: f32,
-    /// Mass of every node, kg [default: 0.002].
-    #[arg(long, value_name = "M", conflicts_with = "total_mass")]
+    /// Mass of every node, kg [default: 0.002; with --solid, --density 1000].
+    #[arg(long, value_name = "M", conflicts_with_all = ["total_mass", "density"])]
     mass: Option<f32>,
     /// Total mass, kg, shared evenly between the nodes (or by area with --mass-by-area).
-    #[arg(long, value_name = "M")]
+    #[arg(long, value_name = "M", conflicts_with = "density")]
     total_mass: Option<f32>,
+    /// Density, kg/m³: the enclosed volume's mass, shared by area (a solid: by the volume each
+    /// node stands for) [default with --solid: 1000, water].
+    #[arg(long, value_name = "KG_PER_M3")]
+    density: Option<f32>,
     /// Share --total-mass by triangle area instead of evenly.
     #[arg(long, requires = "total_mass")]
     mass_by_area: bool,
@@ -83,15 +88,34 @@ pub struct Options {
     /// [default: 1e-6 of the bounding-box diagonal].
     #[arg(long, value_name = "T")]
     weld_tolerance: Option<f32>,
+    /// Multiply the mesh's coordinates by S first (0.01 for a mesh in centimetres).
+    #[arg(long, value_name = "S", default_value_t = 1.0)]
+    scale: f32,
+    /// Fill the inside of a closed mesh with a lattice of interior springs, so it keeps its
+    /// shape (jelly, soft props, creatures); every spring's stiffness then comes from
+    /// --youngs-modulus, and masses from --density.
+    #[arg(long)]
+    solid: bool,
+    /// Lattice spacing of the solid fill, m [default: about as many interior nodes as surface
+    /// nodes, no finer than half the mean edge].
+    #[arg(long, value_name = "M", requires = "solid")]
+    solid_spacing: Option<f32>,
+    /// Young's modulus of the solid, Pa [default: the one that makes it sag 1% of its height
+    /// under its own weight].
+    #[arg(long, value_name = "PA", requires = "solid")]
+    youngs_modulus: Option<f32>,
 }
 
 impl Options {
     /// The converter options the flags ask for.
     pub fn to_options(&self) -> ConvertOptions {
-        let mass = match (self.total_mass, self.mass_by_area) {
-            (Some(mass), true) => MassMode::TotalByArea { mass },
-            (Some(mass), false) => MassMode::TotalEven { mass },
-            (None, _) => MassMode::PerNode { mass: self.mass.unwrap_or(DEFAULT_NODE_MASS) },
+        let mass = match (self.total_mass, self.mass_by_area, self.density, self.mass) {
+            (Some(mass), true, _, _) => MassMode::TotalByArea { mass },
+            (Some(mass), false, _, _) => MassMode::TotalEven { mass },
+            (None, _, Some(density), _) => MassMode::Density { density },
+            (None, _, None, Some(mass)) => MassMode::PerNode { mass },
+            (None, _, None, None) if self.solid => MassMode::Density { density: DEFAULT_DENSITY },
+            (None, _, None, None) => MassMode::PerNode { mass: DEFAULT_NODE_MASS },
         };
         ConvertOptions {
             bend: self.bend || !self.no_bend,
@@ -112,6 +136,11 @@ impl Options {
             },
             mass,
             weld_tolerance: self.weld_tolerance,
+            scale: self.scale,
+            solid: self.solid.then_some(SolidOptions {
+                spacing: self.solid_spacing,
+                youngs_modulus: self.youngs_modulus,
+            }),
         }
     }
 }
@@ -247,6 +276,17 @@ fn print(o: &Outcome, json: bool) {
                 r.welded,
                 r.components
             );
+            if let (Some(solid), true) = (&r.solid, s.interior > 0) {
+                println!(
+                    "  solid: {} interior nodes at {:.4} m spacing, {} interior springs; E = {:.4e} Pa, {:.4} m³, {:.4} kg",
+                    solid.interior_nodes,
+                    solid.spacing,
+                    s.interior,
+                    solid.youngs_modulus,
+                    solid.volume,
+                    solid.mass
+                );
+            }
             for line in warning_lines(r) {
                 println!("{line}");
             }

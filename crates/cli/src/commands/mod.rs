@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod brace;
 pub mod check;
 pub mod convert;
 pub mod info;

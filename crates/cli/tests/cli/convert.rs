@@ -17,7 +17,7 @@ fn exact_json_report_for_authored_meshes() {
         assert_eq!(v["faces"], json!(faces));
         assert_eq!(
             v["springs"],
-            json!({"stretch": stretch, "bend": bend, "vicinity": 0, "manual": 0, "total": stretch + bend, "shear": 0})
+            json!({"stretch": stretch, "bend": bend, "vicinity": 0, "manual": 0, "interior": 0, "total": stretch + bend, "shear": 0})
         );
         assert_eq!(
             (v["anchors"].clone(), v["welded"].clone(), v["warnings"].clone()),

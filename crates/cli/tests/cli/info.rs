@@ -11,7 +11,7 @@ fn info_on_a_model_and_on_a_mesh() {
     let v = springmesh(&["info", &jelly, "--json"]).ok().json();
     assert_eq!(
         (v["nodes"].clone(), v["faces"].clone(), v["anchors"].clone()),
-        (json!(216), json!(300), json!(4))
+        (json!(216), json!(300), json!(36))
     );
     assert_eq!(v["springs"]["total"], json!(1940));
     assert!((v["total_mass"].as_f64().unwrap() - 1.08).abs() < 1e-6);
@@ -28,6 +28,6 @@ fn info_on_a_model_and_on_a_mesh() {
     assert!(!dir.join("cube.spring").exists(), "a mesh is reported, not saved");
 
     let text = springmesh(&["info", &jelly]).ok().stdout;
-    assert!(text.contains("nodes        216 (4 anchored, 0 without springs)"), "{text}");
+    assert!(text.contains("nodes        216 (36 anchored, 0 without springs)"), "{text}");
     assert!(text.contains("total mass   1.080000 kg"), "{text}");
 }

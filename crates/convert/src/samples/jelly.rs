@@ -1,6 +1,7 @@
 //! A 30 cm jelly cube: a 6 × 6 × 6 lattice whose cells are braced by both diagonals of every
 //! face and all four body diagonals, so no cell can shear flat (a lattice of edges alone can:
-//! each cell is a mechanism). Its four bottom corners are held, as if stuck to a plate.
+//! each cell is a mechanism). Its bottom face is held, as if stuck to a plate (held at its four
+//! corners only, its soft 60 N/m springs let the bottom sag between them by a tenth of its size).
 
 use super::build::join;
 use glam::Vec3;
@@ -46,7 +47,8 @@ pub fn model() -> SpringModel {
         join(&mut m, a, b, 60.0, 0.02, kind);
     }
     add_surface(&mut m, id);
-    m.anchors = vec![id(0, 0, 0), id(N - 1, 0, 0), id(0, 0, N - 1), id(N - 1, 0, N - 1)];
+    m.anchors =
+        (0..N).flat_map(|k| (0..N).map(move |i| (i, k))).map(|(i, k)| id(i, 0, k)).collect();
     m
 }
 

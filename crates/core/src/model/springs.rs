@@ -17,12 +17,21 @@ pub enum SpringKind {
     /// Added by hand.
     #[default]
     Manual,
+    /// Inside a solid: an edge of the lattice that fills it, or one binding a surface node to
+    /// that lattice (`springmesh convert --solid`). Tag 4, after the kinds of format version 1's
+    /// first files, so those still load unchanged.
+    Interior,
 }
 
 impl SpringKind {
     /// Every kind, in tag order.
-    pub const ALL: [SpringKind; 4] =
-        [SpringKind::Stretch, SpringKind::Bend, SpringKind::Vicinity, SpringKind::Manual];
+    pub const ALL: [SpringKind; 5] = [
+        SpringKind::Stretch,
+        SpringKind::Bend,
+        SpringKind::Vicinity,
+        SpringKind::Manual,
+        SpringKind::Interior,
+    ];
 
     /// The lowercase name used in files and on the command line.
     pub fn name(self) -> &'static str {
@@ -31,6 +40,7 @@ impl SpringKind {
             SpringKind::Bend => "bend",
             SpringKind::Vicinity => "vicinity",
             SpringKind::Manual => "manual",
+            SpringKind::Interior => "interior",
         }
     }
 }
@@ -267,8 +277,8 @@ impl Springs {
     }
 
     /// How many springs of each kind, in the order of [`SpringKind::ALL`].
-    pub fn count_by_kind(&self) -> [usize; 4] {
-        let mut counts = [0; 4];
+    pub fn count_by_kind(&self) -> [usize; SpringKind::ALL.len()] {
+        let mut counts = [0; SpringKind::ALL.len()];
         for k in &self.kind {
             counts[*k as usize] += 1;
         }
@@ -309,7 +319,7 @@ mod tests {
         assert_eq!(springs.a(), &[NodeId(0), NodeId(2)]);
         springs.insert(SpringId(1), spring(1, 2, SpringKind::Bend));
         assert_eq!(springs, before);
-        assert_eq!(springs.count_by_kind(), [1, 1, 0, 1]);
+        assert_eq!(springs.count_by_kind(), [1, 1, 0, 1, 0]);
     }
 
     #[test]

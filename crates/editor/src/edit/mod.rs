@@ -9,10 +9,9 @@
 //! Small edits have small inverses (a removed spring is put back at its index); removing nodes
 //! renumbers everything after them, so its inverse is the whole previous model.
 
-mod connect;
 mod remove_nodes;
 
-pub use connect::{Connect, connecting_springs};
+pub use springmesh_convert::connect::{Connect, connecting_springs};
 
 use crate::error::EditorError;
 use springmesh_core::{Node, NodeId, SimParams, Spring, SpringId, SpringModel};

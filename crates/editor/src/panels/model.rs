@@ -5,7 +5,8 @@ use crate::actions::Action;
 use crate::document::{Document, Origin};
 use crate::viewport::{SpringColour, ViewSettings, kind_color};
 use eframe::egui;
-use springmesh_convert::{ConvertOptions, ConvertReport, MassMode};
+use springmesh_convert::solid::material::DEFAULT_DENSITY;
+use springmesh_convert::{ConvertOptions, ConvertReport, DEFAULT_NODE_MASS, MassMode};
 use springmesh_core::SpringKind;
 use std::path::PathBuf;
 
@@ -138,6 +139,17 @@ fn number(ui: &mut egui::Ui, label: &str, value: &mut f32, unit: &str, speed: f6
 
 fn conversion_form(ui: &mut egui::Ui, o: &mut ConvertOptions) {
     egui::Grid::new("conversion").num_columns(2).show(ui, |ui| {
+        ui.label("scale");
+        ui.add(
+            egui::DragValue::new(&mut o.scale)
+                .speed(0.001)
+                .range(1e-6..=1e6)
+                .prefix("× ")
+                .custom_formatter(|v, _| format!("{v}")),
+        )
+        .on_hover_text("multiplies the mesh's coordinates: 0.01 for a mesh in centimetres");
+        ui.end_row();
+        solid_form(ui, o);
         ui.label("springs");
         ui.vertical(|ui| {
             ui.checkbox(&mut o.bend, "bend springs");
@@ -186,24 +198,80 @@ fn conversion_form(ui: &mut egui::Ui, o: &mut ConvertOptions) {
     });
 }
 
+/// The solid switch and its settings; switching it on (or off) also switches the mass to a
+/// density (or back to the per-node default).
+fn solid_form(ui: &mut egui::Ui, o: &mut ConvertOptions) {
+    let mut solid = o.solid.is_some();
+    ui.label("solid");
+    let toggled = ui
+        .checkbox(&mut solid, "fill the inside (closed meshes: jelly, props, creatures)")
+        .on_hover_text("a lattice of interior springs keeps the body's shape under its weight")
+        .changed();
+    ui.end_row();
+    if toggled {
+        o.mass = if solid {
+            MassMode::Density { density: DEFAULT_DENSITY }
+        } else {
+            MassMode::PerNode { mass: DEFAULT_NODE_MASS }
+        };
+    }
+    if !solid {
+        o.solid = None;
+        return;
+    }
+    let mut s = o.solid.unwrap_or_default();
+    let optional = |ui: &mut egui::Ui,
+                    label: &str,
+                    value: &mut Option<f32>,
+                    auto: &str,
+                    unit: &str,
+                    start: f32| {
+        let mut set = value.is_some();
+        let mut v = value.unwrap_or(start);
+        ui.label(label);
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut set, "set");
+            if set {
+                ui.add(
+                    egui::DragValue::new(&mut v)
+                        .speed(start * 0.01)
+                        .range(1e-9..=f32::MAX)
+                        .suffix(unit),
+                );
+            } else {
+                ui.label(egui::RichText::new(auto).weak());
+            }
+        });
+        ui.end_row();
+        *value = set.then_some(v);
+    };
+    optional(ui, "  spacing", &mut s.spacing, "from the mesh", " m", 0.05);
+    optional(ui, "  Young's modulus", &mut s.youngs_modulus, "sags 1% of its height", " Pa", 1e5);
+    o.solid = Some(s);
+}
+
 fn mass_mode(ui: &mut egui::Ui, mode: &mut MassMode) {
     let (mut kind, mut mass) = match *mode {
         MassMode::PerNode { mass } => (0, mass),
         MassMode::TotalEven { mass } => (1, mass),
         MassMode::TotalByArea { mass } => (2, mass),
+        MassMode::Density { density } => (3, density),
     };
     ui.label("mass");
     ui.vertical(|ui| {
         ui.radio_value(&mut kind, 0, "per node");
         ui.radio_value(&mut kind, 1, "total, shared evenly");
-        ui.radio_value(&mut kind, 2, "total, shared by area");
-        ui.add(egui::DragValue::new(&mut mass).speed(0.001).range(1e-6..=f32::MAX).suffix(" kg"));
+        ui.radio_value(&mut kind, 2, "total, shared by area (solid: by volume)");
+        ui.radio_value(&mut kind, 3, "density × enclosed volume");
+        let unit = if kind == 3 { " kg/m³" } else { " kg" };
+        ui.add(egui::DragValue::new(&mut mass).speed(0.001).range(1e-6..=f32::MAX).suffix(unit));
     });
     ui.end_row();
     *mode = match kind {
         0 => MassMode::PerNode { mass },
         1 => MassMode::TotalEven { mass },
-        _ => MassMode::TotalByArea { mass },
+        2 => MassMode::TotalByArea { mass },
+        _ => MassMode::Density { density: mass },
     };
 }
 
@@ -217,6 +285,8 @@ fn report_view(ui: &mut egui::Ui, r: &ConvertReport) {
             ("  of them shear", r.springs.shear),
             ("bend springs", r.springs.bend),
             ("vicinity springs", r.springs.vicinity),
+            ("interior springs", r.springs.interior),
+            ("interior nodes", r.solid.map_or(0, |s| s.interior_nodes)),
             ("welded vertices", r.welded),
             ("dropped vertices", r.dropped_vertices),
             ("dropped triangles", r.dropped_triangles),

@@ -8,12 +8,14 @@
 
 use crate::actions::Action;
 use crate::commands::Command;
-use crate::document::Document;
+use crate::document::{Document, Origin};
 use crate::edit::Edit;
 use crate::live::Live;
 use eframe::egui;
 use egui_plot::{Legend, Line, Plot};
 use glam::Vec3;
+use springmesh_convert::solid::material::DEFAULT_DENSITY;
+use springmesh_convert::{ConvertOptions, MassMode, SolidOptions};
 use springmesh_core::model::{Air, Ground};
 use springmesh_core::{Integrator, SimParams, SpringId};
 
@@ -100,14 +102,15 @@ fn stability(
     ui.colored_label(
         color,
         format!(
-            "{verdict}: shape error {:.3}% of the size (limit {:.1}%)",
-            report.shape_error * 100.0,
+            "{verdict}: shake {:.3}%, sag under gravity {:.3}% of the size (limit {:.1}%)",
+            report.shake.error * 100.0,
+            report.sag.error * 100.0,
             report.threshold * 100.0
         ),
     );
-    ui.label("worst nodes (nodes are coloured from green to red by their error):");
+    ui.label("worst nodes (nodes are coloured from green to red by the worse of the two):");
     ui.horizontal_wrapped(|ui| {
-        for &(n, e) in &report.worst_nodes {
+        for &(n, e) in &report.worse().worst_nodes {
             if ui
                 .selectable_label(
                     doc.selection.nodes.contains(&n),
@@ -120,20 +123,48 @@ fn stability(
         }
     });
     if !report.stable && *revision == doc.revision() {
-        let fix = crate::stability::fix(doc.model(), report, stiffness.0, stiffness.1);
-        if ui
-            .add_enabled(fix.is_some(), egui::Button::new("Brace the worst region"))
-            .on_hover_text(
-                "adds vicinity springs around the worst nodes (undoable) and checks again",
-            )
-            .clicked()
-            && let Some(edit) = fix
-        {
-            actions.push(Action::Edit(edit, "Brace the worst region".to_string()));
-            actions.push(Action::Check);
-        }
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(!running, egui::Button::new("Brace the worst region"))
+                .on_hover_text(
+                    "tries vicinity springs around the worst nodes on a copy and keeps them \
+                     (undoable) only if the error falls",
+                )
+                .clicked()
+            {
+                actions.push(Action::Brace(stiffness.0, stiffness.1));
+            }
+            if let Some(options) = solid_options(doc)
+                && ui
+                    .add_enabled(!running, egui::Button::new("Fill as a solid"))
+                    .on_hover_text(
+                        "converts the mesh again with an interior lattice, so it keeps its \
+                         shape under its own weight",
+                    )
+                    .clicked()
+            {
+                actions.push(Action::Convert(options));
+            }
+        });
+    }
+    if let Some(note) = &live.check.fix_note {
+        ui.label(note);
     }
     actions
+}
+
+/// The conversion options with the solid fill switched on, when the model is a closed mesh
+/// converted without it.
+fn solid_options(doc: &Document) -> Option<ConvertOptions> {
+    let Origin::Mesh { options, .. } = &doc.origin else { return None };
+    if options.solid.is_some() || doc.model().enclosed_volume().is_err() {
+        return None;
+    }
+    Some(ConvertOptions {
+        solid: Some(SolidOptions::default()),
+        mass: MassMode::Density { density: DEFAULT_DENSITY },
+        ..options.clone()
+    })
 }
 
 /// The parameter controls; returns the name of the one changed.

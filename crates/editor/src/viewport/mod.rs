@@ -31,7 +31,7 @@ pub struct ViewSettings {
     /// Node points.
     pub nodes: bool,
     /// Springs of each kind, in the order of [`SpringKind::ALL`].
-    pub kinds: [bool; 4],
+    pub kinds: [bool; SpringKind::ALL.len()],
     /// The ground grid.
     pub grid: bool,
     /// What the springs' colour shows.
@@ -63,7 +63,7 @@ impl Default for ViewSettings {
         Self {
             faces: true,
             nodes: true,
-            kinds: [true; 4],
+            kinds: [true; SpringKind::ALL.len()],
             grid: true,
             colour: SpringColour::Kind,
             strain_scale: 0.01,
@@ -76,7 +76,7 @@ impl Default for ViewSettings {
 
 impl ViewSettings {
     /// The kind toggles as floats for the shader.
-    pub fn kind_mask(&self) -> [f32; 4] {
+    pub fn kind_mask(&self) -> [f32; SpringKind::ALL.len()] {
         self.kinds.map(|k| f32::from(u8::from(k)))
     }
 }
@@ -85,7 +85,7 @@ impl ViewSettings {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Colors {
     /// Per spring kind, in the order of [`SpringKind::ALL`].
-    pub kinds: [[f32; 4]; 4],
+    pub kinds: [[f32; 4]; SpringKind::ALL.len()],
     pub faces: [f32; 4],
     pub node: [f32; 4],
     pub anchor: [f32; 4],
@@ -101,6 +101,7 @@ pub const COLORS: Colors = Colors {
         [1.0, 0.62, 0.2, 1.0],
         [0.45, 0.85, 0.4, 1.0],
         [0.9, 0.4, 0.95, 1.0],
+        [0.95, 0.85, 0.55, 1.0],
     ],
     faces: [0.55, 0.57, 0.62, 1.0],
     node: [0.85, 0.85, 0.85, 1.0],
@@ -299,8 +300,12 @@ impl Viewport {
             return None;
         }
         let positions = current_positions(doc, live);
-        let what =
-            Pickable { model: doc.model(), positions: &positions, nodes: true, kinds: [false; 4] };
+        let what = Pickable {
+            model: doc.model(),
+            positions: &positions,
+            nodes: true,
+            kinds: [false; SpringKind::ALL.len()],
+        };
         match pick(&self.camera, at, self.size, &what) {
             Some(Item::Node(node)) => Some(Drag::Node { node, moved: false }),
             _ => None,

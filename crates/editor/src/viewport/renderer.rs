@@ -307,11 +307,12 @@ impl Renderer {
             let p = &self.springs;
             use_positions(p);
             p.use_uniform_if_required("u_width", frame.settings.line_width);
-            p.use_uniform_if_required("u_kind_colors", three_d::Mat4::from(frame.colors.kinds));
-            p.use_uniform_if_required(
-                "u_kind_visible",
-                three_d::Vec4::from(frame.settings.kind_mask()),
-            );
+            if p.requires_uniform("u_kind_colors") {
+                p.use_uniform_array("u_kind_colors", &frame.colors.kinds.map(vec4));
+            }
+            if p.requires_uniform("u_kind_visible") {
+                p.use_uniform_array("u_kind_visible", &frame.settings.kind_mask());
+            }
             let mode = match frame.settings.colour {
                 SpringColour::Kind => 0.0f32,
                 SpringColour::Strain => 1.0,

@@ -8,6 +8,8 @@
 //! sits in row `height − 1 − i / 1024`, and a model's top-down texture coordinate v samples at
 //! `1 − v`.
 
+use springmesh_core::SpringKind;
+
 /// Fetching a node's texel; shared by the vertex shaders.
 const FETCH: &str = r"
 uniform sampler2D u_positions;
@@ -63,13 +65,14 @@ void main() {
 /// energy (`u_colour_mode` 0, 1, 2); broken springs and hidden kinds (unless selected) are
 /// moved off screen. `i_style` is (kind, rest length, selected + 2 × broken, stiffness).
 pub fn springs() -> (String, String) {
+    const KINDS: usize = SpringKind::ALL.len();
     let vertex = format!(
         "{FETCH}
 uniform mat4 u_view_projection;
 uniform vec2 u_viewport;
 uniform float u_width;
-uniform mat4 u_kind_colors;
-uniform vec4 u_kind_visible;
+uniform vec4 u_kind_colors[{KINDS}];
+uniform float u_kind_visible[{KINDS}];
 uniform float u_colour_mode;
 uniform float u_strain_scale;
 uniform float u_energy_scale;

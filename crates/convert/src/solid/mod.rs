@@ -1,0 +1,273 @@
+//! # Solids: an interior structure so a closed mesh keeps its shape
+//!
+//! A closed mesh converted to springs along its surface is a hollow shell: nothing resists a
+//! wall folding in, and under its own weight it sags into a puddle. `--solid` fills its inside:
+//!
+//! 1. **Inside** ([`winding`]): the points of a lattice over the bounding box whose generalized
+//!    winding number is at least ½ (so holes, cracks and overlaps fill sensibly).
+//! 2. **Lattice** ([`lattice`]): those points become nodes and the body-centred cubic edges
+//!    between them springs of kind `interior`: a rigid framework of tetrahedra.
+//! 3. **Binding** ([`binding`]): every surface node is joined to its nearest lattice nodes on its
+//!    inner side by `interior` springs.
+//! 4. **Material** ([`material`]): stiffness of every spring from a Young's modulus, damping as a
+//!    fraction of critical, masses from a density over the enclosed volume.
+//!
+//! The lattice spacing h is `--solid-spacing`, or by default the spacing that puts about as
+//! many nodes inside as on the surface, h = ∛(2 V / n) for a volume V and n surface nodes (a
+//! BCC lattice has 2 nodes per h³), but no finer than half the mean surface edge: the model
+//! stays within about twice the surface-only node count, and the fill is as fine as the surface
+//! where the surface is coarse. Interior nodes follow the surface nodes, and have no faces: the
+//! game draws the same mesh.
+//!
+//! **Sub-steps.** Xpbd with one constraint iteration per sub-step ([`springmesh_core::sim`])
+//! leaves a residual sag that the material does not explain: each sub-step h gravity moves every
+//! node g h², and one sweep of corrections carries that through the n = H / s lattice layers of
+//! a body of height H only partly, so the body ends lower by about C g h² H / s² of its height
+//! (s the spacing). Measured on the bunny of `shared/corpus` filled at 1 cm tall (s = 0.6 mm):
+//! 8.1% at 32 sub-steps, 0.63% at 128 (∝ h², as the estimate says), so C ≈ 1.1. The model's
+//! sub-steps are set to keep that below [`NUMERICAL_SAG`], never fewer than
+//! [`MIN_SUBSTEPS`]: at 1 m about 17 (cheaper than the default 32 of a cloth), at 1 cm about
+//! 190. Small things are expensive to simulate; a game that can afford less lowers them.
+
+pub mod binding;
+pub mod lattice;
+pub mod material;
+pub mod slices;
+pub mod winding;
+
+use crate::options::MassMode;
+use glam::Vec3;
+use lattice::Lattice;
+use rayon::prelude::*;
+use serde::Serialize;
+use springmesh_core::{NodeId, Spring, SpringKind};
+use winding::WindingTree;
+
+/// Most lattice points a fill may test, so that a tiny `--solid-spacing` on a large mesh is an
+/// error rather than an hour of work: 16 million points (about 8 million interior nodes at
+/// most, far more than a game steps).
+pub const MAX_LATTICE_POINTS: usize = 16 << 20;
+
+/// The residual sag of the solver (fraction of the height) that a solid's sub-steps are chosen
+/// to stay under: a quarter of the material's own 1%.
+pub const NUMERICAL_SAG: f32 = 0.0025;
+/// The fewest sub-steps a solid gets: below 8 a 60 Hz frame's contacts with the ground grow
+/// coarse.
+pub const MIN_SUBSTEPS: u32 = 8;
+/// Horizontal sections for the default modulus: enough to resolve legs a tenth of the height.
+const SLICES: usize = 64;
+/// C of the residual sag C g h² H / s² (module docs), measured.
+const SAG_CONSTANT: f32 = 1.14;
+
+/// How to fill a solid.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct SolidOptions {
+    /// Lattice spacing h (m); `None`: from the mesh (see the module docs).
+    pub spacing: Option<f32>,
+    /// Young's modulus E (Pa); `None`: the one that makes the body sag 1% of its height under
+    /// its own weight ([`material::default_modulus`]).
+    pub youngs_modulus: Option<f32>,
+}
+
+/// A filled solid: the interior nodes, every node's mass, and the springs' material.
+#[derive(Clone, Debug)]
+pub struct Solid {
+    /// Lattice spacing h (m).
+    pub spacing: f32,
+    /// Young's modulus E (Pa).
+    pub modulus: f32,
+    /// Volume (m³) the surface encloses.
+    pub volume: f32,
+    /// Positions of the interior nodes; they follow the surface nodes in the model.
+    pub interior: Vec<Vec3>,
+    /// The mass of every node, surface then interior (kg).
+    pub masses: Vec<f32>,
+    /// The lattice and binding springs, in model node indices, with stiffness and damping.
+    pub springs: Vec<Spring>,
+    /// Surface nodes that found no lattice node on their inner side.
+    pub unbound: Vec<usize>,
+    /// Sub-steps per frame step of `dt` that keep the solver's own sag small (module docs).
+    pub substeps: u32,
+    area: Vec<f32>,
+}
+
+/// Why a fill could not be made.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FillProblem {
+    /// The lattice would be larger than [`MAX_LATTICE_POINTS`].
+    TooFine {
+        /// Points it would have.
+        points: usize,
+        /// The spacing asked for (m).
+        spacing: f32,
+    },
+}
+
+/// Fills the surface `triangles` over `positions` (the welded surface nodes) as a solid.
+pub fn fill(
+    positions: &[Vec3],
+    triangles: &[[u32; 3]],
+    options: &SolidOptions,
+    mass: MassMode,
+) -> Result<Solid, FillProblem> {
+    let n = positions.len();
+    let (lo, hi) = positions
+        .iter()
+        .fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(lo, hi), &p| {
+            (lo.min(p), hi.max(p))
+        });
+    let signed = signed_volume(positions, triangles);
+    let mean_edge = mean_edge(positions, triangles);
+    let spacing = options.spacing.unwrap_or_else(|| {
+        let even = (2.0 * signed.abs() / n.max(1) as f64).cbrt() as f32;
+        even.max(0.5 * mean_edge).max(f32::MIN_POSITIVE)
+    });
+    let lattice = Lattice::covering(lo, hi, spacing);
+    let c = lattice.cubes.as_uvec3().as_u64vec3() + 1;
+    let points = (c.x * c.y * c.z).saturating_mul(2);
+    if points > MAX_LATTICE_POINTS as u64 {
+        return Err(FillProblem::TooFine { points: points as usize, spacing });
+    }
+    let tree = WindingTree::new(positions, triangles);
+    let inside: Vec<bool> = (0..lattice.points())
+        .into_par_iter()
+        .map(|i| tree.winding_number(lattice.point(i)).abs() >= 0.5)
+        .collect();
+    let mut node_of = vec![u32::MAX; lattice.points()];
+    let mut interior = Vec::new();
+    for (i, _) in inside.iter().enumerate().filter(|(_, inside)| **inside) {
+        node_of[i] = (n + interior.len()) as u32;
+        interior.push(lattice.point(i));
+    }
+    let volume = if signed.abs() > 0.0 {
+        signed.abs() as f32
+    } else {
+        interior.len() as f32 * 0.5 * spacing.powi(3)
+    };
+
+    let area = material::area_shares(positions, triangles);
+    let masses = masses(mass, &area, interior.len(), spacing, volume);
+    let total_mass: f32 = masses.iter().sum();
+    let height = (hi.y - lo.y).max((hi - lo).max_element() * 1e-3).max(f32::MIN_POSITIVE);
+    let modulus = options.youngs_modulus.unwrap_or_else(|| {
+        let areas = slices::cross_sections(positions, triangles, lo.y, lo.y + height, SLICES);
+        let density = total_mass / volume.max(f32::MIN_POSITIVE);
+        material::default_modulus(density, &areas, height / SLICES as f32)
+    });
+
+    let mut springs = Vec::new();
+    let mut push = |a: u32, b: u32, k: f32, all: &[Vec3]| {
+        let (pa, pb) = (all[a as usize], all[b as usize]);
+        let m = 0.5 * (masses[a as usize] + masses[b as usize]);
+        springs.push(
+            Spring::new(NodeId(a), NodeId(b), pa.distance(pb), k, SpringKind::Interior)
+                .with_damping(material::damping(k, m)),
+        );
+    };
+    let all: Vec<Vec3> = positions.iter().chain(&interior).copied().collect();
+    for i in 0..lattice.points() {
+        if node_of[i] == u32::MAX {
+            continue;
+        }
+        for e in lattice.edges_from(i) {
+            if node_of[e.b] != u32::MAX {
+                let k = material::lattice_stiffness(modulus, spacing, e.diagonal);
+                push(node_of[i], node_of[e.b], k, &all);
+            }
+        }
+    }
+    let outward = if signed < 0.0 { -1.0 } else { 1.0 };
+    let inward: Vec<Vec3> =
+        vertex_normals(positions, triangles).into_iter().map(|v| -outward * v).collect();
+    let bound = binding::bind(positions, &inward, &interior, spacing);
+    let mut unbound = Vec::new();
+    for (s, partners) in bound.iter().enumerate() {
+        if partners.is_empty() && !interior.is_empty() {
+            unbound.push(s);
+        }
+        for &p in partners {
+            let b = (n + p as usize) as u32;
+            let k = material::binding_stiffness(modulus, spacing, all[s].distance(all[b as usize]));
+            push(s as u32, b, k, &all);
+        }
+    }
+    let substeps = substeps(height, spacing, springmesh_core::model::DEFAULT_DT);
+    Ok(Solid { spacing, modulus, volume, interior, masses, springs, unbound, substeps, area })
+}
+
+/// Sub-steps per frame step `dt` for a body of height `height` filled at spacing `spacing`,
+/// a multiple of 4 (module docs).
+pub fn substeps(height: f32, spacing: f32, dt: f32) -> u32 {
+    let h = spacing * (NUMERICAL_SAG / (SAG_CONSTANT * 9.81 * height)).sqrt();
+    let n = (dt / h).ceil();
+    let n =
+        if n.is_finite() { n.min(springmesh_core::model::MAX_SUBSTEPS as f32) as u32 } else { 0 };
+    n.div_ceil(4).saturating_mul(4).clamp(MIN_SUBSTEPS, springmesh_core::model::MAX_SUBSTEPS)
+}
+
+impl Solid {
+    /// Stiffness (N/m) and damping (N·s/m) of the surface spring of `kind` between surface
+    /// nodes `a` and `b` at rest length `length`.
+    pub fn surface_spring(&self, a: u32, b: u32, kind: SpringKind, length: f32) -> (f32, f32) {
+        let area = 0.5 * (self.area[a as usize] + self.area[b as usize]);
+        let bend = kind == SpringKind::Bend;
+        let k = material::surface_stiffness(self.modulus, self.spacing, area, length, bend);
+        let m = 0.5 * (self.masses[a as usize] + self.masses[b as usize]);
+        (k, material::damping(k, m))
+    }
+}
+
+/// Every node's mass: per node as given, or a total (given, or density × volume) shared evenly
+/// or in proportion to the volume each node stands for.
+fn masses(mode: MassMode, area: &[f32], interior: usize, h: f32, volume: f32) -> Vec<f32> {
+    let n = area.len() + interior;
+    let (total, even) = match mode {
+        MassMode::PerNode { mass } => return vec![mass; n],
+        MassMode::TotalEven { mass } => (mass, true),
+        MassMode::TotalByArea { mass } => (mass, false),
+        MassMode::Density { density } => (density * volume, false),
+    };
+    let shares = material::volume_shares(area, interior, h);
+    let sum: f32 = shares.iter().sum();
+    if even || !(sum.is_finite() && sum > 0.0) || shares.iter().any(|&s| s <= 0.0) {
+        return vec![total / n.max(1) as f32; n];
+    }
+    shares.iter().map(|s| total * s / sum).collect()
+}
+
+/// The volume (m³) the triangles enclose, signed: positive when they face outwards (the
+/// divergence theorem, Σ a · (b × c) / 6).
+pub fn signed_volume(positions: &[Vec3], triangles: &[[u32; 3]]) -> f64 {
+    triangles
+        .iter()
+        .map(|t| {
+            let [a, b, c] = t.map(|i| positions[i as usize].as_dvec3());
+            a.dot(b.cross(c)) / 6.0
+        })
+        .sum()
+}
+
+/// Mean length (m) of the triangles' edges (each shared edge counted from both sides).
+fn mean_edge(positions: &[Vec3], triangles: &[[u32; 3]]) -> f32 {
+    let total: f64 = triangles
+        .iter()
+        .map(|t| {
+            let [a, b, c] = t.map(|i| positions[i as usize]);
+            f64::from(a.distance(b) + b.distance(c) + c.distance(a))
+        })
+        .sum();
+    (total / (3 * triangles.len()).max(1) as f64) as f32
+}
+
+/// Area-weighted vertex normals, unit length (zero for a node on no triangle with area).
+fn vertex_normals(positions: &[Vec3], triangles: &[[u32; 3]]) -> Vec<Vec3> {
+    let mut normals = vec![Vec3::ZERO; positions.len()];
+    for t in triangles {
+        let [a, b, c] = t.map(|i| positions[i as usize]);
+        let n = (b - a).cross(c - a);
+        for &i in t {
+            normals[i as usize] += n;
+        }
+    }
+    normals.into_iter().map(|n| n.normalize_or_zero()).collect()
+}
