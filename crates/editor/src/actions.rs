@@ -25,6 +25,8 @@ pub enum Action {
     Dismiss(usize),
     /// Run the stability check on the model.
     Check,
+    /// Test a free model on a ground just under it (true) or bare (false).
+    TestGround(bool),
     /// Try bracing the worst region with vicinity springs of this stiffness (N/m) and damping
     /// (N·s/m); keep them only if the check's error falls.
     Brace(f32, f32),

@@ -200,6 +200,10 @@ impl EditorApp {
             }
             Action::Notify(text) => self.messages.push(text),
             Action::Check => self.live.check.start(self.doc.model(), self.doc.revision(), ctx),
+            Action::TestGround(on) => {
+                self.live.bare = !on;
+                self.live.reset();
+            }
             Action::Brace(k, d) => {
                 self.live.check.start_fix(self.doc.model(), self.doc.revision(), (k, d), ctx);
             }

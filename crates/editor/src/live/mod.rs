@@ -3,14 +3,20 @@
 //! throws the simulation away. The window shows the state the thread last published, so a
 //! frame never waits for a step; when the steps take longer than the clock, the simulation
 //! runs slower than real time and says so.
+//!
+//! A model with no anchors and no ground falls out of view within a second of Play; unless
+//! [`Live::bare`] is set, the test puts a ground just under its lowest node (a setting of the
+//! test, not of the model: the model gets a ground only when the user saves it into it).
 
 mod runner;
 
 use crate::document::Document;
 use glam::{Vec3, Vec3A};
 use runner::Runner;
+use springmesh_core::check::ground_under;
+use springmesh_core::model::Ground;
 use springmesh_core::sim::Threads;
-use springmesh_core::{NodeId, Simulation, SpringId};
+use springmesh_core::{NodeId, SimParams, Simulation, SpringId, SpringModel};
 use std::collections::{BTreeSet, VecDeque};
 
 /// From this many springs on, the live simulation splits its spring passes between threads.
@@ -61,6 +67,8 @@ pub struct Live {
     pub check: crate::stability::StabilityCheck,
     /// The mouse's pull on a node, a force field of every simulation built here.
     grab: std::sync::Arc<crate::grab::Grab>,
+    /// The test runs a free model without the ground it would otherwise put under it.
+    pub bare: bool,
 }
 
 impl Live {
@@ -120,7 +128,8 @@ impl Live {
         }
         let model = doc.model();
         match Simulation::new(model) {
-            Ok(sim) => {
+            Ok(mut sim) => {
+                *sim.params_mut() = self.params(model);
                 // Large models use every core (the results are the same bit for bit); small
                 // ones would only pay for the hand-offs.
                 let parallel = model.springs.len() >= PARALLEL_SPRINGS;
@@ -139,6 +148,12 @@ impl Live {
                 false
             }
         }
+    }
+
+    /// The parameters the test runs `model` with: its own, and a ground just under it when it
+    /// is free (no anchors, no ground, gravity on) unless [`Live::bare`].
+    pub fn params(&self, model: &SpringModel) -> SimParams {
+        test_params(model, self.bare)
     }
 
     /// Asks for one step of the model's time step, playing or not.
@@ -225,7 +240,7 @@ impl Live {
             && self.built_from != doc.revision()
         {
             if self.built_structure == doc.structure() {
-                runner.set_params(doc.model().params.clone());
+                runner.set_params(test_params(doc.model(), self.bare));
                 self.built_from = doc.revision();
             } else {
                 self.reset();
@@ -240,6 +255,16 @@ impl Live {
         }
         self.take()
     }
+}
+
+/// [`Live::params`], as a function (the runner's hand-over borrows `Live` mutably).
+fn test_params(model: &SpringModel, bare: bool) -> SimParams {
+    let mut params = model.params.clone();
+    let free = model.anchors.is_empty() && params.ground.is_none() && params.gravity != Vec3::ZERO;
+    if free && !bare {
+        params.ground = Some(Ground { height: ground_under(model), ..Ground::default() });
+    }
+    params
 }
 
 #[cfg(test)]
@@ -285,6 +310,38 @@ mod tests {
         live.advance(&doc, 1.0 / 60.0);
         live.catch_up(&doc);
         assert!((live.time().expect("running") - 1.0 / 60.0).abs() < 1e-6, "started over");
+    }
+
+    #[test]
+    fn a_free_model_falls_onto_a_test_ground_just_under_it() {
+        use springmesh_convert::{ConvertOptions, convert_mesh, shapes};
+        let mesh = shapes::sphere(Vec3::new(0.0, 3.0, 0.0), 0.2, 6, 8);
+        let model = convert_mesh(mesh, &ConvertOptions::default(), "ball.obj".as_ref())
+            .expect("converts")
+            .model;
+        let doc = Document::new(model, crate::document::Origin::ModelFile, None, "ball".into());
+        let mut live = Live { playing: true, ..Live::default() };
+        let lowest = doc.model().bounding_box().expect("nodes").min.y;
+        for _ in 0..60 {
+            live.advance(&doc, 1.0 / 60.0);
+            live.catch_up(&doc);
+        }
+        let low = |live: &Live| {
+            live.positions().expect("running").iter().map(|p| p.y).fold(f32::INFINITY, f32::min)
+        };
+        assert!(
+            (low(&live) - lowest).abs() < 0.01,
+            "rests where it was: {} vs {lowest}",
+            low(&live)
+        );
+        assert!(doc.model().params.ground.is_none(), "the model itself is unchanged");
+        live.reset();
+        live.bare = true;
+        for _ in 0..60 {
+            live.advance(&doc, 1.0 / 60.0);
+            live.catch_up(&doc);
+        }
+        assert!(low(&live) < lowest - 1.0, "bare, it falls: {}", low(&live));
     }
 
     #[test]

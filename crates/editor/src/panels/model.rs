@@ -308,7 +308,18 @@ fn report_view(ui: &mut egui::Ui, r: &ConvertReport) {
 fn view_toggles(ui: &mut egui::Ui, v: &mut ViewSettings) {
     ui.checkbox(&mut v.faces, "faces");
     ui.checkbox(&mut v.nodes, "nodes");
+    ui.horizontal(|ui| {
+        let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+        ui.painter().rect_filled(
+            rect,
+            7.0,
+            crate::viewport::color32(crate::viewport::COLORS.interior),
+        );
+        ui.checkbox(&mut v.interior_nodes, "interior nodes (a solid's lattice)");
+    });
     ui.checkbox(&mut v.grid, "ground grid");
+    ui.checkbox(&mut v.follow, "follow the test")
+        .on_hover_text("the camera keeps the simulated model in the middle of the view");
     ui.label("springs shown (their kind colours):");
     for (kind, shown) in SpringKind::ALL.iter().zip(v.kinds.iter_mut()) {
         ui.horizontal(|ui| {

@@ -16,6 +16,7 @@ use egui_plot::{Legend, Line, Plot};
 use glam::Vec3;
 use springmesh_convert::solid::material::DEFAULT_DENSITY;
 use springmesh_convert::{ConvertOptions, MassMode, SolidOptions};
+use springmesh_core::check::ground_under;
 use springmesh_core::model::{Air, Ground};
 use springmesh_core::{Integrator, SimParams, SpringId};
 
@@ -57,9 +58,27 @@ pub fn show(
     }
     let old = doc.model().params.clone();
     let mut p = old.clone();
-    let changed = tune(ui, &mut p);
+    let changed = tune(ui, &mut p, ground_under(doc.model()));
     if let Some(what) = changed {
         actions.push(Action::Tune(Edit::SetParams(Box::new(p)), format!("Tune {what}")));
+    }
+    let m = doc.model();
+    if m.anchors.is_empty() && m.params.ground.is_none() && m.params.gravity != Vec3::ZERO {
+        ui.horizontal(|ui| {
+            let mut on = !live.bare;
+            if ui
+                .checkbox(&mut on, "test on a ground under it")
+                .on_hover_text("a free model falls out of view: the test puts a ground just under its lowest node (the model is unchanged)")
+                .changed()
+            {
+                actions.push(Action::TestGround(on));
+            }
+            if ui.button("Save the ground into the model").clicked() {
+                let mut p = m.params.clone();
+                p.ground = Some(Ground { height: ground_under(m), ..Ground::default() });
+                actions.push(Action::Edit(Edit::SetParams(Box::new(p)), "Add a ground".into()));
+            }
+        });
     }
     energy_plot(ui, live);
     hottest(ui, doc, live);
@@ -167,8 +186,9 @@ fn solid_options(doc: &Document) -> Option<ConvertOptions> {
     })
 }
 
-/// The parameter controls; returns the name of the one changed.
-fn tune(ui: &mut egui::Ui, p: &mut SimParams) -> Option<&'static str> {
+/// The parameter controls; returns the name of the one changed. A ground switched on goes to
+/// `under` (just under the model's lowest node).
+fn tune(ui: &mut egui::Ui, p: &mut SimParams, under: f32) -> Option<&'static str> {
     let changed = std::cell::Cell::new(None);
     let note = |r: egui::Response, what: &'static str| {
         if r.changed() {
@@ -250,7 +270,7 @@ fn tune(ui: &mut egui::Ui, p: &mut SimParams) -> Option<&'static str> {
         let mut ground = p.ground.is_some();
         note(ui.checkbox(&mut ground, "ground (m)"), "ground");
         if ground != p.ground.is_some() {
-            p.ground = ground.then(Ground::default);
+            p.ground = ground.then(|| Ground { height: under, ..Ground::default() });
         }
         if let Some(gr) = &mut p.ground {
             let r = ui

@@ -156,11 +156,22 @@ impl GeometryCache {
         if let Some(v) = sel.current.and_then(|c| nodes.get_mut(c.index())) {
             *v = v.rem_euclid(2.0) + 4.0;
         }
-        // The check's error level, 1 + 0..255 in the bits above the state's three.
+        if !m.faces.is_empty() {
+            let mut on_face = vec![false; m.nodes.len()];
+            for n in m.faces.nodes().iter().flatten() {
+                if let Some(f) = on_face.get_mut(n.index()) {
+                    *f = true;
+                }
+            }
+            for (v, on_face) in nodes.iter_mut().zip(on_face) {
+                *v += 8.0 * f32::from(u8::from(!on_face));
+            }
+        }
+        // The check's error level, 1 + 0..255 in the bits above the state's four.
         for (v, level) in
             nodes.iter_mut().zip(live.check.node_levels(doc.revision()).unwrap_or_default())
         {
-            *v += 8.0 * (1.0 + (level * 255.0).round());
+            *v += 16.0 * (1.0 + (level * 255.0).round());
         }
         let styles = Arc::new(Styles { version: self.next_version(), springs, nodes });
         self.styles = Some((key, doc.selection.clone(), styles.clone()));

@@ -30,6 +30,10 @@ pub struct ViewSettings {
     pub faces: bool,
     /// Node points.
     pub nodes: bool,
+    /// Interior nodes (on no face: a solid's lattice), when nodes are shown.
+    pub interior_nodes: bool,
+    /// The camera follows the test simulation's centre.
+    pub follow: bool,
     /// Springs of each kind, in the order of [`SpringKind::ALL`].
     pub kinds: [bool; SpringKind::ALL.len()],
     /// The ground grid.
@@ -63,6 +67,8 @@ impl Default for ViewSettings {
         Self {
             faces: true,
             nodes: true,
+            interior_nodes: true,
+            follow: false,
             kinds: [true; SpringKind::ALL.len()],
             grid: true,
             colour: SpringColour::Kind,
@@ -88,6 +94,7 @@ pub struct Colors {
     pub kinds: [[f32; 4]; SpringKind::ALL.len()],
     pub faces: [f32; 4],
     pub node: [f32; 4],
+    pub interior: [f32; 4],
     pub anchor: [f32; 4],
     pub selected: [f32; 4],
     pub current: [f32; 4],
@@ -105,6 +112,7 @@ pub const COLORS: Colors = Colors {
     ],
     faces: [0.55, 0.57, 0.62, 1.0],
     node: [0.85, 0.85, 0.85, 1.0],
+    interior: [0.95, 0.75, 0.35, 1.0],
     anchor: [1.0, 0.25, 0.2, 1.0],
     selected: [1.0, 0.9, 0.1, 1.0],
     current: [1.0, 1.0, 1.0, 1.0],
@@ -113,7 +121,11 @@ pub const COLORS: Colors = Colors {
 
 /// The colour of a spring kind, for legends.
 pub fn kind_color(kind: SpringKind) -> egui::Color32 {
-    let [r, g, b, _] = COLORS.kinds[kind as usize];
+    color32(COLORS.kinds[kind as usize])
+}
+
+/// A viewport colour for the UI.
+pub fn color32([r, g, b, _]: [f32; 4]) -> egui::Color32 {
     egui::Color32::from_rgb((r * 255.0) as u8, (g * 255.0) as u8, (b * 255.0) as u8)
 }
 
@@ -220,6 +232,15 @@ impl Viewport {
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "3D viewport"));
         self.rect = rect;
         self.size = Vec2::new(rect.width(), rect.height());
+        if self.settings.follow
+            && let Some(p) = live.positions()
+            && !p.is_empty()
+        {
+            let centre = p.iter().copied().sum::<glam::Vec3A>() / p.len() as f32;
+            if centre.is_finite() {
+                self.camera.target = centre.into();
+            }
+        }
         let modifiers = ui.input(|i| i.modifiers);
         let shift = modifiers.shift;
         let delta = response.drag_delta();

@@ -336,6 +336,11 @@ impl Renderer {
             p.use_uniform_if_required("u_radius", frame.settings.node_radius);
             p.use_uniform_if_required("u_node_color", vec4(frame.colors.node));
             p.use_uniform_if_required("u_anchor_color", vec4(frame.colors.anchor));
+            p.use_uniform_if_required("u_interior_color", vec4(frame.colors.interior));
+            p.use_uniform_if_required(
+                "u_show_interior",
+                f32::from(u8::from(frame.settings.interior_nodes)),
+            );
             p.use_uniform_if_required("u_selected_color", vec4(frame.colors.selected));
             p.use_uniform_if_required("u_current_color", vec4(frame.colors.current));
             p.use_vertex_attribute("a_corner", &self.square);

@@ -129,15 +129,17 @@ void main() {
 }
 
 /// Nodes as round billboards; anchors as larger squares; selected nodes larger still, the
-/// current node with a ring. `i_state` is `anchored + 2 × selection + 8 × level` with
-/// selection 0 (none), 1 (selected) or 2 (current) and level 0 (no check) or 1 + 0..255, the
-/// node's error in the stability check: green (none) through yellow to red.
+/// current node with a ring; interior nodes (on no face) in their own colour, hidden unless
+/// `u_show_interior` (or selected). `i_state` is `anchored + 2 × selection + 8 × interior +
+/// 16 × level` with selection 0 (none), 1 (selected) or 2 (current) and level 0 (no check) or
+/// 1 + 0..255, the node's error in the stability check: green (none) through yellow to red.
 pub fn nodes() -> (String, String) {
     let vertex = format!(
         "{FETCH}
 uniform mat4 u_view_projection;
 uniform vec2 u_viewport;
 uniform float u_radius;
+uniform float u_show_interior;
 in vec2 a_corner;
 in float i_node;
 in float i_state;
@@ -148,16 +150,23 @@ void main() {{
     vec4 c = u_view_projection * vec4(node_position(i_node), 1.0);
     v_corner = a_corner;
     int all = int(i_state + 0.5);
-    v_state = all & 7;
-    v_error = (all >> 3) > 0 ? float((all >> 3) - 1) / 255.0 : -1.0;
+    v_state = all & 15;
+    v_error = (all >> 4) > 0 ? float((all >> 4) - 1) / 255.0 : -1.0;
     bool anchored = (v_state & 1) == 1;
-    float scale = (v_state >> 1) > 0 ? 1.6 : (anchored ? 1.3 : 1.0);
+    int selection = (v_state >> 1) & 3;
+    bool interior = (v_state & 8) == 8;
+    if (interior && u_show_interior < 0.5 && selection == 0) {{
+        gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+        return;
+    }}
+    float scale = selection > 0 ? 1.6 : (anchored ? 1.3 : 1.0);
     gl_Position = c + vec4(a_corner * u_radius * scale / u_viewport * c.w, -4e-4 * c.w, 0.0);
 }}"
     );
     let fragment = r"
 uniform vec4 u_node_color;
 uniform vec4 u_anchor_color;
+uniform vec4 u_interior_color;
 uniform vec4 u_selected_color;
 uniform vec4 u_current_color;
 in vec2 v_corner;
@@ -166,10 +175,10 @@ flat in float v_error;
 out vec4 out_color;
 void main() {
     bool anchored = (v_state & 1) == 1;
-    int selection = v_state >> 1;
+    int selection = (v_state >> 1) & 3;
     float r = length(v_corner);
     if (!anchored && r > 1.0) discard;
-    vec4 color = anchored ? u_anchor_color : u_node_color;
+    vec4 color = anchored ? u_anchor_color : ((v_state & 8) == 8 ? u_interior_color : u_node_color);
     if (v_error >= 0.0) color = vec4(min(2.0 * v_error, 1.0), min(2.0 - 2.0 * v_error, 1.0), 0.1, 1.0);
     if (selection == 1) color = u_selected_color;
     if (selection == 2) color = r > 0.6 ? u_current_color : u_selected_color;
