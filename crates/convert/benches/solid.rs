@@ -22,6 +22,7 @@ use std::path::Path;
 fn convert(mesh: &RawMesh, solid: bool) -> SpringModel {
     let options = ConvertOptions {
         solid: solid.then(SolidOptions::default),
+        bend: !solid,
         mass: MassMode::Density { density: 1000.0 },
         ..ConvertOptions::default()
     };

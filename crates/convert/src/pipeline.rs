@@ -199,7 +199,7 @@ pub fn convert_mesh_with(
     };
 
     control.enter(Stage::Solid)?;
-    let solid = match &options.solid {
+    let mut solid = match &options.solid {
         Some(solid) => Some(
             fill(&welded.positions, &welded.triangles, solid, options.mass).map_err(|p| {
                 let FillProblem::TooFine { points, spacing } = p;
@@ -213,6 +213,12 @@ pub fn convert_mesh_with(
         ),
         None => None,
     };
+    if let Some(s) = &mut solid {
+        // A strut may join two surface nodes that a bend or vicinity spring joins already.
+        let lists = [&pairs.stretch[..], &pairs.shear, &pairs.bend, &vicinity];
+        let taken = joined(welded.positions.len(), &lists);
+        s.springs.retain(|spring| !taken.contains(spring.a.0, spring.b.0));
+    }
 
     control.enter(Stage::Finishing)?;
     let groups: [(&[u64], SpringKind, SpringSettings); 4] = [

@@ -8,11 +8,13 @@ use springmesh_core::check::{CheckOptions, CheckReport, check};
 use springmesh_core::{SpringKind, SpringModel};
 use std::path::Path;
 
-/// The mesh converted with the defaults (and `--solid`), weighing as much as water filling it
+/// The mesh converted with the command line's defaults (and `--solid`, which makes no bend
+/// springs), weighing as much as water filling it
 /// (`--density 1000`, the solids' default): the hollow and the filled body weigh the same.
 fn convert(mesh: RawMesh, solid: bool, scale: f32) -> SpringModel {
     let options = ConvertOptions {
         solid: solid.then(SolidOptions::default),
+        bend: !solid,
         mass: springmesh_convert::MassMode::Density { density: 1000.0 },
         scale,
         ..ConvertOptions::default()

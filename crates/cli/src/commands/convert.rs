@@ -38,7 +38,8 @@ pub struct Args {
 /// The converter's options as flags.
 #[derive(clap::Args)]
 pub struct Options {
-    /// Make bend springs across every edge shared by two triangles (the default).
+    /// Make bend springs across every edge shared by two triangles (the default, but for
+    /// --solid, whose lattice holds the surface).
     #[arg(long, overrides_with = "no_bend")]
     bend: bool,
     /// Make no bend springs.
@@ -118,7 +119,7 @@ impl Options {
             (None, _, None, None) => MassMode::PerNode { mass: DEFAULT_NODE_MASS },
         };
         ConvertOptions {
-            bend: self.bend || !self.no_bend,
+            bend: self.bend || !(self.no_bend || self.solid),
             vicinity_radius: self.vicinity,
             vicinity_cap: self.vicinity_cap,
             quad_shear: self.quad_shear,

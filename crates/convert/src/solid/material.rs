@@ -17,7 +17,8 @@
 //! central-force network has C₁₁ = 1.2 E. A binding spring ([`super::binding`]) stands for a
 //! quarter of its surface node's share of the volume, taken as h³/2 like a lattice node's:
 //! k = E (h³/8) / L², with L no shorter than h/4 (so a lattice node that happens to lie on the
-//! surface does not make one spring a thousand times stiffer than the rest). The surface's own
+//! surface does not make one spring a thousand times stiffer than the rest); a strut across a
+//! thin part ([`super::struts`]) is given the same. The surface's own
 //! springs are a shell of thickness t = h/2 in the 2-D rule: k = E t A / L², A the mean of
 //! its two ends' area shares (a node's share is a third of its triangles' area, so on a regular
 //! mesh A is the area of the two triangles at an edge); bend springs get a tenth of that, the

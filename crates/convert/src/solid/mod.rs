@@ -8,7 +8,8 @@
 //! 2. **Lattice** ([`lattice`]): those points become nodes and the body-centred cubic edges
 //!    between them springs of kind `interior`: a rigid framework of tetrahedra.
 //! 3. **Binding** ([`binding`]): every surface node is joined to its nearest lattice nodes on its
-//!    inner side by `interior` springs.
+//!    inner side by `interior` springs, and [`struts`] brace parts too thin for the lattice
+//!    (legs, tails) across.
 //! 4. **Material** ([`material`]): stiffness of every spring from a Young's modulus, damping as a
 //!    fraction of critical, masses from a density over the enclosed volume.
 //!
@@ -24,15 +25,26 @@
 //! node g h², and one sweep of corrections carries that through the n = H / s lattice layers of
 //! a body of height H only partly, so the body ends lower by about C g h² H / s² of its height
 //! (s the spacing). Measured on the bunny of `shared/corpus` filled at 1 cm tall (s = 0.6 mm):
-//! 8.1% at 32 sub-steps, 0.63% at 128 (∝ h², as the estimate says), so C ≈ 1.1. The model's
-//! sub-steps are set to keep that below [`NUMERICAL_SAG`], never fewer than
-//! [`MIN_SUBSTEPS`]: at 1 m about 17 (cheaper than the default 32 of a cloth), at 1 cm about
-//! 190. Small things are expensive to simulate; a game that can afford less lowers them.
+//! 8.1% at 32 sub-steps, 0.63% at 128 (∝ h², as the estimate says), so C ≈ 1.1. And although
+//! Xpbd is stable at any stiffness, one iteration per sub-step does not keep a lattice that
+//! swings faster than about 1.5 radians a sub-step: the blob of the tests, whose fastest
+//! lattice mode (a diagonal spring between two lattice nodes, ω² = 2 k / m = 8E / (3ρ s²)) has
+//! ω = 1420 /s, stands at 15 sub-steps of a 60 Hz frame (ω h = 1.58) and falls over at 14 (1.69).
+//! The model's sub-steps are the fewest, in multiples of 4, that keep the residual sag below
+//! [`NUMERICAL_SAG`] and ω h at most [`MAX_TURN`], and never fewer than [`MIN_SUBSTEPS`]: 20
+//! for that 1.2 m blob (cheaper than the default 32 of a cloth), about 170 at 1 cm. A stiff
+//! small thing is expensive to simulate (ω grows as 1/√size at the default modulus); a game
+//! that can afford less lowers them, or the modulus.
+//!
+//! **No bend springs** by default: the lattice holds the surface's shape, bending included, so
+//! springs across the surface's triangle pairs would only add cost (a sixth of a filled
+//! sphere's springs). `--bend` keeps them.
 
 pub mod binding;
 pub mod lattice;
 pub mod material;
 pub mod slices;
+pub mod struts;
 pub mod winding;
 
 use crate::options::MassMode;
@@ -56,6 +68,9 @@ pub const NUMERICAL_SAG: f32 = 0.0025;
 pub const MIN_SUBSTEPS: u32 = 8;
 /// Horizontal sections for the default modulus: enough to resolve legs a tenth of the height.
 const SLICES: usize = 64;
+/// The most radians the fastest lattice mode may turn in one sub-step (module docs): 1.25,
+/// a fifth below where the blob of the tests fell over.
+pub const MAX_TURN: f32 = 1.25;
 /// C of the residual sag C g h² H / s² (module docs), measured.
 const SAG_CONSTANT: f32 = 1.14;
 
@@ -191,14 +206,27 @@ pub fn fill(
             push(s as u32, b, k, &all);
         }
     }
-    let substeps = substeps(height, spacing, springmesh_core::model::DEFAULT_DT);
+    let inside = |p: Vec3| tree.winding_number(p).abs() >= 0.5;
+    for (a, b) in struts::struts(positions, &inward, spacing, inside) {
+        let k = material::binding_stiffness(
+            modulus,
+            spacing,
+            all[a as usize].distance(all[b as usize]),
+        );
+        push(a, b, k, &all);
+    }
+    let density = total_mass / volume.max(f32::MIN_POSITIVE);
+    let omega = (8.0 * modulus / (3.0 * density)).sqrt() / spacing;
+    let substeps = substeps(height, spacing, omega, springmesh_core::model::DEFAULT_DT);
     Ok(Solid { spacing, modulus, volume, interior, masses, springs, unbound, substeps, area })
 }
 
-/// Sub-steps per frame step `dt` for a body of height `height` filled at spacing `spacing`,
-/// a multiple of 4 (module docs).
-pub fn substeps(height: f32, spacing: f32, dt: f32) -> u32 {
+/// Sub-steps per frame step `dt` for a body of height `height` filled at spacing `spacing`
+/// whose fastest lattice mode has angular frequency `omega` (1/s), a multiple of 4 (module
+/// docs).
+pub fn substeps(height: f32, spacing: f32, omega: f32, dt: f32) -> u32 {
     let h = spacing * (NUMERICAL_SAG / (SAG_CONSTANT * 9.81 * height)).sqrt();
+    let h = h.min(MAX_TURN / omega);
     let n = (dt / h).ceil();
     let n =
         if n.is_finite() { n.min(springmesh_core::model::MAX_SUBSTEPS as f32) as u32 } else { 0 };

@@ -22,57 +22,26 @@
 //! F_a = d ((v_b − v_a)·n) n,   F_b = −F_a
 //! ```
 //!
-//! The explicit integrators add this force in their force pass. Xpbd applies it after the
-//! position solve, to velocities, implicitly (backward Euler on the normal relative velocity
-//! u = (v_b − v_a)·n, with inverse masses w_a, w_b):
+//! The explicit integrators add this force in their force pass. Xpbd takes it into the
+//! constraint solve itself (XPBD's damping term; [`super::xpbd`] has the update): per
+//! sub-step h, with the relative velocity along n approximated by the ends' motion in the
+//! sub-step, u = n·(Δx_b − Δx_a)/h. For a spring of no stiffness that update is backward Euler
+//! on u alone (inverse masses w_a, w_b):
 //!
 //! ```text
 //! u' = u − h d (w_a + w_b) u'   ⇒   u' = u / (1 + h d (w_a + w_b))
-//! p  = h d u'                    (impulse, N·s)
-//! v_a ← v_a + w_a p n,   v_b ← v_b − w_b p n
 //! ```
 //!
 //! which removes relative velocity but never reverses it, for any d and h (unconditionally
 //! stable), as in Müller et al., "Detailed Rigid Body Simulation with Extended Position Based
-//! Dynamics", SCA 2020.
-
-use super::compile::SpringData;
-use glam::Vec3A;
+//! Dynamics", SCA 2020; with stiffness, the spring and its damper are one implicit update.
+//! Folding it into the solve costs two reads per spring instead of a pass of its own (which
+//! took half of a converted model's frame: a square root and a division per spring, scalar).
 
 /// The factor e^(−c·h) that global damping applies to velocities over a sub-step h.
 #[inline]
 pub(crate) fn global_factor(rate: f32, h: f32) -> f32 {
     (-rate * h).exp()
-}
-
-/// Applies implicit spring damping over a sub-step `h` to `vel`, along the springs'
-/// directions: spring s points from b to a along `offset[s] + u[a] − u[b]` (the Xpbd
-/// workspace's step-start offset plus displacements).
-pub(crate) fn damp_springs(
-    springs: &SpringData,
-    inv_mass: &[f32],
-    offset: &[Vec3A],
-    u: &[Vec3A],
-    vel: &mut [Vec3A],
-    h: f32,
-) {
-    for (i, &d) in springs.damping.iter().enumerate() {
-        if d <= 0.0 {
-            continue;
-        }
-        let (a, b) = (springs.a()[i] as usize, springs.b()[i] as usize);
-        let delta = -(offset[i] + u[a] - u[b]);
-        let len = delta.length();
-        if len <= f32::MIN_POSITIVE {
-            continue;
-        }
-        let n = delta / len;
-        let (wa, wb) = (inv_mass[a], inv_mass[b]);
-        let u = (vel[b] - vel[a]).dot(n);
-        let p = h * d * u / (1.0 + h * d * (wa + wb));
-        vel[a] += n * (wa * p);
-        vel[b] -= n * (wb * p);
-    }
 }
 
 #[cfg(test)]

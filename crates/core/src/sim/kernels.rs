@@ -201,33 +201,83 @@ fn spring_forces_in<const DAMPED: bool>(
     }
 }
 
+/// The per-spring constants of an Xpbd sub-step h (see [`super::xpbd`]), in solver order:
+/// `ga`, `gb` = w_a q, w_b q; `gc` = q = 1 / ((k h² + d h)(w_a + w_b) + 1); `gk` = k h²;
+/// `gd` = d h.
+#[derive(Clone, Copy)]
+pub(crate) struct Weights<'a> {
+    pub ga: &'a [f32],
+    pub gb: &'a [f32],
+    pub gc: &'a [f32],
+    pub gk: &'a [f32],
+    pub gd: &'a [f32],
+}
+
 /// One Xpbd constraint iteration over every spring, in order, on node displacements `u`:
-/// spring s's vector is `offset[s] + u[a] − u[b]` (see [`super::xpbd`]); `ga`, `gb` are the
-/// per-spring weights (solver order).
+/// spring s's vector is `offset[s] + u[a] − u[b]` (see [`super::xpbd`]), and `u_prev` holds
+/// the displacements at the start of the sub-step (for the damping term, which is compiled
+/// out when no spring has damping).
 pub(crate) fn project_springs(
     springs: &SpringData,
     offset: &[Vec3A],
-    ga: &[f32],
-    gb: &[f32],
+    weights: Weights,
+    u_prev: &[Vec3A],
     u: &mut [Vec3A],
     threads: Threads,
 ) {
     let n = springs.len();
-    assert!(springs.end_bound() <= u.len() && ga.len() == n && gb.len() == n && offset.len() == n);
+    let Weights { ga, gb, gk, gd, .. } = weights;
+    assert!(springs.end_bound() <= u.len() && springs.end_bound() <= u_prev.len());
+    assert!(ga.len() == n && gb.len() == n && gk.len() == n && gd.len() == n && offset.len() == n);
+    if springs.has_damping {
+        project_springs_in::<true>(springs, offset, weights, u_prev, u, threads);
+    } else {
+        project_springs_in::<false>(springs, offset, weights, u_prev, u, threads);
+    }
+}
+
+/// [`project_springs`], with the damping term compiled in or out.
+fn project_springs_in<const DAMPED: bool>(
+    springs: &SpringData,
+    offset: &[Vec3A],
+    Weights { ga, gb, gk, gd, .. }: Weights,
+    u_prev: &[Vec3A],
+    u: &mut [Vec3A],
+    threads: Threads,
+) {
     let p = Shared(u.as_mut_ptr());
     type Ends<'a> = (&'a [u32; 4], &'a [u32; 4]);
-    type Constants<'a> = (&'a [f32; 4], (&'a [f32; 4], &'a [f32; 4]));
-    let group = |(((a4, b4), (rest4, (ga4, gb4))), offset4): ((Ends, Constants), &[Vec3A; 4])| {
+    type Constants<'a> =
+        ((&'a [f32; 4], &'a [f32; 4]), (&'a [f32; 4], (&'a [f32; 4], &'a [f32; 4])));
+    let group = |(((a4, b4), ((rest4, gk4), (gd4, (ga4, gb4)))), offset4): (
+        (Ends, Constants),
+        &[Vec3A; 4],
+    )| {
         let (a4, b4) = (a4.map(|n| n as usize), b4.map(|n| n as usize));
-        // SAFETY: every end index is < end_bound <= u.len() (asserted above); the four
-        // springs share no node with each other or with any other spring of the batch, so no
-        // other access touches these nodes.
+        // SAFETY: every end index is < end_bound <= u.len() and u_prev.len() (asserted in
+        // project_springs); the four springs share no node with each other or with any other
+        // spring of the batch, so no other access touches these nodes.
         let d = unsafe { [0, 1, 2, 3].map(|j| offset4[j] + (p.get(a4[j]) - p.get(b4[j]))) };
         let len2 = squared_lengths(&d);
         let len = len2.sqrt();
+        let inv_len = Vec4::ONE / len;
         let has_direction = len2.cmpgt(Vec4::splat(MIN_LENGTH_SQUARED));
-        // −C/|d|, so that w Δλ n = d·(g·s).
-        let s = Vec4::select(has_direction, (Vec4::from(*rest4) - len) / len, Vec4::ZERO);
+        // −(k h² C + d h ∇C·Δx)/|d|, so that w Δλ n = d·(g·s): one division.
+        let mut numerator = Vec4::from(*gk4) * (Vec4::from(*rest4) - len);
+        if DAMPED {
+            // SAFETY: as above.
+            let moved = unsafe {
+                [0, 1, 2, 3].map(|j| {
+                    let (a, b) = (a4[j], b4[j]);
+                    d[j].dot(
+                        (p.get(a) - *u_prev.get_unchecked(a))
+                            - (p.get(b) - *u_prev.get_unchecked(b)),
+                    )
+                })
+            };
+            numerator -= Vec4::from(*gd4) * Vec4::from(moved) * inv_len;
+        }
+        let s = Vec4::select(has_direction, numerator * inv_len, Vec4::ZERO);
         let (sa, sb) = ((Vec4::from(*ga4) * s).to_array(), (Vec4::from(*gb4) * s).to_array());
         for j in 0..4 {
             // SAFETY: as above.
@@ -241,26 +291,32 @@ pub(crate) fn project_springs(
         let r = batch.range.clone();
         let (a, b) = (&springs.a()[r.clone()], &springs.b()[r.clone()]);
         let (rest, ga, gb) = (&springs.rest[r.clone()], &ga[r.clone()], &gb[r.clone()]);
+        let (gk, gd) = (&gk[r.clone()], &gd[r.clone()]);
         let offset = &offset[r];
         let groups = if batch.independent { a.len() / 4 } else { 0 };
         let ends = (quads(a, groups), quads(b, groups));
         let (rest4, ga4, gb4) = (quads(rest, groups), quads(ga, groups), quads(gb, groups));
+        let (gk4, gd4) = (quads(gk, groups), quads(gd, groups));
         let offset4 = quads(offset, groups);
         if split(threads, a.len()) {
-            let consts = rest4.par_iter().zip(ga4.par_iter().zip(gb4));
+            let consts = rest4.par_iter().zip(gk4).zip(gd4.par_iter().zip(ga4.par_iter().zip(gb4)));
             let all = ends.0.par_iter().zip(ends.1).zip(consts).zip(offset4);
             all.with_min_len(GROUPS_PER_TASK).for_each(group);
         } else {
-            let consts = rest4.iter().zip(ga4.iter().zip(gb4));
+            let consts = rest4.iter().zip(gk4).zip(gd4.iter().zip(ga4.iter().zip(gb4)));
             ends.0.iter().zip(ends.1).zip(consts).zip(offset4).for_each(group);
         }
         for i in 4 * groups..a.len() {
             let (ai, bi) = (a[i] as usize, b[i] as usize);
-            // SAFETY: ai, bi < end_bound <= u.len(); left-over springs run on this thread
-            // alone, after the batch's groups have finished.
+            // SAFETY: ai, bi < end_bound <= u.len() and u_prev.len(); left-over springs run
+            // on this thread alone, after the batch's groups have finished.
             unsafe {
                 let d = offset[i] + (p.get(ai) - p.get(bi));
-                let Some(s) = stretch(d, rest[i]) else { continue };
+                let moved = (p.get(ai) - *u_prev.get_unchecked(ai))
+                    - (p.get(bi) - *u_prev.get_unchecked(bi));
+                let Some(s) = correction::<DAMPED>(d, moved, rest[i], gk[i], gd[i]) else {
+                    continue;
+                };
                 p.add(ai, d * (ga[i] * s));
                 p.add(bi, d * -(gb[i] * s));
             }
@@ -268,36 +324,53 @@ pub(crate) fn project_springs(
     }
 }
 
-/// −C/|d| = (L − |d|)/|d| of a spring of rest length `rest` along `d`, so that w Δλ n = d·(g·s);
+/// s = −(k h² C + d h ∇C·Δx)/|d| of a spring of rest length `rest` along `d` whose ends moved
+/// apart by `moved` in the sub-step (`gk` = k h², `gd` = d h), so that w Δλ n = d·(g·s);
 /// `None` when the spring has no direction.
 #[inline(always)]
-fn stretch(d: Vec3A, rest: f32) -> Option<f32> {
+fn correction<const DAMPED: bool>(
+    d: Vec3A,
+    moved: Vec3A,
+    rest: f32,
+    gk: f32,
+    gd: f32,
+) -> Option<f32> {
     let len2 = d.length_squared();
     (len2 > MIN_LENGTH_SQUARED).then(|| {
         let len = len2.sqrt();
-        (rest - len) / len
+        let inv_len = 1.0 / len;
+        let mut numerator = gk * (rest - len);
+        if DAMPED {
+            numerator -= gd * d.dot(moved) * inv_len;
+        }
+        numerator * inv_len
     })
 }
 
 /// [`project_springs`] one spring at a time on this thread, in the same order, returning also
 /// the angular momentum (times h) that the corrections leak ([`super::spin`]):
 /// Σ (x₀_a − x₀_b) × Δλ n, where x₀ = base + `u_old` is where the sub-step began and
-/// Δλ n = s d / (w_a + w_b + α̃) is the spring's impulse times h (`gc` holds the
-/// 1 / (w_a + w_b + α̃)).
+/// Δλ n = s d q is the spring's impulse times h.
 pub(crate) fn project_springs_leaking(
     springs: &SpringData,
     offset: &[Vec3A],
-    (ga, gb, gc): (&[f32], &[f32], &[f32]),
+    Weights { ga, gb, gc, gk, gd }: Weights,
     u_old: &[Vec3A],
     u: &mut [Vec3A],
 ) -> DVec3 {
     let ends = springs.a().iter().zip(springs.b()).zip(&springs.rest);
-    let constants = offset.iter().zip(ga).zip(gb.iter().zip(gc));
+    let constants = offset.iter().zip(ga).zip(gb.iter().zip(gc)).zip(gk.iter().zip(gd));
     let mut leak = DVec3::ZERO;
-    for (((&a, &b), &rest), ((&offset, &ga), (&gb, &gc))) in ends.zip(constants) {
+    for (((&a, &b), &rest), (((&offset, &ga), (&gb, &gc)), (&gk, &gd))) in ends.zip(constants) {
         let (a, b) = (a as usize, b as usize);
         let d = offset + (u[a] - u[b]);
-        let Some(s) = stretch(d, rest) else { continue };
+        let moved = (u[a] - u_old[a]) - (u[b] - u_old[b]);
+        let s = if springs.has_damping {
+            correction::<true>(d, moved, rest, gk, gd)
+        } else {
+            correction::<false>(d, moved, rest, gk, gd)
+        };
+        let Some(s) = s else { continue };
         u[a] += d * (ga * s);
         u[b] -= d * (gb * s);
         let start = offset + (u_old[a] - u_old[b]);
@@ -328,13 +401,16 @@ mod tests {
         for i in 0..12 {
             for j in i + 1..(i + 4).min(12) {
                 let rest = 0.9 * at(i).distance(at(j));
-                m.springs.push(Spring::new(
-                    NodeId(i as u32),
-                    NodeId(j as u32),
-                    rest,
-                    500.0,
-                    SpringKind::Stretch,
-                ));
+                m.springs.push(
+                    Spring::new(
+                        NodeId(i as u32),
+                        NodeId(j as u32),
+                        rest,
+                        500.0,
+                        SpringKind::Stretch,
+                    )
+                    .with_damping(0.5 * (i % 2) as f32),
+                );
             }
         }
         let c = Compiled::new(&m);
@@ -350,27 +426,31 @@ mod tests {
         let (c, base, u_old, u) = twisted();
         let (a, b) = (c.springs.a(), c.springs.b());
         let h = 1.0 / 600.0;
-        let (mut ga, mut gb, mut gc) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut ga, mut gb, mut gc, mut gk, mut gd) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for i in 0..c.springs.len() {
             let (wa, wb) = (c.nodes.inv_mass[a[i] as usize], c.nodes.inv_mass[b[i] as usize]);
-            let denominator = wa + wb + 1.0 / (c.springs.stiffness[i] * h * h);
-            ga.push(wa / denominator);
-            gb.push(wb / denominator);
-            gc.push(1.0 / denominator);
+            let (k, damping) = (c.springs.stiffness[i] * h * h, c.springs.damping[i] * h);
+            let q = 1.0 / ((k + damping) * (wa + wb) + 1.0);
+            ga.push(wa * q);
+            gb.push(wb * q);
+            gc.push(q);
+            gk.push(k);
+            gd.push(damping);
         }
+        let weights = Weights { ga: &ga, gb: &gb, gc: &gc, gk: &gk, gd: &gd };
         let offset: Vec<Vec3A> =
             a.iter().zip(b).map(|(&a, &b)| base[a as usize] - base[b as usize]).collect();
         let mut batched = u.clone();
-        project_springs(&c.springs, &offset, &ga, &gb, &mut batched, Threads::One);
+        project_springs(&c.springs, &offset, weights, &u_old, &mut batched, Threads::One);
         let mut single = u.clone();
-        let leak =
-            project_springs_leaking(&c.springs, &offset, (&ga, &gb, &gc), &u_old, &mut single);
+        let leak = project_springs_leaking(&c.springs, &offset, weights, &u_old, &mut single);
         assert_eq!(batched, single, "the same corrections, operation for operation");
         // Without anchors every correction's moment is a leak: it must be what FreeBody
         // measures from the displacements alone.
-        let body = FreeBody::new(&c.nodes.mass, &base, &u_old).expect("not on a line");
-        let moved = body.moment(&c.nodes.mass, &base, &u_old, &single)
-            - body.moment(&c.nodes.mass, &base, &u_old, &u);
+        let mut body = FreeBody::default();
+        assert!(body.measure(&c.nodes.mass, &base, &u_old), "not on a line");
+        let moved = body.turn(&c.nodes.mass, &u, &single);
         assert!(leak.length() > 1e-6, "the twisted springs leak: {leak}");
         assert!((leak - moved).length() < 1e-4 * moved.length(), "{leak} vs {moved}");
     }

@@ -14,25 +14,37 @@
 //!     x ← x + h (v + h (g + w F_ext))                       (predict; free nodes)
 //!     for each spring, in colour order (λ = 0: one iteration):
 //!         d = x_a − x_b,  C = |d| − L,  n = d/|d|
-//!         α̃ = α / h² = 1 / (k h²)
-//!         Δλ = −C / (w_a + w_b + α̃)
+//!         α̃ = α / h² = 1 / (k h²),   γ = α̃ β h = d_s / (k h)       (β = d_s h²)
+//!         Δλ = −(C + γ n·(Δx_a − Δx_b)) / ((1 + γ)(w_a + w_b) + α̃)
 //!         x_a ← x_a + w_a Δλ n,   x_b ← x_b − w_b Δλ n
 //!     without anchors: undo the spin the pass leaked          (see super::spin)
 //!     with anchors and gas: undo the spin each spring leaked   (likewise)
 //!     v ← (x − x_prev) / h · e^(−c h)                      (global damping)
-//!     spring damping on v                                   (see super::damping)
 //!     collisions on x and v                                 (see super::collision)
 //! ```
 //!
 //! - x, v, w: position (m), velocity (m/s), inverse mass (1/kg, 0 for anchors) of a node.
-//! - k, L: stiffness (N/m) and rest length (m) of a spring; α̃ its compliance per sub-step².
+//! - k, L, d_s: stiffness (N/m), rest length (m) and damping (N·s/m) of a spring; α̃ its
+//!   compliance per sub-step²; Δx = x − x_prev, how far a node moved in this sub-step.
 //! - g: gravity (m/s²); c: the global damping rate (1/s); F_ext: the external forces held
 //!   over the step (air, buoyancy, force fields; see super::external).
 //!
 //! With α̃ ≪ w the spring acts as a rod, with α̃ ≫ w as a soft spring; in between XPBD
-//! reproduces the spring's stiffness independently of h, unlike plain PBD. The weights
-//! w/(w_a + w_b + α̃) only change with h, so they are computed once per sub-step size and
-//! the inner loop is a square root, a division and two scaled vector updates per spring.
+//! reproduces the spring's stiffness independently of h, unlike plain PBD.
+//!
+//! **Spring damping** is the γ term: XPBD's Rayleigh damping (Macklin et al. 2016, §4, eq. 26),
+//! the damping force −d_s (n·(v_a − v_b)) n taken implicitly in the same solve, with
+//! v ≈ Δx/h. Multiplying through by k h² keeps it finite for any k ≥ 0 and d_s ≥ 0:
+//!
+//! ```text
+//! Δλ = −(k h² C + d_s h n·(Δx_a − Δx_b)) q,   q = 1 / ((k h² + d_s h)(w_a + w_b) + 1)
+//! ```
+//!
+//! (a pure damper, k = 0, removes relative velocity along n without reversing it, for any d_s
+//! and h; see [`super::damping`]). The weights w q, k h² and d_s h only change with h, so they
+//! are computed once per sub-step size, and the inner loop is a square root, a division, one
+//! dot product and two scaled vector updates per spring: damping costs two more reads of the
+//! ends' displacements, not a pass of its own.
 //!
 //! A spring of zero current length has no direction and is skipped. Anchors are placed at
 //! their (interpolated) anchor positions before the constraint pass, so the constraints pull
@@ -58,8 +70,8 @@
 //! reaches the velocities; the per-spring D_s is one extra sequential read in the kernel.
 
 use super::compile::Compiled;
-use super::damping::{damp_springs, global_factor};
-use super::kernels::{Threads, project_springs, project_springs_leaking};
+use super::damping::global_factor;
+use super::kernels::{Threads, Weights, project_springs, project_springs_leaking};
 use super::spin::FreeBody;
 use super::state::States;
 use super::world::World;
@@ -70,12 +82,15 @@ use glam::Vec3A;
 pub(crate) struct Workspace {
     /// Sub-step the weights are for; NaN when they must be recomputed.
     h: f32,
-    /// g_a = w_a / (w_a + w_b + α̃) per spring (solver order); g_b likewise.
+    /// Per spring (solver order): g_a = w_a q, g_b = w_b q, g_c = q, g_k = k h², g_d = d_s h
+    /// ([`kernels::Weights`]).
     ga: Vec<f32>,
     gb: Vec<f32>,
-    /// 1 / (w_a + w_b + α̃) per spring, and the nodes' masses with the anchors' set to zero:
-    /// what an anchored model with gas needs to undo the spin its springs leak.
     gc: Vec<f32>,
+    gk: Vec<f32>,
+    gd: Vec<f32>,
+    /// The nodes' masses with the anchors' set to zero: what an anchored model with gas needs
+    /// to undo the spin its springs leak.
     free_mass: Vec<f32>,
     /// D_s = x0_a − x0_b per spring at the start of the step.
     offset: Vec<Vec3A>,
@@ -84,9 +99,12 @@ pub(crate) struct Workspace {
     u_prev: Vec<Vec3A>,
     /// h (g + w F_ext) per node: the velocity each sub-step's prediction adds.
     kick: Vec<Vec3A>,
-    /// Positions at the start of a sub-step, and their volume gradient (the gas pass).
+    /// Positions at the start of a sub-step, and their volume gradient (the gas pass); for a
+    /// free model, the displacements before the spring pass (the spin correction).
     x: Vec<Vec3A>,
     grad: Vec<Vec3A>,
+    /// The free body the spin correction turns ([`super::spin`]).
+    body: FreeBody,
 }
 
 impl Workspace {
@@ -102,20 +120,22 @@ impl Workspace {
         }
         let s = &c.springs;
         let w = &c.nodes.inv_mass;
-        self.ga.clear();
-        self.gb.clear();
-        self.gc.clear();
+        for g in [&mut self.ga, &mut self.gb, &mut self.gc, &mut self.gk, &mut self.gd] {
+            g.clear();
+        }
         self.free_mass.clear();
         let free = c.nodes.free.iter().zip(&c.nodes.mass);
         self.free_mass.extend(free.map(|(&free, &m)| free * m));
         for i in 0..s.len() {
             let (wa, wb) = (w[s.a()[i] as usize], w[s.b()[i] as usize]);
-            let compliance = 1.0 / (s.stiffness[i] * h * h);
-            let denominator = wa + wb + compliance;
-            // k = 0 gives α̃ = ∞ and weights 0: a broken or slack spring does nothing.
-            self.ga.push(wa / denominator);
-            self.gb.push(wb / denominator);
-            self.gc.push(1.0 / denominator);
+            let (k, d) = (s.stiffness[i] * h * h, s.damping[i] * h);
+            // k = d_s = 0 (a broken spring) gives g_k = g_d = 0: it does nothing.
+            let q = 1.0 / ((k + d) * (wa + wb) + 1.0);
+            self.ga.push(wa * q);
+            self.gb.push(wb * q);
+            self.gc.push(q);
+            self.gk.push(k);
+            self.gd.push(d);
         }
         self.h = h;
     }
@@ -187,9 +207,6 @@ pub(crate) fn step(
         for (k, &node) in c.anchors.nodes.iter().enumerate() {
             v[node as usize] = c.anchors.velocity(k, dt);
         }
-        if c.springs.has_damping {
-            damp_springs(&c.springs, &c.nodes.inv_mass, &ws.offset, &ws.u, v, h);
-        }
         if !finite {
             return None;
         }
@@ -239,23 +256,26 @@ impl Spin {
 /// The sub-step's spring pass on `ws.u`, with the spin correction `spin` asks for.
 fn project(c: &Compiled, ws: &mut Workspace, base: &[Vec3A], spin: Spin, threads: Threads) {
     let (springs, offset) = (&c.springs, &ws.offset);
+    let weights = Weights { ga: &ws.ga, gb: &ws.gb, gc: &ws.gc, gk: &ws.gk, gd: &ws.gd };
     match spin {
-        Spin::Untouched => project_springs(springs, offset, &ws.ga, &ws.gb, &mut ws.u, threads),
+        Spin::Untouched => {
+            project_springs(springs, offset, weights, &ws.u_prev, &mut ws.u, threads)
+        }
         Spin::Free => {
             let mass = &c.nodes.mass;
-            let body = FreeBody::new(mass, base, &ws.u_prev);
-            let before = body.as_ref().map(|b| b.moment(mass, base, &ws.u_prev, &ws.u));
-            project_springs(springs, offset, &ws.ga, &ws.gb, &mut ws.u, threads);
-            if let (Some(body), Some(before)) = (body, before) {
-                body.restore(before, mass, base, &ws.u_prev, &mut ws.u);
+            let turnable = ws.body.measure(mass, base, &ws.u_prev);
+            ws.x.clear();
+            ws.x.extend_from_slice(&ws.u);
+            project_springs(springs, offset, weights, &ws.u_prev, &mut ws.u, threads);
+            if turnable {
+                ws.body.restore(&ws.x, mass, &mut ws.u);
             }
         }
         Spin::AnchoredGas => {
-            let body = FreeBody::new(&ws.free_mass, base, &ws.u_prev);
-            let weights = (ws.ga.as_slice(), ws.gb.as_slice(), ws.gc.as_slice());
+            let turnable = ws.body.measure(&ws.free_mass, base, &ws.u_prev);
             let leak = project_springs_leaking(springs, offset, weights, &ws.u_prev, &mut ws.u);
-            if let Some(body) = body {
-                body.undo(leak, &ws.free_mass, base, &ws.u_prev, &mut ws.u);
+            if turnable {
+                ws.body.undo(leak, &ws.free_mass, &mut ws.u);
             }
         }
     }

@@ -199,7 +199,7 @@ fn conversion_form(ui: &mut egui::Ui, o: &mut ConvertOptions) {
 }
 
 /// The solid switch and its settings; switching it on (or off) also switches the mass to a
-/// density (or back to the per-node default).
+/// density and bend springs off (or back to the defaults).
 fn solid_form(ui: &mut egui::Ui, o: &mut ConvertOptions) {
     let mut solid = o.solid.is_some();
     ui.label("solid");
@@ -209,6 +209,7 @@ fn solid_form(ui: &mut egui::Ui, o: &mut ConvertOptions) {
         .changed();
     ui.end_row();
     if toggled {
+        o.bend = !solid;
         o.mass = if solid {
             MassMode::Density { density: DEFAULT_DENSITY }
         } else {

@@ -181,6 +181,7 @@ fn solid_options(doc: &Document) -> Option<ConvertOptions> {
     }
     Some(ConvertOptions {
         solid: Some(SolidOptions::default()),
+        bend: false,
         mass: MassMode::Density { density: DEFAULT_DENSITY },
         ..options.clone()
     })
