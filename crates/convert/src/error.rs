@@ -96,6 +96,15 @@ pub enum ConvertError {
         /// What overflowed.
         what: String,
     },
+    /// A solid fill was asked of a surface that encloses no volume.
+    #[error(
+        "{}: the surface encloses no volume, so there is nothing to fill as a solid (it is flat, or open with no inside); convert it without --solid",
+        file.display()
+    )]
+    NotSolid {
+        /// The file.
+        file: PathBuf,
+    },
     /// The converted model broke a model rule (a bug of the converter; please report it).
     #[error("{}: the converted model is invalid: {problems}", file.display())]
     Invalid {

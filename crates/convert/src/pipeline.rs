@@ -201,14 +201,14 @@ pub fn convert_mesh_with(
     control.enter(Stage::Solid)?;
     let mut solid = match &options.solid {
         Some(solid) => Some(
-            fill(&welded.positions, &welded.triangles, solid, options.mass).map_err(|p| {
-                let FillProblem::TooFine { points, spacing } = p;
-                ConvertError::TooLarge {
+            fill(&welded.positions, &welded.triangles, solid, options.mass).map_err(|p| match p {
+                FillProblem::TooFine { points, spacing } => ConvertError::TooLarge {
                     file: source.to_path_buf(),
                     what: format!(
                         "a solid fill of spacing {spacing} m ({points} lattice points; at most {MAX_LATTICE_POINTS})"
                     ),
-                }
+                },
+                FillProblem::NoVolume => ConvertError::NotSolid { file: source.to_path_buf() },
             })?,
         ),
         None => None,

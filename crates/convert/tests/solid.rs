@@ -155,3 +155,28 @@ fn a_filled_mesh_is_a_rigid_framework_with_six_zero_modes() {
     let (n, r) = stiffness(&loose);
     assert_eq!(n - r, 6 + 3 * interior);
 }
+
+#[test]
+fn a_flat_sheet_is_no_solid_and_says_so() {
+    let mut sheet = RawMesh {
+        positions: vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 1.0, 0.0), Vec3::Y],
+        ..RawMesh::default()
+    };
+    sheet.push_triangle([0, 1, 2], None);
+    sheet.push_triangle([0, 2, 3], None);
+    for mass in
+        [springmesh_convert::MassMode::Density { density: 1000.0 }, ConvertOptions::default().mass]
+    {
+        let options = ConvertOptions {
+            solid: Some(SolidOptions::default()),
+            mass,
+            ..ConvertOptions::default()
+        };
+        let result = convert_mesh(sheet.clone(), &options, Path::new("sheet.obj"));
+        assert!(
+            matches!(result, Err(springmesh_convert::ConvertError::NotSolid { .. })),
+            "{:?}",
+            result.map(|c| c.report)
+        );
+    }
+}

@@ -74,6 +74,10 @@ const SLICES: usize = 64;
 /// The most radians the fastest lattice mode may turn in one sub-step (module docs): 1.25,
 /// a fifth below where the blob of the tests fell over.
 pub const MAX_TURN: f32 = 1.25;
+/// A point is inside when its winding number is above this: a hair over ½, because a point
+/// on the surface itself (a lattice point in the plane of a flat face, or on an open sheet)
+/// winds exactly ½ and is not inside anything.
+const INSIDE: f64 = 0.5 + 1e-3;
 /// C of the residual sag C g h² H / s² (module docs), measured.
 const SAG_CONSTANT: f32 = 1.14;
 
@@ -119,6 +123,8 @@ pub enum FillProblem {
         /// The spacing asked for (m).
         spacing: f32,
     },
+    /// The surface encloses no volume (it is flat, or open with nothing inside).
+    NoVolume,
 }
 
 /// Fills the surface `triangles` over `positions` (the welded surface nodes) as a solid.
@@ -142,14 +148,14 @@ pub fn fill(
     });
     let lattice = Lattice::covering(lo, hi, spacing);
     let c = lattice.cubes.as_uvec3().as_u64vec3() + 1;
-    let points = (c.x * c.y * c.z).saturating_mul(2);
+    let points = c.x.saturating_mul(c.y).saturating_mul(c.z).saturating_mul(2);
     if points > MAX_LATTICE_POINTS as u64 {
         return Err(FillProblem::TooFine { points: points as usize, spacing });
     }
     let tree = WindingTree::new(positions, triangles);
     let inside: Vec<bool> = (0..lattice.points())
         .into_par_iter()
-        .map(|i| tree.winding_number(lattice.point(i)).abs() >= 0.5)
+        .map(|i| tree.winding_number(lattice.point(i)).abs() > INSIDE)
         .collect();
     let mut node_of = vec![u32::MAX; lattice.points()];
     let mut interior = Vec::new();
@@ -162,6 +168,9 @@ pub fn fill(
     } else {
         interior.len() as f32 * 0.5 * spacing.powi(3)
     };
+    if !(volume.is_normal() && volume > 0.0) {
+        return Err(FillProblem::NoVolume);
+    }
 
     let area = material::area_shares(positions, triangles);
     let masses = masses(mass, &area, interior.len(), spacing, volume);
@@ -170,7 +179,10 @@ pub fn fill(
     let modulus = options.youngs_modulus.unwrap_or_else(|| {
         let areas = slices::cross_sections(positions, triangles, lo.y, lo.y + height, SLICES);
         let density = total_mass / volume.max(f32::MIN_POSITIVE);
-        material::default_modulus(density, &areas, height / SLICES as f32)
+        let e = material::default_modulus(density, &areas, height / SLICES as f32);
+        // No section at all (a flat or open mesh): the prism rule over the largest extent.
+        let prism = || material::default_modulus(density, &[1.0], (hi - lo).max_element());
+        if e.is_finite() && e > 0.0 { e } else { prism() }
     });
 
     let mut springs = Vec::new();
@@ -209,7 +221,7 @@ pub fn fill(
             push(s as u32, b, k, &all);
         }
     }
-    let inside = |p: Vec3| tree.winding_number(p).abs() >= 0.5;
+    let inside = |p: Vec3| tree.winding_number(p).abs() > INSIDE;
     for (a, b) in struts::struts(positions, &inward, spacing, inside) {
         let k = material::binding_stiffness(
             modulus,
