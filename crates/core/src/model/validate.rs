@@ -1,15 +1,42 @@
 //! Checking a model's invariants, reporting every violation at once.
+//!
+//! Besides what makes a model meaningless (a spring to a node that does not exist), validation
+//! refuses magnitudes that no game needs and that would make stepping unbounded or lose all
+//! precision: coordinates beyond [`MAX_COORDINATE`], lengths beyond [`MAX_LENGTH`], a frame
+//! step outside [[`MIN_DT`], [`MAX_DT`]], gusts shorter than a frame step. A model that
+//! validates can be stepped forever with bounded work per step.
 
 use super::world::{Check, world_checks};
 use super::{MAX_SUBSTEPS, SpringModel};
 use crate::{FaceId, NodeId, SpringId};
+pub use limits::{MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT};
 use std::fmt;
+
+/// The documented limits (docs/file-format.md, "Validity").
+mod limits {
+    /// Largest |coordinate| of a node's rest position (m): a thousand kilometres, where an f32
+    /// still resolves 6 cm.
+    pub const MAX_COORDINATE: f32 = 1e6;
+    /// Largest rest length or break limit (m): the longest distance between two nodes within
+    /// [`MAX_COORDINATE`], rounded up.
+    pub const MAX_LENGTH: f32 = 4e6;
+    /// Shortest frame step (s): a microsecond. Shorter ones make a second of simulated time
+    /// take millions of steps.
+    pub const MIN_DT: f32 = 1e-6;
+    /// Longest frame step (s).
+    pub const MAX_DT: f32 = 1.0;
+}
 
 /// One thing wrong with a model, naming the element it is in.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Problem {
     /// A node position has a NaN or infinite coordinate.
     NonFinitePosition {
+        /// The node.
+        node: NodeId,
+    },
+    /// A node's rest position is farther than [`MAX_COORDINATE`] from the origin along an axis.
+    FarPosition {
         /// The node.
         node: NodeId,
     },
@@ -44,6 +71,24 @@ pub enum Problem {
         field: &'static str,
         /// Its value.
         value: f32,
+    },
+    /// A spring's rest length or break limit is longer than [`MAX_LENGTH`].
+    LongSpringValue {
+        /// The spring.
+        spring: SpringId,
+        /// Which field (`rest_length`, `break_min`, `break_max`).
+        field: &'static str,
+        /// Its value.
+        value: f32,
+    },
+    /// A spring breaks when shorter than a length above the one it breaks longer than.
+    CrossedBreakLimits {
+        /// The spring.
+        spring: SpringId,
+        /// Its `break_min`.
+        min: f32,
+        /// Its `break_max`.
+        max: f32,
     },
     /// A second spring joins a pair of nodes that an earlier spring already joins.
     DuplicateSpring {
@@ -116,6 +161,9 @@ impl fmt::Display for Problem {
             Problem::NonFinitePosition { node } => {
                 write!(f, "node {node}: position is not finite")
             }
+            Problem::FarPosition { node } => {
+                write!(f, "node {node}: position is more than {MAX_COORDINATE} m from the origin")
+            }
             Problem::BadMass { node, mass } => {
                 write!(f, "node {node}: mass {mass} is not a finite number > 0")
             }
@@ -129,6 +177,13 @@ impl fmt::Display for Problem {
             Problem::BadSpringValue { spring, field, value } => {
                 write!(f, "spring {spring}: {field} {value} is not a finite number ≥ 0")
             }
+            Problem::LongSpringValue { spring, field, value } => {
+                write!(f, "spring {spring}: {field} {value} m is longer than {MAX_LENGTH} m")
+            }
+            Problem::CrossedBreakLimits { spring, min, max } => write!(
+                f,
+                "spring {spring}: break_min {min} is above break_max {max} (it would break at any length)"
+            ),
             Problem::DuplicateSpring { spring, first } => {
                 write!(f, "spring {spring}: joins the same two nodes as spring {first}")
             }
@@ -238,6 +293,8 @@ impl SpringModel {
             let node = NodeId::from_index(i);
             if !n.position.is_finite() {
                 out.push(Problem::NonFinitePosition { node });
+            } else if n.position.abs().max_element() > MAX_COORDINATE {
+                out.push(Problem::FarPosition { node });
             }
             if !(n.mass.is_finite() && n.mass > 0.0) {
                 out.push(Problem::BadMass { node, mass: n.mass });
@@ -269,11 +326,22 @@ impl SpringModel {
                 ("break_max", s.break_max),
             ];
             for (field, value) in values {
-                if let Some(value) = value
-                    && !(value.is_finite() && value >= 0.0)
-                {
-                    out.push(Problem::BadSpringValue { spring, field, value });
+                match value {
+                    Some(value) if !(value.is_finite() && value >= 0.0) => {
+                        out.push(Problem::BadSpringValue { spring, field, value });
+                    }
+                    Some(value)
+                        if field != "stiffness" && field != "damping" && value > MAX_LENGTH =>
+                    {
+                        out.push(Problem::LongSpringValue { spring, field, value });
+                    }
+                    _ => {}
                 }
+            }
+            if let (Some(min), Some(max)) = (s.break_min, s.break_max)
+                && min > max
+            {
+                out.push(Problem::CrossedBreakLimits { spring, min, max });
             }
             if ends_ok {
                 pairs.push((s.pair(), spring));
@@ -330,7 +398,7 @@ impl SpringModel {
                 p.damping.is_finite() && p.damping >= 0.0,
                 "a finite number ≥ 0 (1/s)",
             ),
-            ("dt".into(), p.dt.is_finite() && p.dt > 0.0, "a finite number > 0 (s)"),
+            ("dt".into(), (MIN_DT..=MAX_DT).contains(&p.dt), "between 1e-6 and 1 (s)"),
             ("substeps".into(), (1..=MAX_SUBSTEPS).contains(&p.substeps), "between 1 and 10000"),
         ];
         world_checks(p, &mut checks);
@@ -348,6 +416,7 @@ impl SpringModel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Air;
     use crate::{Face, Node, Spring, SpringKind};
     use glam::{Vec2, Vec3};
 
@@ -390,11 +459,46 @@ mod tests {
             Problem::DegenerateFace { face: FaceId(0) },
             Problem::FaceUvOutOfRange { face: FaceId(0), uv: 3, uvs: 1 },
             Problem::NonFiniteUv { uv: 0 },
-            Problem::BadParam { name: "dt".into(), expected: "a finite number > 0 (s)" },
+            Problem::BadParam { name: "dt".into(), expected: "between 1e-6 and 1 (s)" },
         ];
         assert_eq!(problems, expected);
         let text = Problems(problems).to_string();
         assert!(text.starts_with("12 problems: node 0: position is not finite"), "{text}");
         assert!(text.ends_with("and 4 more"), "{text}");
+    }
+
+    #[test]
+    fn refuses_magnitudes_that_make_stepping_unbounded() {
+        // The hostile files of issue 16: a node a light-year away, a rest length of 1.8e19 m,
+        // crossed break limits, a frame step of 1e-30 s, gusts shorter than a frame step.
+        let mut m = two_nodes();
+        m.nodes.positions_mut()[1] = Vec3::new(2e6, 0.0, 0.0);
+        let mut s = m.springs.get(SpringId(0)).expect("one spring");
+        s.rest_length = 1.8e19;
+        s.break_min = Some(2.0);
+        s.break_max = Some(1.0);
+        m.springs = std::iter::once(s).collect();
+        m.params.dt = 1e-30;
+        let problems = m.validate().expect_err("invalid").0;
+        let expected = vec![
+            Problem::FarPosition { node: NodeId(1) },
+            Problem::LongSpringValue { spring: SpringId(0), field: "rest_length", value: 1.8e19 },
+            Problem::CrossedBreakLimits { spring: SpringId(0), min: 2.0, max: 1.0 },
+            Problem::BadParam { name: "dt".into(), expected: "between 1e-6 and 1 (s)" },
+        ];
+        assert_eq!(problems, expected);
+        let mut gusty = two_nodes();
+        gusty.params.air = Some(Air { gusts: 0.5, gust_period: 1e-9, ..Air::default() });
+        let gust = Problem::BadParam {
+            name: "air.gust_period".into(),
+            expected: "a number ≥ the frame step dt (s)",
+        };
+        assert_eq!(gusty.validate(), Err(Problems(vec![gust])));
+        // The limits themselves are allowed.
+        let mut m = two_nodes();
+        m.nodes.positions_mut()[1] = Vec3::new(MAX_COORDINATE, -MAX_COORDINATE, 0.0);
+        m.params.dt = MIN_DT;
+        m.params.air = Some(Air { gusts: 0.5, gust_period: MIN_DT, ..Air::default() });
+        assert_eq!(m.validate(), Ok(()));
     }
 }

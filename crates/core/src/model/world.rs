@@ -203,7 +203,8 @@ pub(crate) fn world_checks(p: &SimParams, out: &mut Vec<Check>) {
         out.push(("air.drag".into(), non_negative(a.drag), NON_NEGATIVE));
         out.push(("air.lift".into(), non_negative(a.lift), NON_NEGATIVE));
         out.push(("air.gusts".into(), non_negative(a.gusts), NON_NEGATIVE));
-        out.push(("air.gust_period".into(), positive(a.gust_period), POSITIVE));
+        let period = positive(a.gust_period) && a.gust_period >= p.dt;
+        out.push(("air.gust_period".into(), period, "a number ≥ the frame step dt (s)"));
     }
     if let Some(gas) = &p.pressure {
         out.push(("pressure.pressure".into(), non_negative(gas.pressure), NON_NEGATIVE));

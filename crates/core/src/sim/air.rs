@@ -58,8 +58,27 @@ pub(crate) struct Wind {
     offset: f32,
     /// The largest phase counted from the start of the table that it covers.
     end: f32,
-    /// Noise values at integer phases `first`, `first + 1`, ...
+    /// Noise values at integer phases `first`, `first + 1`, ...; empty when the nodes span
+    /// more than [`MAX_GUST_TABLE`] phases, and then each node hashes its own two.
     table: Vec<Vec3A>,
+    /// t/T, for the nodes that hash their own noise (in f64: far from the origin an f32 phase
+    /// would lose the gusts).
+    phase_now: f64,
+    /// The gusts' seed, for the nodes that hash their own noise.
+    seed: u64,
+    /// True when there are gusts at all.
+    gusty: bool,
+}
+
+/// Most integer phases tabulated per step (16 bytes each): a model spans this many gust
+/// lengths only when its gusts are far shorter than it is (or it has flown apart); its nodes
+/// then hash their noise one by one, which costs more per node but nothing per phase, so
+/// neither memory nor time depends on how far apart the nodes are.
+pub(crate) const MAX_GUST_TABLE: usize = 4096;
+
+/// The gust noise at integer phase `i`, each component in [−1, 1].
+fn noise(seed: u64, i: i64) -> Vec3A {
+    Vec3A::new(lattice(seed, 0, i), lattice(seed, 1, i), lattice(seed, 2, i))
 }
 
 /// A uniform random number in [−1, 1] from the integers `seed`, `channel`, `i` (SplitMix64).
@@ -83,10 +102,19 @@ impl Wind {
         let phase_per_metre =
             if speed > 0.0 { base / (speed * speed * period) } else { Vec3A::ZERO };
         let phase_now = time / f64::from(period);
-        let mut wind =
-            Wind { base, amplitude, phase_per_metre, offset: 0.0, end: 0.0, table: Vec::new() };
+        let mut wind = Wind {
+            base,
+            amplitude,
+            phase_per_metre,
+            offset: 0.0,
+            end: 0.0,
+            table: Vec::new(),
+            phase_now,
+            seed: air.seed,
+            gusty: false,
+        };
         let Some(&first_x) = x.first() else { return wind };
-        if amplitude <= 0.0 {
+        if !(amplitude.is_finite() && amplitude > 0.0 && phase_now.is_finite()) {
             return wind;
         }
         // The phases over the nodes' bounding box: a little wider than over the nodes
@@ -98,24 +126,30 @@ impl Wind {
         let spread = f64::from(half.dot(phase_per_metre.abs()));
         let first = (phase_now - along - spread).floor();
         let last = (phase_now - along + spread).floor() + 1.0;
-        wind.table = (first as i64..=last as i64)
-            .map(|i| {
-                Vec3A::new(
-                    lattice(air.seed, 0, i),
-                    lattice(air.seed, 1, i),
-                    lattice(air.seed, 2, i),
-                )
-            })
-            .collect();
+        if !(first.is_finite() && last.is_finite()) {
+            return wind;
+        }
+        wind.gusty = true;
         wind.offset = (phase_now - first) as f32;
         wind.end = (last - first) as f32;
+        if last - first < MAX_GUST_TABLE as f64 {
+            wind.table = (first as i64..=last as i64).map(|i| noise(air.seed, i)).collect();
+        }
         wind
     }
 
     /// The wind velocity at `x` (m/s).
     pub fn at(&self, x: Vec3A) -> Vec3A {
-        if self.table.is_empty() {
+        if !self.gusty {
             return self.base;
+        }
+        if self.table.is_empty() {
+            let phase = self.phase_now - x.as_dvec3().dot(self.phase_per_metre.as_dvec3());
+            let k = phase.floor();
+            let f = (phase - k) as f32;
+            let (a, b) =
+                (noise(self.seed, k as i64), noise(self.seed, (k as i64).saturating_add(1)));
+            return self.base + a.lerp(b, f * f * (3.0 - 2.0 * f)) * self.amplitude;
         }
         let phase = (self.offset - x.dot(self.phase_per_metre)).clamp(0.0, self.end);
         // Truncation is ⌊phase⌋ here (phase ≥ 0), without a call to libm's floorf: SSE2 has
@@ -331,5 +365,28 @@ mod tests {
             Wind::new(&air, t, &x).at(Vec3A::ZERO) != Wind::new(&other, t, &x).at(Vec3A::ZERO)
         });
         assert!(differs, "another seed, other gusts");
+    }
+
+    #[test]
+    fn nodes_far_apart_hash_their_gusts_instead_of_tabulating_them() {
+        // Gusts a metre long over nodes two thousand kilometres apart: two million phases.
+        let air = Air {
+            wind: Vec3::new(1.0, 0.0, 0.0),
+            gusts: 0.5,
+            gust_period: 1.0,
+            seed: 3,
+            ..Air::default()
+        };
+        let far = vec![Vec3A::new(-1e6, 0.0, 0.0), Vec3A::new(1e6, 0.0, 0.0)];
+        let near = vec![Vec3A::new(2.0, 0.0, 0.0), Vec3A::new(3.0, 0.0, 0.0)];
+        for t in [0.0, 0.37, 5.2] {
+            let (hashed, tabled) = (Wind::new(&air, t, &far), Wind::new(&air, t, &near));
+            assert!(hashed.table.is_empty() && tabled.table.len() <= MAX_GUST_TABLE);
+            for x in [2.0f32, 2.25, 2.5, 3.0] {
+                let p = Vec3A::new(x, 0.0, 0.0);
+                assert!((hashed.at(p) - tabled.at(p)).length() < 1e-3, "the same gusts at {x}");
+            }
+            assert!(hashed.at(far[1]).is_finite());
+        }
     }
 }

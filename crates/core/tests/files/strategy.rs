@@ -2,7 +2,9 @@
 
 use glam::{Quat, Vec2, Vec3};
 use proptest::prelude::*;
-use springmesh_core::model::{Air, Ground, Obstacle, Shape, Surface};
+use springmesh_core::model::{
+    Air, Ground, MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT, Obstacle, Shape, Surface,
+};
 use springmesh_core::{
     Face, Integrator, Metadata, Node, NodeId, SimParams, Spring, SpringKind, SpringModel,
 };
@@ -16,6 +18,16 @@ fn finite() -> impl Strategy<Value = f32> {
 /// A finite f32 ≥ 0.
 fn non_negative() -> impl Strategy<Value = f32> {
     prop::num::f32::POSITIVE | prop::num::f32::ZERO
+}
+
+/// A coordinate within the limit validation allows, extremes included.
+fn coordinate() -> impl Strategy<Value = f32> {
+    finite().prop_map(|x| x.clamp(-MAX_COORDINATE, MAX_COORDINATE))
+}
+
+/// A length within the limit validation allows, extremes included.
+fn length() -> impl Strategy<Value = f32> {
+    non_negative().prop_map(|x| x.min(MAX_LENGTH))
 }
 
 fn kind() -> impl Strategy<Value = SpringKind> {
@@ -69,7 +81,7 @@ fn shape() -> impl Strategy<Value = Shape> {
 fn params() -> impl Strategy<Value = SimParams> {
     (
         (vec3(), non_negative(), prop::sample::select(Integrator::ALL.to_vec())),
-        (positive(), 1u32..=1000, non_negative()),
+        (prop_oneof![MIN_DT..=MAX_DT, Just(MIN_DT), Just(MAX_DT)], 1u32..=1000, non_negative()),
         (prop::option::of(air()), prop::option::of((finite(), surface()))),
         prop::collection::vec((shape(), surface()), 0..3),
     )
@@ -87,7 +99,7 @@ fn params() -> impl Strategy<Value = SimParams> {
                     dt,
                     substeps,
                     node_radius,
-                    air,
+                    air: air.map(|a| Air { gust_period: a.gust_period.max(dt), ..a }),
                     pressure: None,
                     ground: ground.map(|(height, surface)| Ground { height, surface }),
                     colliders: colliders
@@ -108,13 +120,13 @@ fn metadata() -> impl Strategy<Value = Metadata> {
 pub fn model() -> impl Strategy<Value = SpringModel> {
     (1usize..12)
         .prop_flat_map(|n| {
-            let node = ((finite(), finite(), finite()), prop::num::f32::POSITIVE)
+            let node = ((coordinate(), coordinate(), coordinate()), prop::num::f32::POSITIVE)
                 .prop_map(|(p, mass)| Node { position: Vec3::new(p.0, p.1, p.2), mass });
             let spring = (
                 0..n,
                 0..n,
-                (non_negative(), non_negative(), non_negative(), kind()),
-                (prop::option::of(non_negative()), prop::option::of(non_negative())),
+                (length(), non_negative(), non_negative(), kind()),
+                (prop::option::of(length()), prop::option::of(length())),
             );
             let uv_count = 0usize..6;
             (
@@ -148,6 +160,11 @@ pub fn model() -> impl Strategy<Value = SpringModel> {
                 if a != b && pairs.insert((a.min(b), a.max(b))) {
                     let mut s = Spring::new(NodeId(a as u32), NodeId(b as u32), rest, k, kind)
                         .with_damping(d);
+                    // A spring breaks shorter than its minimum or longer than its maximum.
+                    let (lo, hi) = match (lo, hi) {
+                        (Some(lo), Some(hi)) => (Some(lo.min(hi)), Some(lo.max(hi))),
+                        limits => limits,
+                    };
                     s.break_min = lo;
                     s.break_max = hi;
                     m.springs.push(s);
