@@ -82,6 +82,19 @@ pub enum ConvertError {
         /// Vertex index in the file (counting from 0).
         vertex: usize,
     },
+    /// A vertex lies farther from the origin than a model may (after `--scale`).
+    #[error(
+        "{}: vertex {vertex} is more than {limit} m from the origin (after scaling); a model must fit within ±{limit} m (a mesh in millimetres wants --scale 0.001)",
+        file.display()
+    )]
+    FarVertex {
+        /// The file.
+        file: PathBuf,
+        /// Vertex index in the file (counting from 0).
+        vertex: usize,
+        /// The limit (m): [`springmesh_core::model::MAX_COORDINATE`].
+        limit: f32,
+    },
     /// The conversion options are out of range.
     #[error("invalid conversion options: {reason}")]
     Options {

@@ -154,6 +154,10 @@ pub fn convert_mesh_with(
             return Err(ConvertError::NonFinite { file: source.to_path_buf(), vertex });
         }
     }
+    let limit = springmesh_core::model::MAX_COORDINATE;
+    if let Some(vertex) = mesh.positions.iter().position(|p| p.abs().max_element() > limit) {
+        return Err(ConvertError::FarVertex { file: source.to_path_buf(), vertex, limit });
+    }
     let mut report = ConvertReport {
         skipped_points: mesh.points,
         skipped_lines: mesh.lines,

@@ -114,6 +114,10 @@ fn non_finite_coordinates_and_garbage_are_refused() {
         err.to_string().contains("vertex 1 has a coordinate that is not a finite number"),
         "{err}"
     );
+    // Issue 16: one vertex at 1e20 once made the weld tolerance infinite and the model empty.
+    let path = write(&dir, "far.obj", b"v 0 0 0\nv 1e20 0 0\nv 0 1 0\nf 1 2 3\n");
+    let err = convert(&path).expect_err("too far");
+    assert!(err.to_string().contains("vertex 1 is more than 1000000 m from the origin"), "{err}");
     for (name, bytes) in [
         ("empty.obj", &b""[..]),
         ("garbage.obj", &b"\x00\xff\x13 v v v f f 7 8 9 \xfe"[..]),
