@@ -198,11 +198,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     bar.finish_and_clear();
     let wall = started.elapsed();
-    if let Some((_, f)) = trajectory {
-        f.commit()?;
-    }
-    if let Some(path) = &args.output {
-        save_state(&model, sim.positions(), path)?;
+    // A failed run writes neither: an existing output stays as it was (the trajectory's
+    // temporary file is dropped uncommitted).
+    if failure.is_none() {
+        if let Some((_, f)) = trajectory {
+            f.commit()?;
+        }
+        if let Some(path) = &args.output {
+            save_state(&model, sim.positions(), path)?;
+        }
     }
     let e = sim.energy();
     if args.json {

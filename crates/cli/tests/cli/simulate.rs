@@ -159,3 +159,32 @@ fn benchmark_cloth_reports_stepping_time() {
     assert_eq!(v["steps"], 30);
     assert!(per_frame > 0.0 && num(&v, "step_wall_seconds") < num(&v, "wall_seconds"));
 }
+
+#[test]
+fn a_failed_run_leaves_existing_outputs_as_they_were() {
+    // Issue 16: a run that blows up (a stiff spring stepped explicitly at 60 Hz) used to
+    // replace an existing --output and write the trajectory of the failed run.
+    let dir = scratch("simulate-failed");
+    let stiff = r#"{"nodes":[{"position":[0,0,0],"mass":0.001},{"position":[1.5,0,0],"mass":0.001}],
+        "springs":[{"a":0,"b":1,"stiffness":1e9,"rest_length":1}],
+        "params":{"integrator":"explicit","substeps":1,"gravity":[0,0,0],"damping":0}}"#;
+    let model = crate::write(&dir, "stiff.spring.json", stiff.as_bytes());
+    let out = crate::write(&dir, "out.spring.json", b"previous output");
+    let trajectory = crate::write(&dir, "trajectory.csv", b"previous trajectory");
+    let run = springmesh(&[
+        "simulate",
+        &model,
+        "--seconds",
+        "10",
+        "--output",
+        &out,
+        "--trajectory",
+        &trajectory,
+    ]);
+    assert_eq!(run.code, 1, "the run fails: {}", run.stderr);
+    assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
+    assert_eq!(std::fs::read(&out).unwrap(), b"previous output");
+    assert_eq!(std::fs::read(&trajectory).unwrap(), b"previous trajectory");
+    let leftovers = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(leftovers, 3, "no temporary file left behind");
+}
