@@ -11,6 +11,7 @@
 //! validation). Draco-compressed files and other required extensions are refused by name.
 
 use super::accessor::{read_indices, read_vectors};
+use super::reference::{read_bounded, resolve};
 use crate::ConvertError;
 use crate::mesh::{RawMesh, Texture};
 use base64::Engine;
@@ -39,8 +40,7 @@ pub fn read(path: &Path, bytes: &[u8]) -> Result<RawMesh, ConvertError> {
     }
     let document = validate(document).map_err(error)?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let buffers =
-        gltf::import_buffers(&document, Some(&dir), blob).map_err(|e| error(e.to_string()))?;
+    let buffers = load_buffers(&document, &dir, blob).map_err(error)?;
     let placements = placements(&document, &buffers).map_err(error)?;
     let mut reader = Reader { file: file(), buffers, mesh: RawMesh::default(), dir };
     for (mesh, transform) in placements {
@@ -49,9 +49,55 @@ pub fn read(path: &Path, bytes: &[u8]) -> Result<RawMesh, ConvertError> {
     Ok(reader.mesh)
 }
 
+/// The document's buffers: the GLB's binary chunk, `data:` URIs, and files inside the mesh's
+/// folder ([`super::reference`]), each read to its declared `byteLength` and no further (the
+/// gltf crate's own loader would follow any path, absolute or `../`, and read it whole).
+fn load_buffers(
+    document: &gltf::Document,
+    dir: &Path,
+    mut blob: Option<Vec<u8>>,
+) -> Result<Vec<gltf::buffer::Data>, String> {
+    document
+        .buffers()
+        .map(|buffer| {
+            let (b, length) = (buffer.index(), buffer.length());
+            let mut bytes = match buffer.source() {
+                gltf::buffer::Source::Bin => blob.take().ok_or_else(|| {
+                    format!("buffers[{b}] is the binary chunk of a GLB, but there is none")
+                })?,
+                gltf::buffer::Source::Uri(uri) => match uri.strip_prefix("data:") {
+                    Some(data) => {
+                        let (_, encoded) = data.split_once(',').ok_or_else(|| {
+                            format!("buffers[{b}].uri is a data URI without data")
+                        })?;
+                        base64::engine::general_purpose::STANDARD
+                            .decode(encoded)
+                            .map_err(|e| format!("buffers[{b}].uri: {e}"))?
+                    }
+                    None => {
+                        let name = String::from_utf8(percent_decoded(uri)).map_err(|_| {
+                            format!("buffers[{b}].uri is not valid UTF-8 once decoded")
+                        })?;
+                        let refused = |why: String| format!("buffers[{b}].uri \"{name}\" {why}");
+                        let path = resolve(dir, &name).map_err(refused)?;
+                        read_bounded(&path, length as u64, true).map_err(refused)?
+                    }
+                },
+            };
+            if bytes.len() < length {
+                return Err(format!(
+                    "buffers[{b}] holds {} bytes, fewer than its byteLength {length}",
+                    bytes.len()
+                ));
+            }
+            bytes.truncate(length);
+            Ok(gltf::buffer::Data(bytes))
+        })
+        .collect()
+}
+
 /// Checks what the gltf crate would panic on rather than report: primitives naming accessors
-/// that do not exist (its validation indexes them before checking) and buffer URIs whose
-/// percent-escapes are not UTF-8 (its buffer loader unwraps the decoding).
+/// that do not exist (its validation indexes them before checking).
 fn precheck(root: &gltf::json::Root) -> Result<(), String> {
     let accessors = root.accessors.len();
     for (m, mesh) in root.meshes.iter().enumerate() {
@@ -62,14 +108,6 @@ fn precheck(root: &gltf::json::Root) -> Result<(), String> {
                     "meshes[{m}].primitives[{p}] names accessor {bad}, but there are {accessors}"
                 ));
             }
-        }
-    }
-    for (b, buffer) in root.buffers.iter().enumerate() {
-        if let Some(uri) = &buffer.uri
-            && !uri.starts_with("data:")
-            && String::from_utf8(percent_decoded(uri)).is_err()
-        {
-            return Err(format!("buffers[{b}].uri is not valid UTF-8 once decoded"));
         }
     }
     Ok(())
@@ -254,7 +292,7 @@ impl Reader {
     }
 
     /// The material's base-colour texture, if it has one this reader can locate.
-    fn texture(&self, material: &gltf::Material) -> Option<Texture> {
+    fn texture(&mut self, material: &gltf::Material) -> Option<Texture> {
         let info = material.pbr_metallic_roughness().base_color_texture()?;
         match info.texture().source().source() {
             gltf::image::Source::View { view, mime_type } => {
@@ -269,7 +307,20 @@ impl Reader {
                     let mime = mime_type.unwrap_or(header.trim_end_matches(";base64"));
                     Some(Texture::Embedded { mime: mime.to_string(), bytes })
                 }
-                None => Some(Texture::File(self.dir.join(uri))),
+                None => {
+                    let name = String::from_utf8(percent_decoded(uri)).ok()?;
+                    match resolve(&self.dir, &name) {
+                        Ok(file) => Some(Texture::File(file)),
+                        Err(why) => {
+                            let note =
+                                format!("texture \"{name}\" {why}; the model has no texture");
+                            if !self.mesh.notes.contains(&note) {
+                                self.mesh.notes.push(note);
+                            }
+                            None
+                        }
+                    }
+                }
             },
         }
     }

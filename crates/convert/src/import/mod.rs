@@ -4,6 +4,7 @@ mod accessor;
 mod gltf;
 mod obj;
 pub mod polygon;
+mod reference;
 
 use crate::ConvertError;
 use crate::mesh::RawMesh;

@@ -9,11 +9,15 @@
 //! diffuse texture becomes the mesh's texture.
 
 use super::polygon::triangulate;
+use super::reference::{read_bounded, resolve};
 use crate::ConvertError;
 use crate::mesh::{RawMesh, Texture};
 use glam::{Vec2, Vec3};
 use std::io::BufReader;
 use std::path::Path;
+
+/// The largest material library read (bytes): far more than any real `.mtl` (a few KB).
+const MAX_MTL_BYTES: u64 = 16 << 20;
 
 /// Reads the OBJ file `path` (its bytes are `bytes`).
 pub fn read(path: &Path, bytes: &[u8]) -> Result<RawMesh, ConvertError> {
@@ -25,21 +29,37 @@ pub fn read(path: &Path, bytes: &[u8]) -> Result<RawMesh, ConvertError> {
     };
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let (text, points, lines, unreferenced) = without_points_and_lines(bytes);
+    // Why the material library was refused, for the note (tobj's error has no words for it).
+    let refusal = std::cell::RefCell::new(None);
     let (models, materials) = tobj::load_obj_buf(&mut BufReader::new(&text[..]), &options, |mtl| {
-        tobj::load_mtl(dir.join(mtl))
+        let name = mtl.to_string_lossy().replace('\\', "/");
+        let bytes = resolve(&dir, &name).and_then(|p| read_bounded(&p, MAX_MTL_BYTES, false));
+        match bytes {
+            Ok(bytes) => tobj::load_mtl_buf(&mut BufReader::new(&bytes[..])),
+            Err(why) => {
+                *refusal.borrow_mut() = Some(format!("\"{name}\" {why}"));
+                Err(tobj::LoadError::OpenFileFailed)
+            }
+        }
     })
     .map_err(|e| ConvertError::Obj { file: path.to_path_buf(), reason: e.to_string() })?;
 
     let mut mesh = RawMesh { points, lines, unreferenced, ..RawMesh::default() };
     match materials {
         Ok(materials) => {
-            mesh.texture = materials
-                .iter()
-                .find_map(|m| m.diffuse_texture.as_ref())
-                .map(|t| Texture::File(dir.join(t.replace('\\', "/"))));
+            if let Some(t) = materials.iter().find_map(|m| m.diffuse_texture.as_ref()) {
+                let name = t.replace('\\', "/");
+                match resolve(&dir, &name) {
+                    Ok(file) => mesh.texture = Some(Texture::File(file)),
+                    Err(why) => mesh
+                        .notes
+                        .push(format!("texture \"{name}\" {why}; the model has no texture")),
+                }
+            }
         }
         Err(e) => {
-            mesh.notes.push(format!("material file not read ({e}); the model has no texture"))
+            let why = refusal.borrow_mut().take().unwrap_or_else(|| e.to_string());
+            mesh.notes.push(format!("material file not read ({why}); the model has no texture"))
         }
     }
     for model in &models {

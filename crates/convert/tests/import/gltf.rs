@@ -38,6 +38,46 @@ fn embedded_external_and_binary_buffers() {
 }
 
 #[test]
+fn references_outside_the_mesh_folder_are_refused() {
+    // Issue 16: a buffer uri that is absolute, a file: URL, or climbs out with ../ was read,
+    // and its bytes became node positions; /dev/zero grew memory without end.
+    let dir = scratch("gltf-outside");
+    let models = dir.join("models");
+    std::fs::create_dir_all(&models).unwrap();
+    let g = triangle();
+    let (_, bin) = g.external("x.bin");
+    write(&dir, "secret.bin", &bin);
+    for (uri, why) in [
+        ("../secret.bin", "leads outside the mesh's folder"),
+        ("/etc/passwd", "is not a path relative to the mesh's folder"),
+        ("file:///etc/passwd", "is not a path relative to the mesh's folder"),
+        ("%2E%2E/secret.bin", "leads outside the mesh's folder"),
+    ] {
+        let path = write(&models, "outside.gltf", &g.external(uri).0);
+        let err = convert(&path).expect_err(uri).to_string();
+        let decoded = uri.replace("%2E", ".");
+        assert!(err.contains(&format!("buffers[0].uri \"{decoded}\" {why}")), "{uri}: {err}");
+        assert!(!err.contains("root:"), "no bytes of the file are quoted: {err}");
+    }
+    #[cfg(unix)]
+    {
+        let zero = models.join("zero.bin");
+        let _ = std::fs::remove_file(&zero);
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        let err = convert(&write(&models, "zero.gltf", &g.external("zero.bin").0))
+            .expect_err("a device")
+            .to_string();
+        assert!(err.contains("leads outside") || err.contains("not a regular file"), "{err}");
+    }
+    // A file longer than its byteLength is read up to it.
+    let mut long = bin.clone();
+    long.extend_from_slice(&[0xAB; 1000]);
+    write(&models, "long.bin", &long);
+    let c = convert(&write(&models, "long.gltf", &g.external("long.bin").0)).expect("converts");
+    assert_eq!(c.report.nodes, 3);
+}
+
+#[test]
 fn node_transforms_matrix_trs_and_hierarchy() {
     let dir = scratch("gltf-transforms");
     let mut g = Gltf::default();

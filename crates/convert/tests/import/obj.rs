@@ -72,10 +72,25 @@ fn missing_material_is_a_warning_and_crlf_is_fine() {
 fn material_texture_is_found() {
     let dir = scratch("obj-texture");
     write(&dir, "skin.mtl", b"newmtl skin\nmap_Kd textures/skin.png\n");
+    std::fs::create_dir_all(dir.join("textures")).unwrap();
+    write(&dir.join("textures"), "skin.png", b"not really a png: the editor reads it later");
     let obj = "mtllib skin.mtl\nusemtl skin\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nf 1/1 2/2 3/3\n";
     let c = convert(&write(&dir, "textured.obj", obj.as_bytes())).expect("converts");
-    assert_eq!(c.texture, Some(springmesh_convert::Texture::File(dir.join("textures/skin.png"))));
+    let found = dir.join("textures/skin.png").canonicalize().unwrap();
+    assert_eq!(c.texture, Some(springmesh_convert::Texture::File(found)));
     assert!(c.report.warnings.is_empty(), "{:?}", c.report.warnings);
+    // Issue 16: a material library or texture outside the folder is a note, never read.
+    write(dir.parent().unwrap(), "beside.png", b"a file beside the mesh's folder");
+    write(&dir, "away.mtl", b"newmtl skin\nmap_Kd ../beside.png\n");
+    let away = obj.replace("skin.mtl", "away.mtl");
+    let c = convert(&write(&dir, "away.obj", away.as_bytes())).expect("converts");
+    assert!(c.texture.is_none());
+    let notes: Vec<&str> = c.report.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert!(notes.iter().any(|n| n.contains("leads outside the mesh's folder")), "{notes:?}");
+    let outside = obj.replace("skin.mtl", "/dev/zero");
+    let c = convert(&write(&dir, "zero.obj", outside.as_bytes())).expect("converts");
+    let notes: Vec<&str> = c.report.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert!(notes.iter().any(|n| n.contains("is not a path relative")), "{notes:?}");
 }
 
 #[test]
