@@ -9,4 +9,5 @@ mod corrupt;
 mod independent_reader;
 mod json_form;
 mod round_trip;
+mod stepping;
 mod strategy;
