@@ -105,7 +105,7 @@ pub fn decode(bytes: &[u8], file: &Path) -> Result<SpringModel, CoreError> {
     let decode_error = |reason: String| CoreError::Decode { file: file_buf(), reason };
     let (model_file, used): (ModelFile, usize) =
         bincode::serde::borrow_decode_from_slice(payload, config())
-            .map_err(|e| decode_error(e.to_string()))?;
+            .map_err(|e| decode_error(describe(&e)))?;
     if used != payload.len() {
         return Err(decode_error(format!(
             "{} unexpected bytes after the end of the model",
@@ -115,4 +115,27 @@ pub fn decode(bytes: &[u8], file: &Path) -> Result<SpringModel, CoreError> {
     let model = SpringModel::from(model_file);
     model.validate().map_err(|problems| CoreError::InvalidFile { file: file_buf(), problems })?;
     Ok(model)
+}
+/// A decoding error in words (bincode's own `Display` is its `Debug` text).
+fn describe(e: &bincode::error::DecodeError) -> String {
+    use bincode::error::DecodeError as E;
+    match e {
+        E::UnexpectedEnd { additional } => {
+            format!("the payload ends {additional} bytes before the model does")
+        }
+        E::LimitExceeded => "a list is longer than the file could hold".into(),
+        E::UnexpectedVariant { type_name, found, .. } if type_name.starts_with("Option") => {
+            format!("an optional field's tag is {found}, not 0 (absent) or 1 (present)")
+        }
+        E::UnexpectedVariant { type_name, found, .. } => {
+            let name = type_name.rsplit("::").next().unwrap_or(type_name);
+            format!("{found} is not a known value of {name}")
+        }
+        E::Utf8 { .. } => "a text field is not valid UTF-8".into(),
+        E::InvalidBooleanValue(b) => format!("{b} is not a boolean (0 or 1)"),
+        E::OutsideUsizeRange(n) => format!("a length of {n} is out of range"),
+        E::OtherString(text) => text.clone(),
+        E::Other(text) => (*text).into(),
+        _ => "the payload does not follow the .spring layout (docs/file-format.md)".into(),
+    }
 }
