@@ -33,7 +33,14 @@ pub fn read(path: &Path, bytes: &[u8]) -> Result<RawMesh, ConvertError> {
     let refusal = std::cell::RefCell::new(None);
     let (models, materials) = tobj::load_obj_buf(&mut BufReader::new(&text[..]), &options, |mtl| {
         let name = mtl.to_string_lossy().replace('\\', "/");
-        let bytes = resolve(&dir, &name).and_then(|p| read_bounded(&p, MAX_MTL_BYTES, false));
+        let bytes = resolve(&dir, &name)
+            .and_then(|p| read_bounded(&p, MAX_MTL_BYTES, false))
+            .and_then(|bytes| match short_colour(&bytes) {
+                Some(line) => {
+                    Err(format!("is malformed (line {line}: a colour needs three numbers)"))
+                }
+                None => Ok(bytes),
+            });
         match bytes {
             Ok(bytes) => tobj::load_mtl_buf(&mut BufReader::new(&bytes[..])),
             Err(why) => {
@@ -66,6 +73,17 @@ pub fn read(path: &Path, bytes: &[u8]) -> Result<RawMesh, ConvertError> {
         append(&mut mesh, &model.mesh, path)?;
     }
     Ok(mesh)
+}
+
+/// The first line (from 1) of a material library whose colour statement (`Ka`, `Kd`, `Ks`,
+/// `Ke`) has fewer than three values: tobj 4 panics on those rather than report them.
+fn short_colour(mtl: &[u8]) -> Option<usize> {
+    mtl.split(|&b| b == b'\n')
+        .position(|line| {
+            let mut words = line.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty());
+            matches!(words.next(), Some(b"Ka" | b"Kd" | b"Ks" | b"Ke")) && words.count() < 3
+        })
+        .map(|i| i + 1)
 }
 
 /// The OBJ text without its point and line statements; how many points and line segments

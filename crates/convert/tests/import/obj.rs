@@ -87,6 +87,12 @@ fn material_texture_is_found() {
     assert!(c.texture.is_none());
     let notes: Vec<&str> = c.report.warnings.iter().map(|w| w.message.as_str()).collect();
     assert!(notes.iter().any(|n| n.contains("leads outside the mesh's folder")), "{notes:?}");
+    // Issue 16: tobj panicked on a colour of one number; a malformed library is a note too.
+    write(&dir, "short.mtl", b"newmtl skin\nKd 0.8\n");
+    let short = obj.replace("skin.mtl", "short.mtl");
+    let c = convert(&write(&dir, "short.obj", short.as_bytes())).expect("converts");
+    let notes: Vec<&str> = c.report.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert!(notes.iter().any(|n| n.contains("line 2: a colour needs three numbers")), "{notes:?}");
     let outside = obj.replace("skin.mtl", "/dev/zero");
     let c = convert(&write(&dir, "zero.obj", outside.as_bytes())).expect("converts");
     let notes: Vec<&str> = c.report.warnings.iter().map(|w| w.message.as_str()).collect();
