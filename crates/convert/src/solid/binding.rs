@@ -9,9 +9,9 @@
 //!
 //! Nearest nodes are found in a uniform grid of cell size h (the lattice spacing), searched in
 //! growing shells of cells until the shell is farther than the worst partner kept, so the work
-//! per node is a few cells wherever lattice nodes are near, and bounded by the grid's size where
-//! they are not (a part thinner than the lattice, whose surface binds to the nearest lattice
-//! nodes of the body it hangs from).
+//! per node is a few cells wherever lattice nodes are near, and at most [`MAX_SHELLS`] shells
+//! where they are not (a part thinner than the lattice, whose surface binds to the nearest
+//! lattice nodes of the body it hangs from).
 
 use glam::{IVec3, Vec3};
 use rustc_hash::FxHashMap;
@@ -19,6 +19,11 @@ use rustc_hash::FxHashMap;
 /// Lattice partners per surface node: one more than the three that fix a point in space, so a
 /// nearly coplanar triple does not leave it loose.
 pub const BINDINGS: usize = 4;
+
+/// How many lattice spacings a surface node looks for partners: a part thinner than the
+/// lattice and longer than this (a tail, an antenna) is held by its surface and struts alone
+/// (reported as unbound). It bounds the search at (2·16 + 1)³ cells a node whatever the mesh.
+const MAX_SHELLS: i32 = 16;
 
 /// How far off the inner half-space a partner may lie: cos of the angle between the inward
 /// normal and the direction to the partner must be above this.
@@ -55,8 +60,8 @@ fn nearest_inside(
     (lo, hi): (IVec3, IVec3),
     cell: f32,
 ) -> Vec<u32> {
-    // The farthest shell that can hold a grid cell.
-    let reach = (home - lo).abs().max((hi - home).abs()).max_element().max(0);
+    // The farthest shell that can hold a grid cell, and no farther than MAX_SHELLS.
+    let reach = (home - lo).abs().max((hi - home).abs()).max_element().clamp(0, MAX_SHELLS);
     let mut best: Vec<(f32, u32)> = Vec::with_capacity(BINDINGS + 1);
     for r in 0..=reach {
         // Every point of shell r is at least (r − 1) cells away.

@@ -176,9 +176,9 @@ pub fn fill(
     let masses = masses(mass, &area, interior.len(), spacing, volume);
     let total_mass: f32 = masses.iter().sum();
     let height = (hi.y - lo.y).max((hi - lo).max_element() * 1e-3).max(f32::MIN_POSITIVE);
+    let density = total_mass / volume;
     let modulus = options.youngs_modulus.unwrap_or_else(|| {
         let areas = slices::cross_sections(positions, triangles, lo.y, lo.y + height, SLICES);
-        let density = total_mass / volume.max(f32::MIN_POSITIVE);
         let e = material::default_modulus(density, &areas, height / SLICES as f32);
         // No section at all (a flat or open mesh): the prism rule over the largest extent.
         let prism = || material::default_modulus(density, &[1.0], (hi - lo).max_element());
@@ -230,7 +230,6 @@ pub fn fill(
         );
         push(a, b, k, &all);
     }
-    let density = total_mass / volume.max(f32::MIN_POSITIVE);
     let omega = (8.0 * modulus / (3.0 * density)).sqrt() / spacing;
     let substeps = substeps(height, spacing, omega, springmesh_core::model::DEFAULT_DT);
     Ok(Solid { spacing, modulus, volume, interior, masses, springs, unbound, substeps, area })

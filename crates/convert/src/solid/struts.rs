@@ -18,6 +18,12 @@ use rustc_hash::FxHashMap;
 /// up to one and a half spacings thick, which is where the lattice thins to a single file.
 pub const REACH: f32 = 1.5;
 
+/// About how many partners a surface node is tested against (it scans at most twice this many,
+/// half of them on average of higher index): a mesh far finer than the lattice in one
+/// place (or made so on purpose) would otherwise make the pass quadratic. Real meshes have a
+/// few dozen surface nodes within reach of each other.
+const MAX_CANDIDATES: usize = 256;
+
 /// cos 60°: how closely each end's inward normal must point at the other.
 const FACING: f32 = 0.5;
 
@@ -41,20 +47,21 @@ pub fn struts(
     let mut pairs = Vec::new();
     for (s, (&p, &n)) in surface.iter().zip(inward).enumerate() {
         let home = key(p);
-        for dz in -1..=1 {
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    let Some(cell) = grid.get(&(home + IVec3::new(dx, dy, dz))) else { continue };
-                    for &t in cell.iter().filter(|&&t| t as usize > s) {
-                        let (q, m) = (surface[t as usize], inward[t as usize]);
-                        let d = q - p;
-                        let length = d.length();
-                        let facing = d.dot(n) > FACING * length && -d.dot(m) > FACING * length;
-                        if length > 0.0 && length <= reach && facing && inside(0.5 * (p + q)) {
-                            pairs.push((s as u32, t));
-                        }
-                    }
-                }
+        let near = (-1..=1)
+            .flat_map(|dz| {
+                (-1..=1).flat_map(move |dy| (-1..=1).map(move |dx| IVec3::new(dx, dy, dz)))
+            })
+            .filter_map(|d| grid.get(&(home + d)))
+            .flatten()
+            .take(2 * MAX_CANDIDATES)
+            .filter(|&&t| t as usize > s);
+        for &t in near {
+            let (q, m) = (surface[t as usize], inward[t as usize]);
+            let d = q - p;
+            let length = d.length();
+            let facing = d.dot(n) > FACING * length && -d.dot(m) > FACING * length;
+            if length > 0.0 && length <= reach && facing && inside(0.5 * (p + q)) {
+                pairs.push((s as u32, t));
             }
         }
     }
