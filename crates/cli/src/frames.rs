@@ -1,6 +1,10 @@
 //! Writing the simulated state as OBJ files, one per frame, for Blender and friends.
+//!
+//! Frames are written into a hidden staging folder inside the output folder and moved into it
+//! only when the run succeeds ([`FrameSet::commit`]), so a failed run leaves the folder as it
+//! was, like `--output` and `--trajectory`.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use glam::Vec3A;
 use springmesh_core::{SpringModel, io};
 use std::path::{Path, PathBuf};
@@ -11,9 +15,77 @@ pub fn frame_path(dir: &Path, index: usize) -> PathBuf {
     dir.join(format!("frame_{:05}.obj", index + 1))
 }
 
+/// The frames of one run, staged until [`FrameSet::commit`]; dropped uncommitted, the staged
+/// frames are removed.
+pub struct FrameSet {
+    dir: PathBuf,
+    staging: PathBuf,
+    written: usize,
+    committed: bool,
+}
+
+impl FrameSet {
+    /// Starts a set of frames for `dir` (created if missing).
+    pub fn create(dir: &Path) -> Result<FrameSet> {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("{}: cannot create the directory", dir.display()))?;
+        let staging = dir.join(format!(".frames-{}.tmp", std::process::id()));
+        if staging.exists() {
+            std::fs::remove_dir_all(&staging)
+                .with_context(|| format!("{}: cannot clear it", staging.display()))?;
+        }
+        std::fs::create_dir(&staging)
+            .with_context(|| format!("{}: cannot create the directory", staging.display()))?;
+        Ok(FrameSet { dir: dir.to_path_buf(), staging, written: 0, committed: false })
+    }
+
+    /// How many frames were written.
+    pub fn count(&self) -> usize {
+        self.written
+    }
+
+    /// Stages the next frame.
+    pub fn write(&mut self, model: &SpringModel, positions: &[Vec3A], time: f64) -> Result<()> {
+        write_frame(&frame_path(&self.staging, self.written), model, positions, time)?;
+        self.written += 1;
+        Ok(())
+    }
+
+    /// Moves the staged frames into the output folder. An existing frame file there that is
+    /// not a regular file is refused (before anything is moved).
+    pub fn commit(mut self) -> Result<()> {
+        for i in 0..self.written {
+            let target = frame_path(&self.dir, i);
+            if std::fs::metadata(&target).is_ok_and(|m| !m.is_file()) {
+                anyhow::bail!(
+                    "{}: exists and is not a regular file; refusing to replace it",
+                    target.display()
+                );
+            }
+        }
+        for i in 0..self.written {
+            let target = frame_path(&self.dir, i);
+            std::fs::rename(frame_path(&self.staging, i), &target)
+                .with_context(|| target.display().to_string())?;
+        }
+        self.committed = true;
+        std::fs::remove_dir(&self.staging)
+            .with_context(|| format!("{}: cannot remove it", self.staging.display()))
+    }
+}
+
+impl Drop for FrameSet {
+    fn drop(&mut self) {
+        if !self.committed {
+            // Best effort: an uncommitted run's frames go; nothing else to do here.
+            let _ = std::fs::remove_dir_all(&self.staging);
+        }
+    }
+}
+
 /// Writes the model's faces (with uvs) at `positions` as an OBJ file; a model without faces is
 /// written as line segments, one per spring.
-pub fn write_frame(path: &Path, model: &SpringModel, positions: &[Vec3A], time: f64) -> Result<()> {
+fn write_frame(path: &Path, model: &SpringModel, positions: &[Vec3A], time: f64) -> Result<()> {
     io::write_atomic_with(path, |w| {
         writeln!(w, "# springmesh frame at t = {time:.6} s")?;
         for p in positions {

@@ -44,7 +44,9 @@ pub mod vicinity;
 pub mod weld;
 
 pub use error::ConvertError;
-pub use import::MeshFormat;
+pub use import::{
+    DEFAULT_MAX_TRIANGLES, ImportLimits, MAX_FACE_CORNERS, MAX_IMPLICIT_ELEMENTS, MeshFormat,
+};
 pub use mesh::{RawMesh, Texture};
 pub use options::{
     ConvertOptions, DEFAULT_BEND, DEFAULT_NODE_MASS, DEFAULT_RELATIVE_WELD, DEFAULT_STRETCH,

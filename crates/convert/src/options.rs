@@ -8,6 +8,7 @@
 //! corners, which carry the whole weight (40 × 40 nodes: 0.26% and 16%; with 1000 N/m and 10 g
 //! nodes it was 1.1% and 46%). Heavier or finer meshes want stiffer springs or lighter nodes.
 
+use crate::ImportLimits;
 use crate::solid::SolidOptions;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -103,6 +104,9 @@ pub struct ConvertOptions {
     /// surface only. With it, every spring's stiffness and damping come from the material
     /// (the stretch and bend settings are not used; vicinity springs keep theirs).
     pub solid: Option<SolidOptions>,
+    /// Bounds on what reading the file may take (they change nothing in a model that fits).
+    #[serde(skip)]
+    pub limits: ImportLimits,
 }
 
 impl Default for ConvertOptions {
@@ -119,6 +123,7 @@ impl Default for ConvertOptions {
             weld_tolerance: None,
             scale: 1.0,
             solid: None,
+            limits: ImportLimits::default(),
         }
     }
 }
@@ -154,6 +159,9 @@ impl ConvertOptions {
             if !positive(solid.spacing) || !positive(solid.youngs_modulus) {
                 return Some("solid spacing and Young's modulus must be finite numbers > 0".into());
             }
+        }
+        if self.limits.max_triangles == 0 {
+            return Some("the triangle limit must be at least 1".into());
         }
         if let Some(t) = self.weld_tolerance
             && !finite_non_negative(t)

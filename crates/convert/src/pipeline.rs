@@ -6,7 +6,7 @@ use crate::mesh::{RawMesh, Texture};
 use crate::options::{ConvertOptions, DEFAULT_RELATIVE_WELD, SpringSettings};
 use crate::report::{ConvertReport, SolidReport, SpringCounts};
 use crate::solid::{FillProblem, MAX_LATTICE_POINTS, fill};
-use crate::springs::{LISTED, joined, surface_pairs};
+use crate::springs::{LISTED, MAX_FAN, joined, surface_pairs};
 use crate::topology::unkey;
 use crate::vicinity::vicinity_pairs;
 use crate::weld::weld;
@@ -106,7 +106,7 @@ pub fn convert_file_with(
     control.enter(Stage::Reading)?;
     let bytes = std::fs::read(path)
         .map_err(|cause| ConvertError::Io { file: path.to_path_buf(), cause })?;
-    let mesh = import::read(path, &bytes)?;
+    let mesh = import::read(path, &bytes, &options.limits)?;
     drop(bytes);
     convert_mesh_with(mesh, options, path, control)
 }
@@ -189,6 +189,15 @@ pub fn convert_mesh_with(
         format!(
             "{} edges have three or more triangles (node pairs listed)",
             pairs.non_manifold_count
+        ),
+    );
+    report.warn(
+        "crowded_edges",
+        pairs.crowded_edges,
+        Vec::new(),
+        format!(
+            "{} edges have more than {MAX_FAN} different triangles: their bend springs only join neighbours",
+            pairs.crowded_edges
         ),
     );
 

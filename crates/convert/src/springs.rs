@@ -6,7 +6,11 @@
 //!   springs have the stretch kind and settings; the report counts them separately.
 //! - **bend**: for each edge shared by two or more triangles, for each pair of those
 //!   triangles, the two corners opposite the edge — if they are distinct and not already
-//!   joined by a stretch, shear or bend spring. A bend spring resists folding along the edge;
+//!   joined by a stretch, shear or bend spring. Triangles repeated on an edge count once (a
+//!   corner opposite it twice is one corner). An edge with more than [`MAX_FAN`] distinct
+//!   opposite corners (a non-manifold seam no modeler makes on purpose) joins each corner only
+//!   to the next in node order, so the pairs stay linear in its triangles (all pairs would be
+//!   quadratic: 2,000 copies of two triangles took 8 s); the report counts such edges. A bend spring resists folding along the edge;
 //!   on a triangle mesh it plays the part of the flexion springs between nodes two apart in
 //!   Provot's grid cloth ("Deformation constraints in a mass-spring model to describe rigid
 //!   cloth behavior", Graphics Interface 1995).
@@ -30,7 +34,12 @@ pub struct SurfacePairs {
     pub non_manifold_edges: Vec<(u32, u32)>,
     /// How many non-manifold edges in all.
     pub non_manifold_count: usize,
+    /// How many edges had more than [`MAX_FAN`] distinct opposite corners.
+    pub crowded_edges: usize,
 }
+
+/// The most distinct corners opposite one edge that are all joined pairwise by bend springs.
+pub const MAX_FAN: usize = 8;
 
 /// How many offending items a report lists by index.
 pub const LISTED: usize = 8;
@@ -60,14 +69,17 @@ pub fn surface_pairs(
             }
         }
         if bend && opposite.len() >= 2 {
-            let corners: Vec<u32> = opposite.collect();
-            for (i, &p) in corners.iter().enumerate() {
-                for &q in &corners[i + 1..] {
-                    if p != q && !edges.contains(p, q) {
-                        bend_candidates.push((p, q));
-                    }
-                }
-            }
+            // Sorted already (a group is sorted by value within a pair).
+            let mut corners: Vec<u32> = opposite.collect();
+            corners.dedup();
+            let candidates: Vec<(u32, u32)> = if corners.len() > MAX_FAN {
+                out.crowded_edges += 1;
+                corners.windows(2).map(|w| (w[0], w[1])).collect()
+            } else {
+                let all = corners.iter().enumerate();
+                all.flat_map(|(i, &p)| corners[i + 1..].iter().map(move |&q| (p, q))).collect()
+            };
+            bend_candidates.extend(candidates.into_iter().filter(|&(p, q)| !edges.contains(p, q)));
         }
     }
     if quad_shear {
@@ -120,6 +132,21 @@ mod tests {
         assert_eq!(counts(&[[0, 1, 2], [2, 1, 3]]), (5, 1), "two triangles sharing an edge");
         // Tetrahedron: every pair of its 4 nodes is an edge, so no bend pair is new.
         assert_eq!(counts(&[[0, 1, 2], [0, 3, 1], [1, 3, 2], [2, 3, 0]]), (6, 0), "tetrahedron");
+    }
+
+    #[test]
+    fn repeated_and_crowded_edges_make_few_bend_springs() {
+        // 1,000 copies of two triangles sharing edge 1-2: one bend spring, 0-3.
+        let copies: Vec<[u32; 3]> = (0..1000).flat_map(|_| [[0, 1, 2], [2, 1, 3]]).collect();
+        assert_eq!(counts(&copies), (5, 1));
+        // Edge 0-1 with 20 distinct opposite corners 2..22: a chain of 19 bend springs, not
+        // the 190 of every pair.
+        let fins: Vec<[u32; 3]> = (2..22).map(|c| [0, 1, c]).collect();
+        let p = surface_pairs(22, &fins, &[], true, false);
+        assert_eq!((p.stretch.len(), p.bend.len(), p.crowded_edges), (41, 19, 1));
+        let few: Vec<[u32; 3]> = (2..2 + MAX_FAN as u32).map(|c| [0, 1, c]).collect();
+        let p = surface_pairs(22, &few, &[], true, false);
+        assert_eq!((p.bend.len(), p.crowded_edges), (MAX_FAN * (MAX_FAN - 1) / 2, 0));
     }
 
     #[test]

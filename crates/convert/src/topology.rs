@@ -78,7 +78,7 @@ impl<T: Copy + Ord + Default> ByFirst<T> {
     /// True when the pair (a, b) is present.
     pub fn contains(&self, a: u32, b: u32) -> bool {
         let (lo, hi) = pair(a, b);
-        self.group(lo).iter().any(|e| e.0 == hi)
+        self.group(lo).binary_search_by_key(&hi, |e| e.0).is_ok()
     }
 
     /// Each distinct pair, in key order, with the values of its entries.

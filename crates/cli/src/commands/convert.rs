@@ -8,8 +8,9 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 use springmesh_convert::solid::material::DEFAULT_DENSITY;
 use springmesh_convert::{
-    Control, ConvertOptions, ConvertReport, DEFAULT_BEND, DEFAULT_NODE_MASS, DEFAULT_STRETCH,
-    DEFAULT_VICINITY, MassMode, SolidOptions, SpringSettings, Stage, convert_file_with,
+    Control, ConvertOptions, ConvertReport, DEFAULT_BEND, DEFAULT_MAX_TRIANGLES, DEFAULT_NODE_MASS,
+    DEFAULT_STRETCH, DEFAULT_VICINITY, ImportLimits, MassMode, SolidOptions, SpringSettings, Stage,
+    convert_file_with,
 };
 use springmesh_core::io;
 use std::path::{Path, PathBuf};
@@ -105,6 +106,14 @@ pub struct Options {
     /// under its own weight].
     #[arg(long, value_name = "PA", requires = "solid")]
     youngs_modulus: Option<f32>,
+    /// Refuse meshes of more than N triangles after instancing and triangulation (a guard
+    /// against files that would take all memory).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TRIANGLES)]
+    max_triangles: usize,
+    /// Let the mesh's buffers, images, material library and textures be read from outside
+    /// its folder (only for files you trust; they must still be regular files).
+    #[arg(long)]
+    allow_outside_references: bool,
 }
 
 impl Options {
@@ -142,6 +151,10 @@ impl Options {
                 spacing: self.solid_spacing,
                 youngs_modulus: self.youngs_modulus,
             }),
+            limits: ImportLimits {
+                max_triangles: self.max_triangles,
+                outside_references: self.allow_outside_references,
+            },
         }
     }
 }

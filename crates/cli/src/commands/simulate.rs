@@ -1,6 +1,6 @@
 //! `springmesh simulate FILE`: step a model and report what happened.
 
-use crate::frames::{frame_path, write_frame};
+use crate::frames::FrameSet;
 use crate::output::print_json;
 use crate::{Usage, input, progress};
 use anyhow::{Context, Result};
@@ -158,13 +158,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         None => None,
     };
-    if let Some(dir) = &args.frames {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("{}: cannot create the directory", dir.display()))?;
-    }
+    let mut frames = match &args.frames {
+        Some(dir) => Some(FrameSet::create(dir)?),
+        None => None,
+    };
     let steps = (args.seconds / f64::from(dt)).round() as u64;
     let bar = progress::bar(steps, "simulating", args.json);
-    let mut frames = 0usize;
     let mut stats = Stats::default();
     let started = Instant::now();
     let mut failure = None;
@@ -172,10 +171,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         if let Some((path, f)) = &mut trajectory {
             record(f, &sim, &nodes).with_context(|| path.display().to_string())?;
         }
-        if let (Some(dir), Some(fps)) = (&args.frames, args.fps) {
-            while (frames as f64) / fps <= sim.time() + 1e-9 {
-                write_frame(&frame_path(dir, frames), &model, sim.positions(), sim.time())?;
-                frames += 1;
+        if let (Some(set), Some(fps)) = (&mut frames, args.fps) {
+            while (set.count() as f64) / fps <= sim.time() + 1e-9 {
+                set.write(&model, sim.positions(), sim.time())?;
             }
         }
         if step == steps {
@@ -198,11 +196,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     bar.finish_and_clear();
     let wall = started.elapsed();
-    // A failed run writes neither: an existing output stays as it was (the trajectory's
-    // temporary file is dropped uncommitted).
+    // A failed run writes none of its outputs: existing ones stay as they were (the
+    // trajectory's temporary file and the staged frames are dropped uncommitted).
+    let frame_count = frames.as_ref().map_or(0, FrameSet::count);
     if failure.is_none() {
         if let Some((_, f)) = trajectory {
             f.commit()?;
+        }
+        if let Some(set) = frames {
+            set.commit()?;
         }
         if let Some(path) = &args.output {
             save_state(&model, sim.positions(), path)?;
@@ -223,7 +225,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "enclosed_volume": sim.enclosed_volume().ok(),
             "broken_springs": stats.broken,
             "max_speed": stats.max_speed,
-            "frames": frames,
+            "frames": if failure.is_none() { frame_count } else { 0 },
+            "error": failure.as_ref().map(|e| e.to_string()),
         }));
     } else {
         println!(
@@ -241,8 +244,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         if let Ok(volume) = sim.enclosed_volume() {
             println!("  enclosed volume {volume:.6} m³");
         }
-        if frames > 0 {
-            println!("  {frames} frames written");
+        if frame_count > 0 && failure.is_none() {
+            println!("  {frame_count} frames written");
         }
     }
     match failure {

@@ -171,6 +171,10 @@ fn a_failed_run_leaves_existing_outputs_as_they_were() {
     let model = crate::write(&dir, "stiff.spring.json", stiff.as_bytes());
     let out = crate::write(&dir, "out.spring.json", b"previous output");
     let trajectory = crate::write(&dir, "trajectory.csv", b"previous trajectory");
+    let frames = dir.join("frames");
+    std::fs::create_dir_all(&frames).unwrap();
+    let first = crate::write(&frames, "frame_00001.obj", b"previous frame");
+    let frames = frames.display().to_string();
     let run = springmesh(&[
         "simulate",
         &model,
@@ -180,11 +184,83 @@ fn a_failed_run_leaves_existing_outputs_as_they_were() {
         &out,
         "--trajectory",
         &trajectory,
+        "--frames",
+        &frames,
+        "--fps",
+        "30",
+        "--json",
     ]);
     assert_eq!(run.code, 1, "the run fails: {}", run.stderr);
     assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
     assert_eq!(std::fs::read(&out).unwrap(), b"previous output");
     assert_eq!(std::fs::read(&trajectory).unwrap(), b"previous trajectory");
+    assert_eq!(std::fs::read(&first).unwrap(), b"previous frame");
+    assert_eq!(std::fs::read_dir(&frames).unwrap().count(), 1, "no frame of the failed run");
     let leftovers = std::fs::read_dir(&dir).unwrap().count();
-    assert_eq!(leftovers, 3, "no temporary file left behind");
+    assert_eq!(leftovers, 4, "no temporary file left behind");
+    // The report is of the last finite state, in numbers (it printed null energies), and
+    // says why the run stopped.
+    let v = run.json();
+    assert_eq!(v["finite"], false);
+    assert_eq!(v["frames"], 0);
+    for field in ["kinetic_energy", "elastic_energy", "gravitational_energy", "gas_energy"] {
+        assert!(v[field].as_f64().is_some_and(f64::is_finite), "{field}: {}", v[field]);
+    }
+    assert!(v["error"].as_str().is_some_and(|e| e.contains("would become non-finite")), "{}", v["error"]);
+}
+
+#[test]
+fn frames_of_a_run_that_finishes_are_all_there() {
+    let dir = scratch("simulate-frames");
+    let model = dir.join("string.spring").display().to_string();
+    springmesh(&["sample", "string", "-o", &model]).ok();
+    let frames = dir.join("frames").display().to_string();
+    let v = springmesh(&[
+        "simulate",
+        &model,
+        "--seconds",
+        "1",
+        "--frames",
+        &frames,
+        "--fps",
+        "10",
+        "--json",
+    ])
+    .ok()
+    .json();
+    assert_eq!(v["frames"], 11, "t = 0, 0.1, ..., 1.0");
+    let names: Vec<String> = std::fs::read_dir(&frames)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 11, "no staging folder left: {names:?}");
+    assert!(names.contains(&"frame_00011.obj".to_string()));
+}
+
+#[cfg(unix)]
+#[test]
+fn an_output_that_is_not_a_regular_file_is_refused() {
+    // Issue 16: as root, -o naming a device node replaced the device with a file.
+    let dir = scratch("simulate-device");
+    let model = dir.join("string.spring").display().to_string();
+    springmesh(&["sample", "string", "-o", &model]).ok();
+    let folder = dir.join("a-folder");
+    std::fs::create_dir_all(&folder).unwrap();
+    for target in ["/dev/null", &folder.display().to_string()] {
+        for args in [
+            vec!["simulate", &model, "--seconds", "0.1", "--output", target],
+            vec!["convert", "x.obj", "-o", target],
+            vec!["sample", "cloth", "-o", target],
+        ] {
+            if args[0] == "convert" && target != "/dev/null" {
+                continue; // a folder is convert's directory output
+            }
+            let run = springmesh(&args);
+            assert_ne!(run.code, 0, "{args:?}");
+            if args[0] != "convert" {
+                assert!(run.stderr.contains("is not a regular file"), "{args:?}: {}", run.stderr);
+            }
+        }
+    }
+    assert!(std::fs::metadata("/dev/null").is_ok_and(|m| !m.is_file()));
 }

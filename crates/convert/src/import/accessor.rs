@@ -10,13 +10,9 @@
 //! f32 as the specification says, and refuses an accessor that does not fit its buffer
 //! instead of reading out of bounds.
 
+use super::limits::Budget;
 use gltf::accessor::{DataType, Dimensions};
 use gltf::buffer::Data;
-
-/// The most elements an accessor may claim. A view-less sparse accessor is all zeros except
-/// for its listed values, so its count is not bounded by the file; this keeps a hostile count
-/// from allocating gigabytes.
-const MAX_ELEMENTS: usize = 1 << 27;
 
 /// Size in bytes of one component.
 fn component_size(t: DataType) -> usize {
@@ -87,10 +83,12 @@ fn strided<'b>(
     Ok((0..count).map(move |i| &buffer[start + i * stride..start + i * stride + element]))
 }
 
-/// The elements of accessor `a` as `N`-component f32 vectors.
+/// The elements of accessor `a` as `N`-component f32 vectors; the elements of a sparse
+/// accessor without a buffer view (zeros that cost the file nothing) are taken from `budget`.
 pub fn read_vectors<const N: usize>(
     a: &gltf::Accessor,
     buffers: &[Data],
+    budget: &mut Budget,
 ) -> Result<Vec<[f32; N]>, String> {
     let dims = match a.dimensions() {
         Dimensions::Scalar => 1,
@@ -110,12 +108,12 @@ pub fn read_vectors<const N: usize>(
         std::array::from_fn(|k| component(&b[k * size..], t, normalized))
     };
     let count = a.count();
-    if count > MAX_ELEMENTS {
-        return Err(format!("{count} elements is more than Springmesh reads ({MAX_ELEMENTS})"));
-    }
     let mut out: Vec<[f32; N]> = match a.view() {
         Some(view) => strided(&view, a.offset(), count, size * N, buffers)?.map(decode).collect(),
-        None if a.sparse().is_some() => vec![[0.0; N]; count],
+        None if a.sparse().is_some() => {
+            budget.take_implicit(count)?;
+            vec![[0.0; N]; count]
+        }
         None => return Err("no buffer view and no sparse values".into()),
     };
     if let Some(sparse) = a.sparse() {
@@ -139,7 +137,11 @@ pub fn read_vectors<const N: usize>(
 }
 
 /// The elements of a scalar unsigned-integer accessor (vertex indices).
-pub fn read_indices(a: &gltf::Accessor, buffers: &[Data]) -> Result<Vec<u32>, String> {
+pub fn read_indices(
+    a: &gltf::Accessor,
+    buffers: &[Data],
+    budget: &mut Budget,
+) -> Result<Vec<u32>, String> {
     let t = a.data_type();
     if a.dimensions() != Dimensions::Scalar || index(&[0; 4], t).is_none() {
         return Err(format!(
@@ -150,7 +152,10 @@ pub fn read_indices(a: &gltf::Accessor, buffers: &[Data]) -> Result<Vec<u32>, St
     if a.sparse().is_some() {
         // Sparse indices are allowed but unusual; read them through the float path (exact
         // below 2^24, far above any index a file this reader accepts can hold).
-        return Ok(read_vectors::<1>(a, buffers)?.into_iter().map(|[v]| v as u32).collect());
+        return Ok(read_vectors::<1>(a, buffers, budget)?
+            .into_iter()
+            .map(|[v]| v as u32)
+            .collect());
     }
     let view = a.view().ok_or("indices without a buffer view")?;
     let size = component_size(t);

@@ -11,6 +11,7 @@
 //! validation). Draco-compressed files and other required extensions are refused by name.
 
 use super::accessor::{read_indices, read_vectors};
+use super::limits::{Budget, ImportLimits};
 use super::reference::{read_bounded, resolve};
 use crate::ConvertError;
 use crate::mesh::{RawMesh, Texture};
@@ -23,8 +24,8 @@ use std::path::{Path, PathBuf};
 const DRACO: &str = "KHR_draco_mesh_compression";
 const QUANTIZATION: &str = "KHR_mesh_quantization";
 
-/// Reads the glTF or GLB file `path` (its bytes are `bytes`).
-pub fn read(path: &Path, bytes: &[u8]) -> Result<RawMesh, ConvertError> {
+/// Reads the glTF or GLB file `path` (its bytes are `bytes`) within `limits`.
+pub fn read(path: &Path, bytes: &[u8], limits: &ImportLimits) -> Result<RawMesh, ConvertError> {
     let file = || path.to_path_buf();
     let error = |reason: String| ConvertError::Gltf { file: file(), reason };
     let gltf::Gltf { document, blob } =
@@ -40,9 +41,12 @@ pub fn read(path: &Path, bytes: &[u8]) -> Result<RawMesh, ConvertError> {
     }
     let document = validate(document).map_err(error)?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let buffers = load_buffers(&document, &dir, blob).map_err(error)?;
-    let placements = placements(&document, &buffers).map_err(error)?;
-    let mut reader = Reader { file: file(), buffers, mesh: RawMesh::default(), dir };
+    let anywhere = limits.outside_references;
+    let buffers = load_buffers(&document, &dir, anywhere, blob).map_err(error)?;
+    let mut budget = Budget::new(limits);
+    let placements = placements(&document, &buffers, &mut budget).map_err(error)?;
+    let mut reader =
+        Reader { file: file(), buffers, mesh: RawMesh::default(), dir, anywhere, budget };
     for (mesh, transform) in placements {
         reader.add_mesh(&mesh, transform)?;
     }
@@ -55,6 +59,7 @@ pub fn read(path: &Path, bytes: &[u8]) -> Result<RawMesh, ConvertError> {
 fn load_buffers(
     document: &gltf::Document,
     dir: &Path,
+    anywhere: bool,
     mut blob: Option<Vec<u8>>,
 ) -> Result<Vec<gltf::buffer::Data>, String> {
     document
@@ -79,7 +84,7 @@ fn load_buffers(
                             format!("buffers[{b}].uri is not valid UTF-8 once decoded")
                         })?;
                         let refused = |why: String| format!("buffers[{b}].uri \"{name}\" {why}");
-                        let path = resolve(dir, &name).map_err(refused)?;
+                        let path = resolve(dir, &name, anywhere).map_err(refused)?;
                         read_bounded(&path, length as u64, true).map_err(refused)?
                     }
                 },
@@ -97,8 +102,12 @@ fn load_buffers(
 }
 
 /// Checks what the gltf crate would panic on rather than report: primitives naming accessors
-/// that do not exist (its validation indexes them before checking).
+/// that do not exist (its validation indexes them before checking), and images with neither a
+/// `uri` nor a `bufferView` (it unwraps one of them).
 fn precheck(root: &gltf::json::Root) -> Result<(), String> {
+    if let Some(i) = root.images.iter().position(|i| i.uri.is_none() && i.buffer_view.is_none()) {
+        return Err(format!("images[{i}] has neither a uri nor a bufferView"));
+    }
     let accessors = root.accessors.len();
     for (m, mesh) in root.meshes.iter().enumerate() {
         for (p, primitive) in mesh.primitives.iter().enumerate() {
@@ -168,6 +177,7 @@ fn validate(document: gltf::Document) -> Result<gltf::Document, String> {
 fn placements<'d>(
     document: &'d gltf::Document,
     buffers: &[gltf::buffer::Data],
+    budget: &mut Budget,
 ) -> Result<Vec<(gltf::Mesh<'d>, Mat4)>, String> {
     let Some(scene) = document.default_scene().or_else(|| document.scenes().next()) else {
         return Ok(document.meshes().map(|m| (m, Mat4::IDENTITY)).collect());
@@ -178,7 +188,10 @@ fn placements<'d>(
     let mut visited = Vec::new();
     while let Some((node, parent)) = stack.pop() {
         if visited.len() > limit {
-            return Err("the node hierarchy is not a tree (a node is its own ancestor)".into());
+            return Err(
+                "the node hierarchy is not a tree (a node has two parents or is its own ancestor)"
+                    .into(),
+            );
         }
         let transform = parent * Mat4::from_cols_array_2d(&node.transform().matrix());
         world.insert(node.index(), transform);
@@ -189,7 +202,7 @@ fn placements<'d>(
     for node in visited {
         let Some(mesh) = node.mesh() else { continue };
         let transform = match node.skin() {
-            Some(skin) => bind_pose(&skin, &world, buffers).unwrap_or(Mat4::IDENTITY),
+            Some(skin) => bind_pose(&skin, &world, buffers, budget).unwrap_or(Mat4::IDENTITY),
             None => world[&node.index()],
         };
         out.push((mesh, transform));
@@ -204,12 +217,13 @@ fn bind_pose(
     skin: &gltf::Skin,
     world: &HashMap<usize, Mat4>,
     buffers: &[gltf::buffer::Data],
+    budget: &mut Budget,
 ) -> Option<Mat4> {
     let joint_world = *world.get(&skin.joints().next()?.index())?;
     let Some(accessor) = skin.inverse_bind_matrices() else {
         return Some(joint_world);
     };
-    let first = *read_vectors::<16>(&accessor, buffers).ok()?.first()?;
+    let first = *read_vectors::<16>(&accessor, buffers, budget).ok()?.first()?;
     Some(joint_world * Mat4::from_cols_array(&first))
 }
 
@@ -219,6 +233,9 @@ struct Reader {
     buffers: Vec<gltf::buffer::Data>,
     mesh: RawMesh,
     dir: PathBuf,
+    /// References may lead outside `dir`.
+    anywhere: bool,
+    budget: Budget,
 }
 
 impl Reader {
@@ -230,13 +247,13 @@ impl Reader {
     fn add_mesh(&mut self, mesh: &gltf::Mesh, transform: Mat4) -> Result<(), ConvertError> {
         for primitive in mesh.primitives() {
             let Some(positions) = primitive.get(&gltf::Semantic::Positions) else { continue };
-            let points = read_vectors::<3>(&positions, &self.buffers)
+            self.take(&primitive, &positions)?;
+            let points = read_vectors::<3>(&positions, &self.buffers, &mut self.budget)
                 .map_err(|e| self.accessor_error(&positions, e))?;
             let count = points.len();
             let order: Vec<u32> = match primitive.indices() {
-                Some(a) => {
-                    read_indices(&a, &self.buffers).map_err(|e| self.accessor_error(&a, e))?
-                }
+                Some(a) => read_indices(&a, &self.buffers, &mut self.budget)
+                    .map_err(|e| self.accessor_error(&a, e))?,
                 None => (0..count as u32).collect(),
             };
             if let Some(&bad) = order.iter().find(|&&i| i as usize >= count) {
@@ -272,7 +289,7 @@ impl Reader {
             let uv_base = self.mesh.uvs.len() as u32;
             let has_uvs = match primitive.get(&gltf::Semantic::TexCoords(0)) {
                 Some(a) => {
-                    let uvs = read_vectors::<2>(&a, &self.buffers)
+                    let uvs = read_vectors::<2>(&a, &self.buffers, &mut self.budget)
                         .map_err(|e| self.accessor_error(&a, e))?;
                     let matches = uvs.len() == count;
                     self.mesh.uvs.extend(uvs.into_iter().map(Vec2::from_array));
@@ -289,6 +306,25 @@ impl Reader {
             }
         }
         Ok(())
+    }
+
+    /// Takes the vertices and triangles `primitive` declares from the budget, before any of
+    /// its data is read.
+    fn take(
+        &mut self,
+        primitive: &gltf::Primitive,
+        positions: &gltf::Accessor,
+    ) -> Result<(), ConvertError> {
+        let corners = primitive.indices().map_or(positions.count(), |a| a.count());
+        let triangles = match primitive.mode() {
+            Mode::Triangles => corners / 3,
+            Mode::TriangleStrip | Mode::TriangleFan => corners.saturating_sub(2),
+            _ => 0,
+        };
+        self.budget
+            .take_triangles(triangles)
+            .and_then(|()| self.budget.take_vertices(positions.count()))
+            .map_err(|what| ConvertError::TooLarge { file: self.file.clone(), what })
     }
 
     /// The material's base-colour texture, if it has one this reader can locate.
@@ -309,7 +345,7 @@ impl Reader {
                 }
                 None => {
                     let name = String::from_utf8(percent_decoded(uri)).ok()?;
-                    match resolve(&self.dir, &name) {
+                    match resolve(&self.dir, &name, self.anywhere) {
                         Ok(file) => Some(Texture::File(file)),
                         Err(why) => {
                             let note =

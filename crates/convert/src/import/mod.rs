@@ -2,7 +2,10 @@
 
 mod accessor;
 mod gltf;
+mod limits;
 mod obj;
+pub use limits::{DEFAULT_MAX_TRIANGLES, ImportLimits, MAX_IMPLICIT_ELEMENTS};
+pub use obj::MAX_FACE_CORNERS;
 pub mod polygon;
 mod reference;
 
@@ -40,16 +43,16 @@ impl MeshFormat {
     }
 }
 
-/// Reads the mesh file `path` (whose contents are `bytes`).
+/// Reads the mesh file `path` (whose contents are `bytes`) within `limits`.
 ///
 /// The third-party parsers run behind `catch_unwind`: should one of them panic on a file it
 /// does not expect, the result is an error naming the file, not a crash.
-pub fn read(path: &Path, bytes: &[u8]) -> Result<RawMesh, ConvertError> {
+pub fn read(path: &Path, bytes: &[u8], limits: &ImportLimits) -> Result<RawMesh, ConvertError> {
     let format = MeshFormat::of(path, bytes)
         .ok_or_else(|| ConvertError::UnknownFormat { file: path.to_path_buf() })?;
     let parse = AssertUnwindSafe(|| match format {
-        MeshFormat::Obj => obj::read(path, bytes),
-        MeshFormat::Gltf => gltf::read(path, bytes),
+        MeshFormat::Obj => obj::read(path, bytes, limits),
+        MeshFormat::Gltf => gltf::read(path, bytes, limits),
     });
     catch_unwind(parse).unwrap_or_else(|_| {
         let reason = "the reader failed on this file (it is malformed)".to_string();

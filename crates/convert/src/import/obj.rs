@@ -8,6 +8,7 @@
 //! polygon face. A missing or unreadable `.mtl` is a note, not an error; the first material's
 //! diffuse texture becomes the mesh's texture.
 
+use super::limits::{Budget, ImportLimits};
 use super::polygon::triangulate;
 use super::reference::{read_bounded, resolve};
 use crate::ConvertError;
@@ -19,8 +20,8 @@ use std::path::Path;
 /// The largest material library read (bytes): far more than any real `.mtl` (a few KB).
 const MAX_MTL_BYTES: u64 = 16 << 20;
 
-/// Reads the OBJ file `path` (its bytes are `bytes`).
-pub fn read(path: &Path, bytes: &[u8]) -> Result<RawMesh, ConvertError> {
+/// Reads the OBJ file `path` (its bytes are `bytes`) within `limits`.
+pub fn read(path: &Path, bytes: &[u8], limits: &ImportLimits) -> Result<RawMesh, ConvertError> {
     let options = tobj::LoadOptions {
         single_index: false,
         triangulate: false,
@@ -28,12 +29,13 @@ pub fn read(path: &Path, bytes: &[u8]) -> Result<RawMesh, ConvertError> {
         ignore_lines: false,
     };
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let (text, points, lines, unreferenced) = without_points_and_lines(bytes);
+    let (text, points, lines, unreferenced) = without_points_and_lines(bytes)
+        .map_err(|reason| ConvertError::Obj { file: path.to_path_buf(), reason })?;
     // Why the material library was refused, for the note (tobj's error has no words for it).
     let refusal = std::cell::RefCell::new(None);
     let (models, materials) = tobj::load_obj_buf(&mut BufReader::new(&text[..]), &options, |mtl| {
         let name = mtl.to_string_lossy().replace('\\', "/");
-        let bytes = resolve(&dir, &name)
+        let bytes = resolve(&dir, &name, limits.outside_references)
             .and_then(|p| read_bounded(&p, MAX_MTL_BYTES, false))
             .and_then(|bytes| match short_colour(&bytes) {
                 Some(line) => {
@@ -51,12 +53,22 @@ pub fn read(path: &Path, bytes: &[u8]) -> Result<RawMesh, ConvertError> {
     })
     .map_err(|e| ConvertError::Obj { file: path.to_path_buf(), reason: e.to_string() })?;
 
+    let mut budget = Budget::new(limits);
+    for model in &models {
+        let triangles = match model.mesh.face_arities.is_empty() {
+            true => model.mesh.indices.len() / 3,
+            false => model.mesh.face_arities.iter().map(|&a| (a as usize).saturating_sub(2)).sum(),
+        };
+        budget
+            .take_triangles(triangles)
+            .map_err(|what| ConvertError::TooLarge { file: path.to_path_buf(), what })?;
+    }
     let mut mesh = RawMesh { points, lines, unreferenced, ..RawMesh::default() };
     match materials {
         Ok(materials) => {
             if let Some(t) = materials.iter().find_map(|m| m.diffuse_texture.as_ref()) {
                 let name = t.replace('\\', "/");
-                match resolve(&dir, &name) {
+                match resolve(&dir, &name, limits.outside_references) {
                     Ok(file) => mesh.texture = Some(Texture::File(file)),
                     Err(why) => mesh
                         .notes
@@ -86,26 +98,72 @@ fn short_colour(mtl: &[u8]) -> Option<usize> {
         .map(|i| i + 1)
 }
 
+/// The most corners of one face. Ear clipping takes time that grows faster than the corners
+/// on unlucky shapes (a 100,000-corner random star takes 3 s); real n-gons (caps, lettering)
+/// have hundreds.
+pub const MAX_FACE_CORNERS: usize = 1 << 16;
+
 /// The OBJ text without its point and line statements; how many points and line segments
 /// they held; and how many vertices no face uses (tobj leaves those out without a word).
-fn without_points_and_lines(bytes: &[u8]) -> (Vec<u8>, usize, usize, usize) {
+/// Statements tobj would refuse without saying where are refused here with their line number.
+fn without_points_and_lines(bytes: &[u8]) -> Result<(Vec<u8>, usize, usize, usize), String> {
     let (mut points, mut lines) = (0, 0);
     let mut used: Vec<bool> = Vec::new();
+    let (mut texcoords, mut normals) = (0, 0);
     let mut kept = Vec::with_capacity(bytes.len());
-    for line in bytes.split_inclusive(|&b| b == b'\n') {
+    for (number, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        let at = |why: String| format!("line {}: {why}", number + 1);
         let mut words = line.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty());
+        let numbers = |words: &mut dyn Iterator<Item = &[u8]>, n: usize, what: &str| {
+            let parsed = words.take(n).filter(|w| parse::<f32>(w).is_some()).count();
+            if parsed < n { Err(at(format!("{what} needs {n} numbers"))) } else { Ok(()) }
+        };
         match words.next() {
             Some(b"p") => points += words.count(),
             Some(b"l") => lines += words.count().saturating_sub(1),
             Some(b"v") => {
+                numbers(&mut words, 3, "a vertex (v)")?;
                 used.push(false);
                 kept.extend_from_slice(line);
             }
+            Some(b"vt") => {
+                numbers(&mut words, 2, "a texture coordinate (vt)")?;
+                texcoords += 1;
+                kept.extend_from_slice(line);
+            }
+            Some(b"vn") => {
+                numbers(&mut words, 3, "a normal (vn)")?;
+                normals += 1;
+                kept.extend_from_slice(line);
+            }
             Some(b"f") => {
+                let mut corners = 0;
                 for word in words {
-                    if let Some(v) = vertex_of(word, used.len()) {
-                        used[v] = true;
+                    let mut parts = word.split(|&b| b == b'/');
+                    let v = parts.next().and_then(|v| index_of(v, used.len()));
+                    let Some(v) = v else {
+                        let word = String::from_utf8_lossy(word);
+                        let defined = used.len();
+                        return Err(at(format!(
+                            "face corner \"{word}\" names no vertex ({defined} defined before it)"
+                        )));
+                    };
+                    let kinds = [(texcoords, "texture coordinate"), (normals, "normal")];
+                    for (part, (count, what)) in parts.zip(kinds) {
+                        if !part.is_empty() && index_of(part, count).is_none() {
+                            let word = String::from_utf8_lossy(word);
+                            return Err(at(format!(
+                                "face corner \"{word}\" names no {what} ({count} defined before it)"
+                            )));
+                        }
                     }
+                    used[v] = true;
+                    corners += 1;
+                }
+                if corners > MAX_FACE_CORNERS {
+                    return Err(at(format!(
+                        "a face of {corners} corners (Springmesh reads faces of at most {MAX_FACE_CORNERS})"
+                    )));
                 }
                 kept.extend_from_slice(line);
             }
@@ -113,14 +171,18 @@ fn without_points_and_lines(bytes: &[u8]) -> (Vec<u8>, usize, usize, usize) {
         }
     }
     let unreferenced = used.iter().filter(|&&u| !u).count();
-    (kept, points, lines, unreferenced)
+    Ok((kept, points, lines, unreferenced))
 }
 
-/// The 0-based vertex index of a face corner `v/vt/vn` when `count` vertices are defined so
-/// far (negative indices count back from the last); `None` if it names no vertex.
-fn vertex_of(corner: &[u8], count: usize) -> Option<usize> {
-    let index: i64 =
-        std::str::from_utf8(corner.split(|&b| b == b'/').next()?).ok()?.parse().ok()?;
+/// `word` parsed as a `T`.
+fn parse<T: std::str::FromStr>(word: &[u8]) -> Option<T> {
+    std::str::from_utf8(word).ok()?.parse().ok()
+}
+
+/// The 0-based index named by `word` (1-based, or negative counting back from the last) when
+/// `count` items are defined so far; `None` if it names none.
+fn index_of(word: &[u8], count: usize) -> Option<usize> {
+    let index: i64 = parse(word)?;
     let zero_based = if index < 0 { count as i64 + index } else { index - 1 };
     usize::try_from(zero_based).ok().filter(|&v| v < count)
 }

@@ -6,9 +6,13 @@
 //! from the first corner, this is right for concave polygons (an L-shaped hexagon, a star).
 //!
 //! Corners are 3D points of a roughly planar polygon: they are projected on the plane of the
-//! polygon's Newell normal, so the winding of the triangles is that of the polygon. A polygon
-//! that is degenerate or self-intersecting, where no ear can be found, has its remaining
-//! corners fanned.
+//! polygon's Newell normal, so the winding of the triangles is that of the polygon. The
+//! clipping itself is the `earcut` crate (a port of Mapbox's earcut): a linked list of
+//! corners, reflex corners looked up through a z-order curve index for polygons of more than
+//! 80 corners, and local repairs (self-intersections cured, the polygon split) where no ear is
+//! left. A plain ear clipper tests every remaining corner against every candidate ear, which
+//! is cubic in the corners: an 8,000-corner polygon in a 16 KB file took 22 s. A polygon
+//! whose corners all lie on one line (no plane) is fanned.
 
 use glam::{DVec2, DVec3, Vec3};
 
@@ -26,23 +30,16 @@ pub fn triangulate(corners: &[Vec3]) -> Vec<[usize; 3]> {
         return fan(&(0..n).collect::<Vec<_>>());
     }
     let points = project(corners, normal);
-    let mut remaining: Vec<usize> = (0..n).collect();
-    let mut triangles = Vec::with_capacity(n - 2);
-    while remaining.len() > 3 {
-        let m = remaining.len();
-        let ear = (0..m).find(|&i| {
-            let (a, b, c) = (remaining[(i + m - 1) % m], remaining[i], remaining[(i + 1) % m]);
-            is_ear(&points, &remaining, a, b, c)
-        });
-        let Some(i) = ear else {
-            triangles.extend(fan(&remaining));
-            return triangles;
-        };
-        triangles.push([remaining[(i + m - 1) % m], remaining[i], remaining[(i + 1) % m]]);
-        remaining.remove(i);
-    }
-    triangles.push([remaining[0], remaining[1], remaining[2]]);
-    triangles
+    let mut indices: Vec<u32> = Vec::with_capacity(3 * (n - 2));
+    earcut::Earcut::new().earcut(points.iter().map(|p| [p.x, p.y]), &[], &mut indices);
+    indices
+        .chunks_exact(3)
+        .map(|t| {
+            let [a, b, c] = [t[0], t[1], t[2]].map(|i| i as usize);
+            // The polygon runs counter-clockwise in the plane; so must its triangles.
+            if cross(points[a], points[b], points[c]) < 0.0 { [a, c, b] } else { [a, b, c] }
+        })
+        .collect()
 }
 
 /// A fan from the first of `indices`.
@@ -76,24 +73,6 @@ fn project(corners: &[Vec3], normal: DVec3) -> Vec<DVec2> {
 /// Twice the signed area of triangle (a, b, c): positive when counter-clockwise.
 fn cross(a: DVec2, b: DVec2, c: DVec2) -> f64 {
     (b - a).perp_dot(c - a)
-}
-
-/// True when corner `b` (between `a` and `c`) is convex and the triangle (a, b, c) holds no
-/// other remaining corner.
-fn is_ear(p: &[DVec2], remaining: &[usize], a: usize, b: usize, c: usize) -> bool {
-    let (pa, pb, pc) = (p[a], p[b], p[c]);
-    if cross(pa, pb, pc) <= 0.0 {
-        return false;
-    }
-    remaining.iter().filter(|&&i| i != a && i != b && i != c).all(|&i| {
-        let q = p[i];
-        // Outside (or exactly on a corner shared with the ear) unless on the inner side of
-        // all three edges.
-        !(cross(pa, pb, q) >= 0.0 && cross(pb, pc, q) >= 0.0 && cross(pc, pa, q) >= 0.0)
-            || q == pa
-            || q == pb
-            || q == pc
-    })
 }
 
 #[cfg(test)]
@@ -146,6 +125,32 @@ mod tests {
         assert_eq!(tris.len(), 4);
         let expected = 1.5 * 3f32.sqrt();
         assert!((area(&hexagon, &tris) - expected).abs() < 1e-5);
+    }
+
+    #[test]
+    fn a_comb_of_many_teeth_is_covered_exactly() {
+        // 2,000 teeth of width 1 and height 10 on a base of height 1: 8,002 corners, mostly
+        // reflex or on the same few lines, the kind of polygon a cubic ear clipper chokes on.
+        let teeth = 2000;
+        let mut comb = vec![Vec3::new(0.0, 0.0, 0.0)];
+        for t in 0..teeth {
+            let x = 2.0 * t as f32;
+            comb.extend(
+                [(x, 1.0), (x, 11.0), (x + 1.0, 11.0), (x + 1.0, 1.0)]
+                    .map(|(x, y)| Vec3::new(x, y, 0.0)),
+            );
+        }
+        comb.push(Vec3::new(2.0 * teeth as f32, 1.0, 0.0));
+        comb.push(Vec3::new(2.0 * teeth as f32, 0.0, 0.0));
+        comb.reverse(); // counter-clockwise seen from +z
+        let tris = triangulate(&comb);
+        assert_eq!(tris.len(), comb.len() - 2);
+        let expected = 2.0 * teeth as f32 + 10.0 * teeth as f32;
+        let a = area(&comb, &tris);
+        assert!((a - expected).abs() < 1e-3 * expected, "area {a}, expected {expected}");
+        assert!(
+            tris.iter().all(|t| (comb[t[1]] - comb[t[0]]).cross(comb[t[2]] - comb[t[0]]).z >= 0.0)
+        );
     }
 
     #[test]

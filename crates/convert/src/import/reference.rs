@@ -7,6 +7,9 @@
 //! a regular file (a device such as `/dev/zero` would never end, a FIFO never answer). Reads are
 //! bounded: a glTF buffer by the `byteLength` the document declares, anything else by a
 //! caller's cap. A refused reference is an error naming it; its bytes are never quoted.
+//!
+//! For trusted files, [`super::ImportLimits::outside_references`] lifts the folder rule (an
+//! absolute path or one through `..` is then read), never the regular-file rule.
 
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
@@ -14,8 +17,9 @@ use std::path::{Component, Path, PathBuf};
 /// Why a reference was refused, as a phrase after the reference.
 pub(crate) type Refusal = String;
 
-/// The file that `reference` names, relative to `dir`, if a mesh in `dir` may read it.
-pub(crate) fn resolve(dir: &Path, reference: &str) -> Result<PathBuf, Refusal> {
+/// The file that `reference` names, relative to `dir`, if a mesh in `dir` may read it
+/// (anywhere, if `anywhere`).
+pub(crate) fn resolve(dir: &Path, reference: &str, anywhere: bool) -> Result<PathBuf, Refusal> {
     let relative = Path::new(reference);
     let has_scheme = reference.split_once(':').is_some_and(|(scheme, _)| {
         scheme.len() > 1 && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
@@ -23,7 +27,7 @@ pub(crate) fn resolve(dir: &Path, reference: &str) -> Result<PathBuf, Refusal> {
     let rooted =
         relative.components().any(|c| matches!(c, Component::RootDir | Component::Prefix(_)))
             || reference.starts_with(['/', '\\']);
-    if reference.is_empty() || has_scheme || rooted {
+    if reference.is_empty() || has_scheme || (rooted && !anywhere) {
         return Err("is not a path relative to the mesh's folder".into());
     }
     let folder =
@@ -31,7 +35,7 @@ pub(crate) fn resolve(dir: &Path, reference: &str) -> Result<PathBuf, Refusal> {
             .map_err(|e| format!("cannot be looked up ({e})"))?;
     let target = std::fs::canonicalize(folder.join(relative))
         .map_err(|e| format!("cannot be opened ({})", e.kind()))?;
-    if !target.starts_with(&folder) {
+    if !anywhere && !target.starts_with(&folder) {
         return Err("leads outside the mesh's folder".into());
     }
     if !std::fs::metadata(&target).map(|m| m.is_file()).unwrap_or(false) {
@@ -71,6 +75,7 @@ mod tests {
     #[test]
     fn only_regular_files_inside_the_folder_resolve() {
         let dir = folder("resolve");
+        let resolve = |dir: &Path, reference: &str| resolve(dir, reference, false);
         assert!(resolve(&dir, "mesh.bin").is_ok());
         assert!(resolve(&dir, "sub/deeper.bin").is_ok());
         assert!(resolve(&dir, "sub/../mesh.bin").is_ok());
@@ -98,9 +103,25 @@ mod tests {
     }
 
     #[test]
+    fn trusted_files_may_reach_outside_but_only_regular_files() {
+        let dir = folder("anywhere");
+        let outside = dir.parent().expect("a parent").join("outside.bin");
+        std::fs::write(&outside, [9u8]).expect("writes");
+        assert!(resolve(&dir, "../outside.bin", false).is_err());
+        assert_eq!(
+            resolve(&dir, "../outside.bin", true),
+            std::fs::canonicalize(&outside).map_err(|e| e.to_string())
+        );
+        let absolute = outside.to_string_lossy().to_string();
+        assert!(resolve(&dir, &absolute, true).is_ok());
+        assert!(resolve(&dir, "/dev/zero", true).is_err(), "a device is never read");
+        assert!(resolve(&dir, "file:///etc/hostname", true).is_err(), "nor a URL");
+    }
+
+    #[test]
     fn reads_stop_at_the_declared_length() {
         let dir = folder("read");
-        let path = resolve(&dir, "mesh.bin").expect("inside");
+        let path = resolve(&dir, "mesh.bin", false).expect("inside");
         assert_eq!(read_bounded(&path, 2, true).expect("long enough"), vec![1, 2]);
         assert!(read_bounded(&path, 9, true).is_err(), "shorter than declared");
         assert_eq!(read_bounded(&path, 9, false).expect("a cap"), vec![1, 2, 3, 4]);

@@ -3,6 +3,7 @@
 
 mod builder;
 mod gltf;
+mod hostile;
 mod obj;
 
 use springmesh_convert::{Conversion, ConvertError, ConvertOptions, convert_file};

@@ -150,3 +150,60 @@ fn non_finite_coordinates_and_garbage_are_refused() {
         assert!(err.to_string().starts_with(&path.display().to_string()), "{name}: {err}");
     }
 }
+
+#[test]
+fn errors_name_the_line() {
+    let dir = scratch("obj-lines-named");
+    for (name, bytes, expected) in [
+        (
+            "vertex.obj",
+            &b"v 0 0 0\nv 1 x 0\nv 0 1 0\nf 1 2 3\n"[..],
+            "line 2: a vertex (v) needs 3 numbers",
+        ),
+        (
+            "range.obj",
+            &b"v 0 0 0\r\nv 1 0 0\r\n\r\nf 1 2 3\r\n"[..],
+            "line 4: face corner \"3\" names no vertex (2 defined before it)",
+        ),
+        (
+            "uv.obj",
+            &b"v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nf 1/1 2/2 3/1\n"[..],
+            "line 5: face corner \"2/2\" names no texture coordinate (1 defined before it)",
+        ),
+        (
+            "normal.obj",
+            &b"v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0\nf 1 2 3\n"[..],
+            "line 4: a normal (vn) needs 3 numbers",
+        ),
+    ] {
+        let path = write(&dir, name, bytes);
+        let err = convert(&path).expect_err(name).to_string();
+        assert!(err.contains(expected), "{name}: {err}");
+    }
+}
+
+#[test]
+fn a_polygon_of_thousands_of_corners_is_triangulated_and_a_huge_one_refused() {
+    // Issue 16: a 16 KB OBJ with one 8,000-corner polygon took 22 s (cubic ear clipping).
+    let dir = scratch("obj-big-polygon");
+    let star = |n: usize| {
+        let mut obj = String::new();
+        for i in 0..n {
+            let a = i as f32 * std::f32::consts::TAU / n as f32;
+            let r = if i % 2 == 0 { 1.0 } else { 0.6 };
+            obj += &format!("v {} {} 0\n", r * a.cos(), r * a.sin());
+        }
+        obj += "f";
+        for i in 1..=n {
+            obj += &format!(" {i}");
+        }
+        obj + "\n"
+    };
+    let path = write(&dir, "star.obj", star(8000).as_bytes());
+    let model = convert(&path).expect("an 8,000-corner star converts").model;
+    assert_eq!(model.faces.len(), 7998);
+    let huge = springmesh_convert::MAX_FACE_CORNERS + 1;
+    let path = write(&dir, "huge.obj", star(huge).as_bytes());
+    let err = convert(&path).expect_err("too many corners").to_string();
+    assert!(err.contains(&format!("line {}: a face of {huge} corners", huge + 1)), "{err}");
+}

@@ -35,9 +35,17 @@ pub struct AtomicFile {
 }
 
 impl AtomicFile {
-    /// Starts replacing `path`.
+    /// Starts replacing `path`. An existing `path` that is not a regular file (a device, a
+    /// FIFO, a folder) is refused: renaming over it would replace a device node with a file.
     pub fn create(path: &Path) -> Result<AtomicFile, CoreError> {
         let io_error = |cause| CoreError::Io { file: path.to_path_buf(), cause };
+        if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            let refused = io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "exists and is not a regular file; refusing to replace it",
+            );
+            return Err(io_error(refused));
+        }
         let tmp = temp_path(path).map_err(io_error)?;
         let file = File::create_new(&tmp).map_err(io_error)?;
         Ok(AtomicFile { target: path.to_path_buf(), tmp, writer: Some(BufWriter::new(file)) })
@@ -179,7 +187,16 @@ mod tests {
         fs::create_dir_all(dir.join("inside")).expect("dir");
         let err = write_atomic(&dir, b"data").expect_err("cannot replace a non-empty directory");
         assert!(matches!(err, CoreError::Io { .. }));
+        assert!(err.to_string().contains("is not a regular file"), "{err}");
         assert!(dir.join("inside").is_dir());
         assert!(leftovers(&dir).is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_are_never_replaced() {
+        let err = write_atomic(Path::new("/dev/null"), b"data").expect_err("a device");
+        assert!(err.to_string().contains("/dev/null: exists and is not a regular file"), "{err}");
+        assert!(fs::metadata("/dev/null").is_ok_and(|m| !m.is_file()), "still a device");
     }
 }

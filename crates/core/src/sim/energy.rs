@@ -41,8 +41,12 @@ impl Energy {
 pub(crate) fn measure(c: &Compiled, s: &State) -> Energy {
     let g = Vec3A::from(c.params.gravity);
     let nodes = c.nodes.mass.iter().zip(&c.nodes.free);
-    let gravitational =
-        nodes.zip(&s.pos).map(|((&m, &free), x)| -f64::from(m * free) * f64::from(g.dot(*x))).sum();
+    // In f64 throughout: a finite f32 state (up to 3.4e38 m) squared or multiplied overflows
+    // f32, and a report of the last finite state must be finite too.
+    let gravitational = nodes
+        .zip(&s.pos)
+        .map(|((&m, &free), x)| -f64::from(m * free) * g.as_dvec3().dot(x.as_dvec3()))
+        .sum();
     let gas = c.gas().map_or(0.0, |gas| gas.energy(gas.sign * signed_volume(&s.pos, &c.faces)));
     Energy { kinetic: kinetic(c, s), elastic: elastic(c, &s.pos), gravitational, gas }
 }
@@ -52,7 +56,7 @@ pub(crate) fn kinetic(c: &Compiled, s: &State) -> f64 {
     let nodes = c.nodes.mass.iter().zip(&c.nodes.free);
     nodes
         .zip(&s.vel)
-        .map(|((&m, &free), v)| 0.5 * f64::from(m * free) * f64::from(v.length_squared()))
+        .map(|((&m, &free), v)| 0.5 * f64::from(m * free) * v.as_dvec3().length_squared())
         .sum()
 }
 
@@ -62,7 +66,8 @@ pub(crate) fn elastic(c: &Compiled, pos: &[Vec3A]) -> f64 {
     let ends = sp.a().iter().zip(sp.b());
     ends.zip(sp.rest.iter().zip(&sp.stiffness))
         .map(|((&a, &b), (&rest, &k))| {
-            let stretch = f64::from(pos[a as usize].distance(pos[b as usize]) - rest);
+            let length = pos[a as usize].as_dvec3().distance(pos[b as usize].as_dvec3());
+            let stretch = length - f64::from(rest);
             0.5 * f64::from(k) * stretch * stretch
         })
         .sum()
