@@ -58,6 +58,10 @@ impl std::error::Error for Usage {}
 fn main() -> ExitCode {
     // A bug must still end in one line, not a backtrace.
     std::panic::set_hook(Box::new(|info| {
+        // A mesh parser's panic is caught and reported as an error naming the file.
+        if springmesh_convert::in_isolated_parser() {
+            return;
+        }
         let message = info
             .payload()
             .downcast_ref::<&str>()

@@ -46,6 +46,7 @@ pub mod weld;
 pub use error::ConvertError;
 pub use import::{
     DEFAULT_MAX_TRIANGLES, ImportLimits, MAX_FACE_CORNERS, MAX_IMPLICIT_ELEMENTS, MeshFormat,
+    in_isolated_parser,
 };
 pub use mesh::{RawMesh, Texture};
 pub use options::{

@@ -206,7 +206,11 @@ fn a_failed_run_leaves_existing_outputs_as_they_were() {
     for field in ["kinetic_energy", "elastic_energy", "gravitational_energy", "gas_energy"] {
         assert!(v[field].as_f64().is_some_and(f64::is_finite), "{field}: {}", v[field]);
     }
-    assert!(v["error"].as_str().is_some_and(|e| e.contains("would become non-finite")), "{}", v["error"]);
+    assert!(
+        v["error"].as_str().is_some_and(|e| e.contains("would become non-finite")),
+        "{}",
+        v["error"]
+    );
 }
 
 #[test]

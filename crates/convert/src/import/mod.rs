@@ -11,6 +11,7 @@ mod reference;
 
 use crate::ConvertError;
 use crate::mesh::RawMesh;
+use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
@@ -54,11 +55,24 @@ pub fn read(path: &Path, bytes: &[u8], limits: &ImportLimits) -> Result<RawMesh,
         MeshFormat::Obj => obj::read(path, bytes, limits),
         MeshFormat::Gltf => gltf::read(path, bytes, limits),
     });
-    catch_unwind(parse).unwrap_or_else(|_| {
+    PARSING.set(true);
+    let parsed = catch_unwind(parse);
+    PARSING.set(false);
+    parsed.unwrap_or_else(|_| {
         let reason = "the reader failed on this file (it is malformed)".to_string();
         Err(match format {
             MeshFormat::Obj => ConvertError::Obj { file: path.to_path_buf(), reason },
             MeshFormat::Gltf => ConvertError::Gltf { file: path.to_path_buf(), reason },
         })
     })
+}
+
+thread_local! {
+    static PARSING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// True on a thread inside [`read`]'s parsers, where a panic becomes an error naming the file:
+/// a panic hook (the CLI's "internal error, please report it") should stay quiet there.
+pub fn in_isolated_parser() -> bool {
+    PARSING.get()
 }

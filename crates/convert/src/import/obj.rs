@@ -29,8 +29,8 @@ pub fn read(path: &Path, bytes: &[u8], limits: &ImportLimits) -> Result<RawMesh,
         ignore_lines: false,
     };
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let (text, points, lines, unreferenced) = without_points_and_lines(bytes)
-        .map_err(|reason| ConvertError::Obj { file: path.to_path_buf(), reason })?;
+    let Prepared { text, points, lines, unreferenced, notes } =
+        prepare(bytes).map_err(|reason| ConvertError::Obj { file: path.to_path_buf(), reason })?;
     // Why the material library was refused, for the note (tobj's error has no words for it).
     let refusal = std::cell::RefCell::new(None);
     let (models, materials) = tobj::load_obj_buf(&mut BufReader::new(&text[..]), &options, |mtl| {
@@ -63,7 +63,7 @@ pub fn read(path: &Path, bytes: &[u8], limits: &ImportLimits) -> Result<RawMesh,
             .take_triangles(triangles)
             .map_err(|what| ConvertError::TooLarge { file: path.to_path_buf(), what })?;
     }
-    let mut mesh = RawMesh { points, lines, unreferenced, ..RawMesh::default() };
+    let mut mesh = RawMesh { points, lines, unreferenced, notes, ..RawMesh::default() };
     match materials {
         Ok(materials) => {
             if let Some(t) = materials.iter().find_map(|m| m.diffuse_texture.as_ref()) {
@@ -103,14 +103,37 @@ fn short_colour(mtl: &[u8]) -> Option<usize> {
 /// have hundreds.
 pub const MAX_FACE_CORNERS: usize = 1 << 16;
 
-/// The OBJ text without its point and line statements; how many points and line segments
-/// they held; and how many vertices no face uses (tobj leaves those out without a word).
-/// Statements tobj would refuse without saying where are refused here with their line number.
-fn without_points_and_lines(bytes: &[u8]) -> Result<(Vec<u8>, usize, usize, usize), String> {
+/// The OBJ text made ready for tobj, and what was learnt on the way.
+struct Prepared {
+    /// The text without point and line statements (tobj reads a polyline of three or more
+    /// vertices as a face), and without vertex colours when only some vertices have them
+    /// (tobj then refuses the file).
+    text: Vec<u8>,
+    /// Points and line segments taken out.
+    points: usize,
+    lines: usize,
+    /// Vertices no face uses (tobj leaves those out without a word).
+    unreferenced: usize,
+    /// What was changed, for the report.
+    notes: Vec<String>,
+}
+
+/// Prepares the OBJ text for tobj ([`Prepared`]). Statements tobj would refuse without saying
+/// where are refused here with their line number.
+fn prepare(bytes: &[u8]) -> Result<Prepared, String> {
     let (mut points, mut lines) = (0, 0);
     let mut used: Vec<bool> = Vec::new();
     let (mut texcoords, mut normals) = (0, 0);
     let mut kept = Vec::with_capacity(bytes.len());
+    let statements = || {
+        bytes
+            .split(|&b| b == b'\n')
+            .map(|line| line.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty()))
+    };
+    let vertex_words = statements().filter_map(|mut w| (w.next() == Some(b"v")).then(|| w.count()));
+    let (coloured, plain) =
+        vertex_words.fold((0, 0), |(c, p), n| if n >= 6 { (c + 1, p) } else { (c, p + 1) });
+    let strip_colours = coloured > 0 && plain > 0;
     for (number, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
         let at = |why: String| format!("line {}: {why}", number + 1);
         let mut words = line.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty());
@@ -124,7 +147,17 @@ fn without_points_and_lines(bytes: &[u8]) -> Result<(Vec<u8>, usize, usize, usiz
             Some(b"v") => {
                 numbers(&mut words, 3, "a vertex (v)")?;
                 used.push(false);
-                kept.extend_from_slice(line);
+                if strip_colours {
+                    let mut words =
+                        line.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty());
+                    for word in words.by_ref().take(4) {
+                        kept.extend_from_slice(word);
+                        kept.push(b' ');
+                    }
+                    kept.push(b'\n');
+                } else {
+                    kept.extend_from_slice(line);
+                }
             }
             Some(b"vt") => {
                 numbers(&mut words, 2, "a texture coordinate (vt)")?;
@@ -171,7 +204,14 @@ fn without_points_and_lines(bytes: &[u8]) -> Result<(Vec<u8>, usize, usize, usiz
         }
     }
     let unreferenced = used.iter().filter(|&&u| !u).count();
-    Ok((kept, points, lines, unreferenced))
+    let notes = match strip_colours {
+        true => vec![format!(
+            "{coloured} of {} vertices have a colour: colours ignored",
+            coloured + plain
+        )],
+        false => Vec::new(),
+    };
+    Ok(Prepared { text: kept, points, lines, unreferenced, notes })
 }
 
 /// `word` parsed as a `T`.

@@ -4,6 +4,9 @@
 mod builder;
 mod gltf;
 mod hostile;
+#[path = "../../../core/tests/common/mutate.rs"]
+mod mutate;
+mod mutation;
 mod obj;
 
 use springmesh_convert::{Conversion, ConvertError, ConvertOptions, convert_file};

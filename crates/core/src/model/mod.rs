@@ -22,7 +22,7 @@ pub use params::{
 };
 pub use parts::Parts;
 pub use springs::{Spring, SpringKind, Springs};
-pub use validate::{MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT, Problem, Problems};
+pub use validate::{MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT, MIN_SUBSTEP, Problem, Problems};
 pub use world::{AIR_DENSITY, Air, Ground, Obstacle, Pressure, Shape, Surface};
 
 use crate::NodeId;

@@ -3,13 +3,14 @@
 //! Besides what makes a model meaningless (a spring to a node that does not exist), validation
 //! refuses magnitudes that no game needs and that would make stepping unbounded or lose all
 //! precision: coordinates beyond [`MAX_COORDINATE`], lengths beyond [`MAX_LENGTH`], a frame
-//! step outside [[`MIN_DT`], [`MAX_DT`]], gusts shorter than a frame step. A model that
+//! step outside [[`MIN_DT`], [`MAX_DT`]], a sub-step shorter than [`MIN_SUBSTEP`], gusts shorter
+//! than a frame step. A model that
 //! validates can be stepped forever with bounded work per step.
 
 use super::world::{Check, world_checks};
 use super::{MAX_SUBSTEPS, SpringModel};
 use crate::{FaceId, NodeId, SpringId};
-pub use limits::{MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT};
+pub use limits::{MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT, MIN_SUBSTEP};
 use std::fmt;
 
 /// The documented limits (docs/file-format.md, "Validity").
@@ -25,6 +26,10 @@ mod limits {
     pub const MIN_DT: f32 = 1e-6;
     /// Longest frame step (s).
     pub const MAX_DT: f32 = 1.0;
+    /// Shortest sub-step, `dt / substeps` (s): a microsecond too. Without it a model of
+    /// `dt` = 1e-6 s and 10,000 sub-steps asks `check` (5 s of simulated time) for 5·10¹⁰
+    /// sub-steps; the shortest any real model needs is tens of microseconds.
+    pub const MIN_SUBSTEP: f32 = 1e-6;
 }
 
 /// One thing wrong with a model, naming the element it is in.
@@ -400,6 +405,13 @@ impl SpringModel {
             ),
             ("dt".into(), (MIN_DT..=MAX_DT).contains(&p.dt), "between 1e-6 and 1 (s)"),
             ("substeps".into(), (1..=MAX_SUBSTEPS).contains(&p.substeps), "between 1 and 10000"),
+            (
+                "substeps".into(),
+                // Reported only for a valid dt (a bad dt is its own problem).
+                !(MIN_DT..=MAX_DT).contains(&p.dt)
+                    || p.dt / p.substeps.max(1) as f32 >= MIN_SUBSTEP * (1.0 - 1e-6),
+                "at most dt / 1e-6 s (sub-steps of a microsecond or longer)",
+            ),
         ];
         world_checks(p, &mut checks);
         for (name, ok, expected) in checks {
@@ -498,7 +510,18 @@ mod tests {
         let mut m = two_nodes();
         m.nodes.positions_mut()[1] = Vec3::new(MAX_COORDINATE, -MAX_COORDINATE, 0.0);
         m.params.dt = MIN_DT;
+        m.params.substeps = 1;
         m.params.air = Some(Air { gusts: 0.5, gust_period: MIN_DT, ..Air::default() });
         assert_eq!(m.validate(), Ok(()));
+        // Sub-steps: 10,000 of a 60 Hz frame are 1.7 µs each; of a millisecond, 0.1 µs.
+        let mut m = two_nodes();
+        m.params.substeps = MAX_SUBSTEPS;
+        assert_eq!(m.validate(), Ok(()));
+        m.params.dt = 1e-3;
+        let short = Problem::BadParam { name: "substeps".into(), expected: SUBSTEP };
+        assert_eq!(m.validate(), Err(Problems(vec![short])));
     }
+
+    /// What a too-short sub-step is reported as.
+    const SUBSTEP: &str = "at most dt / 1e-6 s (sub-steps of a microsecond or longer)";
 }

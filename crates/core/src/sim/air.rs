@@ -135,6 +135,11 @@ impl Wind {
         if last - first < MAX_GUST_TABLE as f64 {
             wind.table = (first as i64..=last as i64).map(|i| noise(air.seed, i)).collect();
         }
+        if wind.table.len() < 2 {
+            // Phases beyond 2^53 (a far node, a long run) lose their fraction in f64: no table
+            // of two knots or more can be built, and `at` hashes each node's phase instead.
+            wind.table.clear();
+        }
         wind
     }
 
@@ -388,5 +393,17 @@ mod tests {
             }
             assert!(hashed.at(far[1]).is_finite());
         }
+    }
+
+    #[test]
+    fn phases_beyond_f64_precision_do_not_build_a_short_table() {
+        // Found by the mutation harness (tests/files/mutation.rs): a gust period of 1e-6 s
+        // after 1e11 s of simulated time is a phase of 1e17, where ⌊φ⌋ + 1 rounds back to
+        // ⌊φ⌋: a table of one knot, indexed at its second.
+        let air = Air { wind: Vec3::X, gusts: 0.5, gust_period: 1e-6, ..Air::default() };
+        let x = vec![Vec3A::ZERO, Vec3A::X * 1e-9];
+        let wind = Wind::new(&air, 1e11, &x);
+        assert!(wind.table.is_empty());
+        assert!(wind.at(Vec3A::ZERO).is_finite());
     }
 }

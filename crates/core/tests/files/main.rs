@@ -4,10 +4,13 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../common/mutate.rs"]
+mod mutate;
 
 mod corrupt;
 mod independent_reader;
 mod json_form;
+mod mutation;
 mod round_trip;
 mod stepping;
 mod strategy;

@@ -3,7 +3,7 @@
 use glam::{Quat, Vec2, Vec3};
 use proptest::prelude::*;
 use springmesh_core::model::{
-    Air, Ground, MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT, Obstacle, Shape, Surface,
+    Air, Ground, MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT, MIN_SUBSTEP, Obstacle, Shape, Surface,
 };
 use springmesh_core::{
     Face, Integrator, Metadata, Node, NodeId, SimParams, Spring, SpringKind, SpringModel,
@@ -97,7 +97,8 @@ fn params() -> impl Strategy<Value = SimParams> {
                     damping,
                     integrator,
                     dt,
-                    substeps,
+                    // Sub-steps no shorter than validation allows.
+                    substeps: substeps.min(((dt / MIN_SUBSTEP) as u32).max(1)),
                     node_radius,
                     air: air.map(|a| Air { gust_period: a.gust_period.max(dt), ..a }),
                     pressure: None,
