@@ -12,7 +12,9 @@ use crate::vicinity::vicinity_pairs;
 use crate::weld::weld;
 use crate::{ConvertError, import};
 use glam::Vec3;
-use springmesh_core::{Aabb, Face, Metadata, Node, NodeId, Spring, SpringKind, SpringModel};
+use springmesh_core::{
+    Aabb, CoreError, Face, Metadata, Node, NodeId, Spring, SpringKind, SpringModel,
+};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -104,8 +106,13 @@ pub fn convert_file_with(
         return Err(ConvertError::Options { reason });
     }
     control.enter(Stage::Reading)?;
-    let bytes = std::fs::read(path)
-        .map_err(|cause| ConvertError::Io { file: path.to_path_buf(), cause })?;
+    let bytes = springmesh_core::io::read_file(path).map_err(|e| match e {
+        CoreError::Io { file, cause } => ConvertError::Io { file, cause },
+        other => ConvertError::Io {
+            file: path.to_path_buf(),
+            cause: std::io::Error::other(other.to_string()),
+        },
+    })?;
     let mesh = import::read(path, &bytes, &options.limits)?;
     drop(bytes);
     convert_mesh_with(mesh, options, path, control)

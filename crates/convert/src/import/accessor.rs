@@ -14,6 +14,31 @@ use super::limits::Budget;
 use gltf::accessor::{DataType, Dimensions};
 use gltf::buffer::Data;
 
+/// The glTF name of an element type.
+fn dimensions_name(d: Dimensions) -> &'static str {
+    match d {
+        Dimensions::Scalar => "SCALAR",
+        Dimensions::Vec2 => "VEC2",
+        Dimensions::Vec3 => "VEC3",
+        Dimensions::Vec4 => "VEC4",
+        Dimensions::Mat2 => "MAT2",
+        Dimensions::Mat3 => "MAT3",
+        Dimensions::Mat4 => "MAT4",
+    }
+}
+
+/// The glTF name of a component type.
+fn type_name(t: DataType) -> &'static str {
+    match t {
+        DataType::I8 => "BYTE",
+        DataType::U8 => "UNSIGNED_BYTE",
+        DataType::I16 => "SHORT",
+        DataType::U16 => "UNSIGNED_SHORT",
+        DataType::U32 => "UNSIGNED_INT",
+        DataType::F32 => "FLOAT",
+    }
+}
+
 /// Size in bytes of one component.
 fn component_size(t: DataType) -> usize {
     match t {
@@ -97,7 +122,10 @@ pub fn read_vectors<const N: usize>(
         Dimensions::Vec4 => 4,
         // Float matrices have no column padding (only 1- and 2-byte ones do).
         Dimensions::Mat4 if a.data_type() == DataType::F32 => 16,
-        other => return Err(format!("{other:?} elements where {N} components were expected")),
+        other => {
+            let (d, t) = (dimensions_name(other), type_name(a.data_type()));
+            return Err(format!("{d} elements of {t} where {N} components were expected"));
+        }
     };
     if dims != N {
         return Err(format!("{dims} components per element where {N} were expected"));
@@ -144,10 +172,8 @@ pub fn read_indices(
 ) -> Result<Vec<u32>, String> {
     let t = a.data_type();
     if a.dimensions() != Dimensions::Scalar || index(&[0; 4], t).is_none() {
-        return Err(format!(
-            "indices must be unsigned integer scalars, not {:?} {t:?}",
-            a.dimensions()
-        ));
+        let (d, t) = (dimensions_name(a.dimensions()), type_name(t));
+        return Err(format!("indices must be unsigned integer scalars, not {d} of {t}"));
     }
     if a.sparse().is_some() {
         // Sparse indices are allowed but unusual; read them through the float path (exact

@@ -116,3 +116,21 @@ fn trusted_files_may_name_buffers_outside_their_folder() {
     let c = convert_file(&path, &trusted).expect("read when trusted");
     assert_eq!(c.report.nodes, 3);
 }
+
+#[cfg(unix)]
+#[test]
+fn class_1_an_input_that_is_not_a_regular_file_is_refused_unread() {
+    // A FIFO would never answer, a device never end.
+    let dir = scratch("hostile-fifo");
+    let fifo = dir.join("pipe.obj");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let err = convert(&fifo).expect_err("a FIFO").to_string();
+        assert!(err.ends_with("pipe.obj: is not a regular file"), "{err}");
+    }
+    let err = convert(std::path::Path::new("/dev/zero")).expect_err("a device").to_string();
+    assert_eq!(err, "/dev/zero: is not a regular file");
+    let err = springmesh_core::io::load(std::path::Path::new("/dev/zero")).expect_err("a device");
+    assert_eq!(err.to_string(), "/dev/zero: is not a regular file");
+}

@@ -61,9 +61,22 @@ pub fn decode(bytes: &[u8], file: &Path) -> Result<SpringModel, CoreError> {
 
 /// Loads and validates a `.spring` or `.spring.json` file.
 pub fn load(path: &Path) -> Result<SpringModel, CoreError> {
-    let bytes =
-        std::fs::read(path).map_err(|cause| CoreError::Io { file: path.to_path_buf(), cause })?;
-    decode(&bytes, path)
+    decode(&read_file(path)?, path)
+}
+
+/// The bytes of the regular file `path`. Anything else is refused before it is opened: a
+/// device such as `/dev/zero` would never end, a FIFO might never answer.
+pub fn read_file(path: &Path) -> Result<Vec<u8>, CoreError> {
+    let error = |cause| CoreError::Io { file: path.to_path_buf(), cause };
+    let metadata = std::fs::metadata(path).map_err(error)?;
+    if !metadata.is_file() {
+        let kind = if metadata.is_dir() { "a folder" } else { "not a regular file" };
+        return Err(error(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("is {kind}"),
+        )));
+    }
+    std::fs::read(path).map_err(error)
 }
 
 /// Validates `model` and saves it atomically, as JSON when `path` ends in `.json` and as
