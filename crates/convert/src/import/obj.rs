@@ -122,18 +122,25 @@ struct Prepared {
 /// where are refused here with their line number.
 fn prepare(bytes: &[u8]) -> Result<Prepared, String> {
     let (mut points, mut lines) = (0, 0);
-    let mut used: Vec<bool> = Vec::new();
-    let (mut texcoords, mut normals) = (0, 0);
     let mut kept = Vec::with_capacity(bytes.len());
-    let statements = || {
-        bytes
-            .split(|&b| b == b'\n')
-            .map(|line| line.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty()))
-    };
-    let vertex_words = statements().filter_map(|mut w| (w.next() == Some(b"v")).then(|| w.count()));
-    let (coloured, plain) =
-        vertex_words.fold((0, 0), |(c, p), n| if n >= 6 { (c + 1, p) } else { (c, p + 1) });
-    let strip_colours = coloured > 0 && plain > 0;
+    // A first pass counts what the file defines: tobj resolves positive indices against the
+    // whole file (a face may come before its vertices) and negative ones against what precedes.
+    let (mut totals, mut coloured) = ([0usize; 3], 0);
+    for line in bytes.split(|&b| b == b'\n') {
+        let mut words = line.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty());
+        match words.next() {
+            Some(b"v") => {
+                totals[0] += 1;
+                coloured += usize::from(words.count() >= 6);
+            }
+            Some(b"vt") => totals[1] += 1,
+            Some(b"vn") => totals[2] += 1,
+            _ => {}
+        }
+    }
+    let strip_colours = coloured > 0 && coloured < totals[0];
+    let mut used = vec![false; totals[0]];
+    let mut seen = [0usize; 3];
     for (number, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
         let at = |why: String| format!("line {}: {why}", number + 1);
         let mut words = line.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty());
@@ -146,7 +153,7 @@ fn prepare(bytes: &[u8]) -> Result<Prepared, String> {
             Some(b"l") => lines += words.count().saturating_sub(1),
             Some(b"v") => {
                 numbers(&mut words, 3, "a vertex (v)")?;
-                used.push(false);
+                seen[0] += 1;
                 if strip_colours {
                     let mut words =
                         line.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty());
@@ -161,33 +168,33 @@ fn prepare(bytes: &[u8]) -> Result<Prepared, String> {
             }
             Some(b"vt") => {
                 numbers(&mut words, 2, "a texture coordinate (vt)")?;
-                texcoords += 1;
+                seen[1] += 1;
                 kept.extend_from_slice(line);
             }
             Some(b"vn") => {
                 numbers(&mut words, 3, "a normal (vn)")?;
-                normals += 1;
+                seen[2] += 1;
                 kept.extend_from_slice(line);
             }
             Some(b"f") => {
                 let mut corners = 0;
                 for word in words {
                     let mut parts = word.split(|&b| b == b'/');
-                    let v = parts.next().and_then(|v| index_of(v, used.len()));
-                    let Some(v) = v else {
+                    let names_none = |what: &str, total: usize| {
                         let word = String::from_utf8_lossy(word);
-                        let defined = used.len();
-                        return Err(at(format!(
-                            "face corner \"{word}\" names no vertex ({defined} defined before it)"
-                        )));
+                        at(format!("face corner \"{word}\" names no {what} (the file has {total})"))
                     };
-                    let kinds = [(texcoords, "texture coordinate"), (normals, "normal")];
-                    for (part, (count, what)) in parts.zip(kinds) {
-                        if !part.is_empty() && index_of(part, count).is_none() {
-                            let word = String::from_utf8_lossy(word);
-                            return Err(at(format!(
-                                "face corner \"{word}\" names no {what} ({count} defined before it)"
-                            )));
+                    let v = parts.next().and_then(|v| index_of(v, seen[0], totals[0]));
+                    let v = v.ok_or_else(|| names_none("vertex", totals[0]))?;
+                    let kinds = [(1, "texture coordinate"), (2, "normal")];
+                    for (part, (k, what)) in parts.zip(kinds) {
+                        // tobj ignores the index of a kind the file has none of.
+                        let ignored = totals[k] == 0 && parse::<u64>(part).is_some();
+                        if !part.is_empty()
+                            && !ignored
+                            && index_of(part, seen[k], totals[k]).is_none()
+                        {
+                            return Err(names_none(what, totals[k]));
                         }
                     }
                     used[v] = true;
@@ -205,10 +212,9 @@ fn prepare(bytes: &[u8]) -> Result<Prepared, String> {
     }
     let unreferenced = used.iter().filter(|&&u| !u).count();
     let notes = match strip_colours {
-        true => vec![format!(
-            "{coloured} of {} vertices have a colour: colours ignored",
-            coloured + plain
-        )],
+        true => {
+            vec![format!("{coloured} of {} vertices have a colour: colours ignored", totals[0])]
+        }
         false => Vec::new(),
     };
     Ok(Prepared { text: kept, points, lines, unreferenced, notes })
@@ -219,12 +225,12 @@ fn parse<T: std::str::FromStr>(word: &[u8]) -> Option<T> {
     std::str::from_utf8(word).ok()?.parse().ok()
 }
 
-/// The 0-based index named by `word` (1-based, or negative counting back from the last) when
-/// `count` items are defined so far; `None` if it names none.
-fn index_of(word: &[u8], count: usize) -> Option<usize> {
+/// The 0-based index named by `word`: 1-based among the `total` items of the file, or negative
+/// counting back from the last of the `seen` so far; `None` if it names none.
+fn index_of(word: &[u8], seen: usize, total: usize) -> Option<usize> {
     let index: i64 = parse(word)?;
-    let zero_based = if index < 0 { count as i64 + index } else { index - 1 };
-    usize::try_from(zero_based).ok().filter(|&v| v < count)
+    let zero_based = if index < 0 { seen as i64 + index } else { index - 1 };
+    usize::try_from(zero_based).ok().filter(|&v| v < total)
 }
 
 /// Adds one tobj mesh (an object or group) to `out`.

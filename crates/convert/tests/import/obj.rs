@@ -163,12 +163,12 @@ fn errors_name_the_line() {
         (
             "range.obj",
             &b"v 0 0 0\r\nv 1 0 0\r\n\r\nf 1 2 3\r\n"[..],
-            "line 4: face corner \"3\" names no vertex (2 defined before it)",
+            "line 4: face corner \"3\" names no vertex (the file has 2)",
         ),
         (
             "uv.obj",
             &b"v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nf 1/1 2/2 3/1\n"[..],
-            "line 5: face corner \"2/2\" names no texture coordinate (1 defined before it)",
+            "line 5: face corner \"2/2\" names no texture coordinate (the file has 1)",
         ),
         (
             "normal.obj",
@@ -179,6 +179,15 @@ fn errors_name_the_line() {
         let path = write(&dir, name, bytes);
         let err = convert(&path).expect_err(name).to_string();
         assert!(err.contains(expected), "{name}: {err}");
+    }
+    // What tobj accepts stays accepted: normals named where the file has none (as some
+    // exporters write), and a face before the vertices it names.
+    for (name, bytes) in [
+        ("no-normals.obj", &b"v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nf 1/1/1 2/1/2 3/1/3\n"[..]),
+        ("forward.obj", &b"f 1 2 3\nv 0 0 0\nv 1 0 0\nv 0 1 0\n"[..]),
+    ] {
+        let c = convert(&write(&dir, name, bytes)).expect(name);
+        assert_eq!((c.report.nodes, c.report.faces), (3, 1), "{name}");
     }
 }
 
