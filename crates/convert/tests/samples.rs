@@ -54,7 +54,7 @@ fn samples_simulate_for_five_seconds() {
 /// A balloon on a string, let go from rest, inflates and does not spin: after 5 s its skin
 /// turns about its centre at under 0.05 rad/s with the sample's integrator (Explicit at 128
 /// sub-steps), and under 0.1 rad/s with Xpbd at 128 sub-steps, which spun it at 2.0 rad/s
-/// before each spring's leak was taken out (`springmesh_core`'s `sim::spin`).
+/// before each spring's leak was taken out (`springmesh_core`'s `sim::integrators::spin`).
 #[test]
 fn the_balloon_does_not_spin() {
     let sample = Sample::Balloon.model();

@@ -5,7 +5,7 @@
 //! It runs on the explicit integrator at 128 sub-steps (about 1 ms a frame). Xpbd holds it
 //! still too at 128 sub-steps but costs three times as much, and at its usual 32 the skin,
 //! fighting the gas with one Gauss–Seidel pass per sub-step, wobbles (see `springmesh_core`'s
-//! `sim::spin`).
+//! `sim::integrators::spin`).
 
 use super::build::{chain, convert};
 use crate::{ConvertOptions, MassMode, RawMesh};

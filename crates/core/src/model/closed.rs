@@ -6,7 +6,7 @@
 //! volume need that; a cloth, with its boundary, has neither.
 
 use super::SpringModel;
-use crate::sim::pressure::signed_volume;
+use crate::sim::forces::pressure::signed_volume;
 use crate::{CoreError, NodeId};
 
 impl SpringModel {

@@ -37,7 +37,7 @@ pub const STANDARD_GRAVITY: Vec3 = Vec3::new(0.0, -9.81, 0.0);
 
 /// Default global damping rate (1/s): velocities lose 1 − e^(−0.5·1 s) ≈ 39% per second to it.
 /// Enough for a sample to come to rest within about ten seconds, small enough that a swing of
-/// a second or two still looks free. See [`crate::sim::damping`].
+/// a second or two still looks free. See [`crate::sim::forces::damping`].
 pub const DEFAULT_DAMPING: f32 = 0.5;
 
 /// Default frame step (s): a game's 60 Hz frame.

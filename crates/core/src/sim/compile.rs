@@ -1,7 +1,7 @@
 //! Compiling a [`SpringModel`] into the flat arrays the solvers walk.
 
-use super::coloring::{Batch, colour_edges, colour_faces};
-use super::pressure::{Gas, signed_volume};
+use crate::sim::coloring::{Batch, colour_edges, colour_faces};
+use crate::sim::forces::pressure::{Gas, signed_volume};
 use crate::{NodeId, SimParams, SpringId, SpringModel};
 use glam::Vec3A;
 
@@ -16,10 +16,10 @@ pub(crate) struct NodeData {
     pub free: Vec<f32>,
 }
 
-/// Per-spring constants in solver order (grouped by colour, see [`super::coloring`]).
+/// Per-spring constants in solver order (grouped by colour, see [`crate::sim::coloring`]).
 ///
 /// The end indices are private and fixed at construction, together with a bound that all of
-/// them are below: the loops of [`super::kernels`] rely on it to index node arrays unchecked.
+/// them are below: the loops of [`crate::sim::forces::kernels`] rely on it to index node arrays unchecked.
 #[derive(Clone, Debug)]
 pub(crate) struct SpringData {
     a: Vec<u32>,

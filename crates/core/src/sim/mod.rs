@@ -13,35 +13,26 @@
 //! - [`xpbd`]: springs as compliant constraints, one iteration per small sub-step — stable for
 //!   stiff springs at 60 Hz; the default.
 //!
-//! Forces and their sources are documented where they are applied: springs in [`explicit`]
-//! and [`xpbd`], damping in [`damping`], air in [`air`], the gas of closed models in
-//! [`pressure`], forces held over a step (air, buoyancy, a game's [`ForceField`]s) in
-//! [`external`], contacts with the ground and colliders (and a game's [`Collider`]s) in
-//! [`collision`], breakage in [`breakage`], energy in [`energy`], normals in [`normals`].
+//! Each concern has one folder: the [`integrators`], the [`forces`] (springs in [`explicit`]
+//! and [`xpbd`], damping in [`damping`](forces::damping), air in [`air`](forces::air), the
+//! gas of closed models in [`pressure`], forces held over a step — air, buoyancy, a game's
+//! [`ForceField`]s — in [`external`]), the [`contacts`] with the ground and colliders (and a
+//! game's [`Collider`]s) in [`collision`], and what a step reports, the [`readout`]: breakage
+//! in [`breakage`], energy in [`energy`], normals in [`normals`].
 //!
 //! A step either completes or is rejected: if any position or velocity would become NaN or
 //! infinite, [`Simulation::step`] returns [`CoreError::NonFinite`] and the state stays what it
 //! was before the step ([`state`] explains why that costs no copy).
 
-pub mod adaptive;
-pub mod air;
-pub mod align;
-pub mod breakage;
-pub mod collision;
 pub mod coloring;
 mod compile;
-pub mod damping;
-pub mod energy;
-pub mod explicit;
-pub mod external;
-pub mod kernels;
-pub mod normals;
-pub mod pressure;
+pub mod contacts;
+pub mod forces;
+pub mod integrators;
+pub mod readout;
 mod settle;
-mod spin;
 pub mod state;
 mod world;
-pub mod xpbd;
 
 pub use breakage::BreakEvent;
 pub use collision::{Collider, Contact};
@@ -55,7 +46,11 @@ use crate::model::MAX_SUBSTEPS;
 use crate::{CoreError, Integrator, NodeId, SimParams, SpringId, SpringModel};
 use collision::Colliders;
 use compile::Compiled;
+use contacts::collision;
+use forces::{external, kernels, pressure};
 use glam::{Vec3, Vec3A};
+use integrators::{adaptive, explicit, xpbd};
+use readout::{breakage, energy, normals};
 use state::{State, States};
 use std::fmt;
 use std::sync::Arc;

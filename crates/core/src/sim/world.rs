@@ -1,15 +1,15 @@
 //! What a step's sub-steps need besides the springs: the external forces held over the step,
 //! the gas, and the colliders — gathered once per step by [`crate::Simulation::step`].
 
-use super::collision::Colliders;
-use super::compile::Compiled;
-use super::pressure::Gas;
-use super::state::State;
+use crate::sim::compile::Compiled;
+use crate::sim::contacts::collision::Colliders;
+use crate::sim::forces::pressure::Gas;
+use crate::sim::state::State;
 use glam::Vec3A;
 
 /// The world of one step.
 pub(crate) struct World<'a> {
-    /// Force on every node held over the step ([`super::external`]); `None` when there is none.
+    /// Force on every node held over the step ([`crate::sim::forces::external`]); `None` when there is none.
     pub external: Option<&'a [Vec3A]>,
     /// The gas inside a closed model with pressure.
     pub gas: Option<Gas>,

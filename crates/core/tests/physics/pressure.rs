@@ -32,7 +32,8 @@ fn the_sphere_is_closed_and_wound_outwards() {
     let sphere = 4.0 / 3.0 * std::f32::consts::PI * 0.15f32.powi(3);
     assert!(v > 0.9 * sphere && v < sphere, "{v} inside the sphere's {sphere}");
     assert!(
-        springmesh_core::sim::pressure::signed_volume(m.nodes.positions(), m.faces.nodes()) > 0.0
+        springmesh_core::sim::forces::pressure::signed_volume(m.nodes.positions(), m.faces.nodes())
+            > 0.0
     );
 }
 

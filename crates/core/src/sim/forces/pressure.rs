@@ -30,7 +30,7 @@
 //! i.e. each face is pushed along its normal by pressure times its area, shared by its three
 //! corners. This is the model of Matyka & Ollila ("Pressure Model of Soft Body Simulation",
 //! SIGRAD 2003, p = nRT/V with nRT = p₀V₀). The gas stores the energy U(V) = −K ln(V/V₀) (its
-//! derivative is −p), which [`super::energy`] reports. Squeezing the gas by 1% raises its
+//! derivative is −p), which [`crate::sim::readout::energy`] reports. Squeezing the gas by 1% raises its
 //! pressure by 1%: enough to hold a balloon's shape against its own weight on the ground.
 //!
 //! - x_i: node positions (m); p₀ (Pa); V (m³).
@@ -61,7 +61,7 @@
 //!
 //! With a gas density set, the surrounding air lifts the model by (ρ_air − ρ_gas) V (−g),
 //! shared among the nodes by the area around each (a third of each adjacent triangle's rest
-//! area). It is evaluated once per step with the other external forces ([`super::external`]).
+//! area). It is evaluated once per step with the other external forces ([`crate::sim::forces::external`]).
 
 use crate::NodeId;
 use crate::model::Pressure;

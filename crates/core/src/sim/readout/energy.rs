@@ -4,7 +4,7 @@
 //! T = Σ_i ½ m_i |v_i|²                     kinetic (free nodes)
 //! U_e = Σ_s ½ k_s (|x_b − x_a| − L_s)²     elastic (intact springs)
 //! U_g = Σ_i −m_i g·x_i                     gravitational (free nodes; zero at the origin)
-//! U_p = −K ln(V/V₀)                        the gas, with pressure (see super::pressure)
+//! U_p = −K ln(V/V₀)                        the gas, with pressure (see crate::sim::forces::pressure)
 //! ```
 //!
 //! Anchored nodes are driven, not part of the dynamic system, so their motion is not counted;
@@ -12,9 +12,9 @@
 //! taken in f64 so that the energy of a 100k-spring model is exact to far below the effects
 //! the tests look for.
 
-use super::compile::Compiled;
-use super::pressure::signed_volume;
-use super::state::State;
+use crate::sim::compile::Compiled;
+use crate::sim::forces::pressure::signed_volume;
+use crate::sim::state::State;
 use glam::Vec3A;
 
 /// Mechanical energy of a model's state, in joules.

@@ -51,7 +51,7 @@
 
 //!
 //! The sums run in f32 over chunks of [`CHUNK`] nodes, each chunk's sum added in f64 (as the gas
-//! sums of [`super::pressure`] do), with the node offsets r from the centre computed once per
+//! sums of [`crate::sim::forces::pressure`] do), with the node offsets r from the centre computed once per
 //! sub-step and kept: on a converted model resting on the ground this correction took a fifth
 //! of the frame in f64.
 

@@ -7,7 +7,7 @@
 //! F_i ← Σ over springs s at i of ±f_s n_s + F_gas,i + F_ext,i         (force pass)
 //! v_i ← (v_i + h (w_i F_i + g)) · e^(−c h)                          (free nodes)
 //! x_i ← x_i + h v_i
-//! collisions                                                         (super::collision)
+//! collisions                                                         (crate::sim::contacts::collision)
 //! ```
 //!
 //! where, for a spring s from a to b,
@@ -19,10 +19,10 @@
 //! ```
 //!
 //! - x, v: position (m) and velocity (m/s) of a node; w = 1/m its inverse mass (1/kg, 0 for
-//!   anchors); g gravity (m/s²); c the global damping rate (1/s, see [`super::damping`]).
+//!   anchors); g gravity (m/s²); c the global damping rate (1/s, see [`crate::sim::forces::damping`]).
 //! - F_gas: the pressure of the gas in a closed model, recomputed every sub-step
-//!   ([`super::pressure`]); F_ext: air, buoyancy and force fields, held over the step
-//!   ([`super::external`]).
+//!   ([`crate::sim::forces::pressure`]); F_ext: air, buoyancy and force fields, held over the step
+//!   ([`crate::sim::forces::external`]).
 //! - k stiffness (N/m), L rest length (m), d_s damping (N·s/m) of the spring.
 //!
 //! Each spring is evaluated once per pass and its force added to both ends with opposite signs,
@@ -32,12 +32,12 @@
 //! (Hairer, Lubich & Wanner, "Geometric Numerical Integration", 2nd ed., 2006, chapters I
 //! and IX). Beyond that it blows up, which [`crate::Simulation::step`] detects and rejects.
 
-use super::compile::{Compiled, NodeData};
-use super::damping::global_factor;
-use super::external;
-use super::kernels::{Threads, spring_forces};
-use super::state::{State, States};
-use super::world::World;
+use crate::sim::compile::{Compiled, NodeData};
+use crate::sim::forces::damping::global_factor;
+use crate::sim::forces::external;
+use crate::sim::forces::kernels::{Threads, spring_forces};
+use crate::sim::state::{State, States};
+use crate::sim::world::World;
 use glam::Vec3A;
 
 /// Velocity and position update of all nodes from `src` into `dst`, consuming (and zeroing)

@@ -1,8 +1,8 @@
 //! # Adaptive: energy-checked sub-stepping of the explicit integrator
 //!
-//! The explicit integrator ([`super::explicit`]) blows up when a sub-step h exceeds 2/ω for the
+//! The explicit integrator ([`crate::sim::integrators::explicit`]) blows up when a sub-step h exceeds 2/ω for the
 //! fastest mode ω. Adaptive finds a working h by watching the mechanical energy
-//! E = T + U_e + U_g ([`super::energy`]), which an undamped system conserves and a damped one
+//! E = T + U_e + U_g ([`crate::sim::readout::energy`]), which an undamped system conserves and a damped one
 //! loses, apart from the work W that moving anchors do on it:
 //!
 //! ```text
@@ -19,8 +19,8 @@
 //! - Δt the step, n [`crate::SimParams::substeps`], h_last the sub-step the previous step ended
 //!   with; h_min = Δt/(n·4096).
 //! - W: work done on the model from outside during the sub-step — by moving anchors, by the
-//!   external forces held over the step ([`super::external`]), and by the colliders. The gas is
-//!   part of E ([`super::energy`]).
+//!   external forces held over the step ([`crate::sim::forces::external`]), and by the colliders. The gas is
+//!   part of E ([`crate::sim::readout::energy`]).
 //! - Rises smaller than what rounding the positions can make are not rises: positions are f32,
 //!   so the energy of a state is only known to about Σ_i m_i |g| |x_i| ε_f32 (and the spring
 //!   energy to its own rounding). Far from the origin a sub-step can move a node by less than
@@ -38,12 +38,12 @@
 //! Correcting velocities to keep an energy budget follows Su, Sheth & Fedkiw, "Energy
 //! Conservation for the Simulation of Deformable Bodies", IEEE TVCG 19(2), 2013.
 
-use super::compile::Compiled;
-use super::energy::measure;
-use super::explicit::{self, Scratch};
-use super::kernels::Threads;
-use super::state::{State, States};
-use super::world::World;
+use crate::sim::compile::Compiled;
+use crate::sim::forces::kernels::Threads;
+use crate::sim::integrators::explicit::{self, Scratch};
+use crate::sim::readout::energy::measure;
+use crate::sim::state::{State, States};
+use crate::sim::world::World;
 use glam::Vec3A;
 
 /// Energy rise per sub-step, relative to T + U_e, beyond which the sub-step is halved.

@@ -17,7 +17,7 @@
 //!   model's own parameters (gravity, damping, air, pressure, integrator) for `sag_seconds`.
 //!
 //! **Measure.** The end positions are moved onto the rest positions by the best rigid transform
-//! ([`crate::sim::align`]): turning or moving as a whole is not a change of shape. Each node's
+//! ([`crate::check::align`]): turning or moving as a whole is not a change of shape. Each node's
 //! error is its distance from its rest position after alignment, over the bounding-box
 //! diagonal; a test's error is the root mean square of the node errors (`shape_error` for the
 //! shake, `sag_error` for gravity). The model is `stable` when both are below `threshold`.
@@ -32,8 +32,10 @@
 //! gravity test reports as sag: for cloth, read `shape_error`.
 
 use crate::model::{Ground, Surface};
-use crate::sim::align::best_rigid;
+pub mod align;
+
 use crate::{CoreError, NodeId, Simulation, SpringModel};
+use align::best_rigid;
 use glam::{Vec3, Vec3A};
 
 /// How to shake and judge a model.

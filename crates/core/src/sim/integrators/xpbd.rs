@@ -10,24 +10,24 @@
 //! ```text
 //! for each sub-step:
 //!     x_prev ← x
-//!     v ← v + h w F_gas                                     (the gas; see super::pressure)
+//!     v ← v + h w F_gas                                     (the gas; see crate::sim::forces::pressure)
 //!     x ← x + h (v + h (g + w F_ext))                       (predict; free nodes)
 //!     for each spring, in colour order (λ = 0: one iteration):
 //!         d = x_a − x_b,  C = |d| − L,  n = d/|d|
 //!         α̃ = α / h² = 1 / (k h²),   γ = α̃ β h = d_s / (k h)       (β = d_s h²)
 //!         Δλ = −(C + γ n·(Δx_a − Δx_b)) / ((1 + γ)(w_a + w_b) + α̃)
 //!         x_a ← x_a + w_a Δλ n,   x_b ← x_b − w_b Δλ n
-//!     without anchors: undo the spin the pass leaked          (see super::spin)
+//!     without anchors: undo the spin the pass leaked          (see crate::sim::integrators::spin)
 //!     with anchors and gas: undo the spin each spring leaked   (likewise)
 //!     v ← (x − x_prev) / h · e^(−c h)                      (global damping)
-//!     collisions on x and v                                 (see super::collision)
+//!     collisions on x and v                                 (see crate::sim::contacts::collision)
 //! ```
 //!
 //! - x, v, w: position (m), velocity (m/s), inverse mass (1/kg, 0 for anchors) of a node.
 //! - k, L, d_s: stiffness (N/m), rest length (m) and damping (N·s/m) of a spring; α̃ its
 //!   compliance per sub-step²; Δx = x − x_prev, how far a node moved in this sub-step.
 //! - g: gravity (m/s²); c: the global damping rate (1/s); F_ext: the external forces held
-//!   over the step (air, buoyancy, force fields; see super::external).
+//!   over the step (air, buoyancy, force fields; see crate::sim::forces::external).
 //!
 //! With α̃ ≪ w the spring acts as a rod, with α̃ ≫ w as a soft spring; in between XPBD
 //! reproduces the spring's stiffness independently of h, unlike plain PBD.
@@ -41,7 +41,7 @@
 //! ```
 //!
 //! (a pure damper, k = 0, removes relative velocity along n without reversing it, for any d_s
-//! and h; see [`super::damping`]). The weights w q, k h² and d_s h only change with h, so they
+//! and h; see [`crate::sim::forces::damping`]). The weights w q, k h² and d_s h only change with h, so they
 //! are computed once per sub-step size, and the inner loop is a square root, a division, one
 //! dot product and two scaled vector updates per spring: damping costs two more reads of the
 //! ends' displacements, not a pass of its own.
@@ -69,12 +69,12 @@
 //! The rounding of x happens once per step instead of at every correction, and never
 //! reaches the velocities; the per-spring D_s is one extra sequential read in the kernel.
 
-use super::compile::Compiled;
-use super::damping::global_factor;
-use super::kernels::{Threads, Weights, project_springs, project_springs_leaking};
-use super::spin::FreeBody;
-use super::state::States;
-use super::world::World;
+use crate::sim::compile::Compiled;
+use crate::sim::forces::damping::global_factor;
+use crate::sim::forces::kernels::{Threads, Weights, project_springs, project_springs_leaking};
+use crate::sim::integrators::spin::FreeBody;
+use crate::sim::state::States;
+use crate::sim::world::World;
 use glam::Vec3A;
 
 /// Scratch of the Xpbd solver, kept between steps to avoid reallocating.
@@ -103,7 +103,7 @@ pub(crate) struct Workspace {
     /// free model, the displacements before the spring pass (the spin correction).
     x: Vec<Vec3A>,
     grad: Vec<Vec3A>,
-    /// The free body the spin correction turns ([`super::spin`]).
+    /// The free body the spin correction turns ([`crate::sim::integrators::spin`]).
     body: FreeBody,
 }
 
@@ -231,7 +231,7 @@ pub(crate) fn step(
     Some(dst)
 }
 
-/// How the spring pass keeps a model's angular momentum ([`super::spin`]).
+/// How the spring pass keeps a model's angular momentum ([`crate::sim::integrators::spin`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Spin {
     /// Nothing to do: anchored without gas, or no springs.

@@ -11,8 +11,8 @@
 //! [`crate::Simulation::faces`] for drawing). A closed surface that tears is no longer closed:
 //! its gas escapes, as a popped balloon's does.
 
-use super::compile::SpringData;
 use crate::SpringId;
+use crate::sim::compile::SpringData;
 use glam::Vec3A;
 
 /// A spring that broke.

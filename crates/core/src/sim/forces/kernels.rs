@@ -1,6 +1,6 @@
 //! The inner loops of the solvers — and the only `unsafe` code in springmesh-core.
 //!
-//! Both loops walk the springs batch by batch ([`super::coloring`]). The springs of an
+//! Both loops walk the springs batch by batch ([`crate::sim::coloring`]). The springs of an
 //! independent batch share no node, so four are processed at once: their four lengths come
 //! from one 4 × 4 transpose, one vector square root and one vector division (the two slowest
 //! instructions of the loop, not pipelined), and their four updates cannot collide. For the
@@ -14,14 +14,14 @@
 //! least `SpringData::end_bound` long; `SpringData` records that bound when it is built and
 //! its end indices are private and never change, so every index is below it.
 //!
-//! The formulas are those of [`super::explicit`] (forces) and [`super::xpbd`] (projections);
+//! The formulas are those of [`crate::sim::integrators::explicit`] (forces) and [`crate::sim::integrators::xpbd`] (projections);
 //! a four-spring group computes exactly what four single springs would, operation for
 //! operation, and threads split batches only at group boundaries, so the result does not
 //! depend on how springs fall into groups or on the number of threads.
 #![allow(unsafe_code)]
 
-use super::compile::SpringData;
-use super::state::State;
+use crate::sim::compile::SpringData;
+use crate::sim::state::State;
 use glam::{DVec3, Mat4, Vec3A, Vec4};
 use rayon::prelude::*;
 
@@ -201,7 +201,7 @@ fn spring_forces_in<const DAMPED: bool>(
     }
 }
 
-/// The per-spring constants of an Xpbd sub-step h (see [`super::xpbd`]), in solver order:
+/// The per-spring constants of an Xpbd sub-step h (see [`crate::sim::integrators::xpbd`]), in solver order:
 /// `ga`, `gb` = w_a q, w_b q; `gc` = q = 1 / ((k h² + d h)(w_a + w_b) + 1); `gk` = k h²;
 /// `gd` = d h.
 #[derive(Clone, Copy)]
@@ -214,7 +214,7 @@ pub(crate) struct Weights<'a> {
 }
 
 /// One Xpbd constraint iteration over every spring, in order, on node displacements `u`:
-/// spring s's vector is `offset[s] + u[a] − u[b]` (see [`super::xpbd`]), and `u_prev` holds
+/// spring s's vector is `offset[s] + u[a] − u[b]` (see [`crate::sim::integrators::xpbd`]), and `u_prev` holds
 /// the displacements at the start of the sub-step (for the damping term, which is compiled
 /// out when no spring has damping).
 pub(crate) fn project_springs(
@@ -348,7 +348,7 @@ fn correction<const DAMPED: bool>(
 }
 
 /// [`project_springs`] one spring at a time on this thread, in the same order, returning also
-/// the angular momentum (times h) that the corrections leak ([`super::spin`]):
+/// the angular momentum (times h) that the corrections leak ([`crate::sim::integrators::spin`]):
 /// Σ (x₀_a − x₀_b) × Δλ n, where x₀ = base + `u_old` is where the sub-step began and
 /// Δλ n = s d q is the spring's impulse times h.
 pub(crate) fn project_springs_leaking(
@@ -383,7 +383,7 @@ pub(crate) fn project_springs_leaking(
 mod tests {
     use super::*;
     use crate::sim::compile::Compiled;
-    use crate::sim::spin::FreeBody;
+    use crate::sim::integrators::spin::FreeBody;
     use crate::{Node, NodeId, Spring, SpringKind, SpringModel};
     use glam::Vec3;
 

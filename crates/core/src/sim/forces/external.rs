@@ -11,16 +11,16 @@
 //!
 //! - w: a node's inverse mass (0 for anchors, which no force moves); h: the sub-step.
 //!
-//! They are [`super::air`] (drag and lift), buoyancy ([`super::pressure`]) and every
+//! They are [`crate::sim::forces::air`] (drag and lift), buoyancy ([`crate::sim::forces::pressure`]) and every
 //! [`ForceField`] a game added. Holding them for a step costs one evaluation per frame instead
 //! of one per sub-step, and loses little: they vary with the flow and the game's world, on the
 //! time scale of frames. (Stiff forces do not belong here: the springs and the gas are solved
 //! every sub-step.)
 
-use super::air::{self, Wind};
-use super::compile::Compiled;
-use super::state::State;
 use crate::model::AIR_DENSITY;
+use crate::sim::compile::Compiled;
+use crate::sim::forces::air::{self, Wind};
+use crate::sim::state::State;
 use glam::Vec3A;
 use std::sync::Arc;
 
@@ -64,7 +64,7 @@ pub(crate) fn gather(
     }
     if let Some((gas, gas_density)) = buoyancy {
         let air_density = air.map_or(AIR_DENSITY, |a| a.density);
-        let volume = gas.sign * super::pressure::signed_volume(&s.pos, &c.faces);
+        let volume = gas.sign * crate::sim::forces::pressure::signed_volume(&s.pos, &c.faces);
         let lift = Vec3A::from(c.params.gravity) * (-(air_density - gas_density) * volume.max(0.0));
         for (f, &share) in out.iter_mut().zip(&c.surface.area_share) {
             *f += lift * share;

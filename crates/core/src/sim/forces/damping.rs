@@ -23,7 +23,7 @@
 //! ```
 //!
 //! The explicit integrators add this force in their force pass. Xpbd takes it into the
-//! constraint solve itself (XPBD's damping term; [`super::xpbd`] has the update): per
+//! constraint solve itself (XPBD's damping term; [`crate::sim::integrators::xpbd`] has the update): per
 //! sub-step h, with the relative velocity along n approximated by the ends' motion in the
 //! sub-step, u = n·(Δx_b − Δx_a)/h. For a spring of no stiffness that update is backward Euler
 //! on u alone (inverse masses w_a, w_b):

@@ -34,15 +34,15 @@
 //! ## Per step, and bounded
 //!
 //! Air forces are evaluated once per step, from the state at its start, and held over its
-//! sub-steps like gravity ([`super::external`]): they change on the scale of a frame, and one
+//! sub-steps like gravity ([`crate::sim::forces::external`]): they change on the scale of a frame, and one
 //! pass over the faces per frame keeps their cost small next to the springs'. So that a very
 //! light node in a strong wind cannot be thrown past the air's speed by a force held for a
 //! whole step, each node's air force is capped at m |v_node − w| / Δt: it can at most bring the
 //! node to the wind's velocity within the step, never overshoot it.
 
-use super::kernels::components;
 use crate::NodeId;
 use crate::model::Air;
+use crate::sim::forces::kernels::components;
 use glam::{Mat4, Vec3A, Vec4};
 
 /// The wind and its gusts for one step: the noise values at the integer phases the step's

@@ -1,0 +1,3 @@
+//! Contacts: the ground, static colliders and the game's own collision callback.
+
+pub mod collision;
