@@ -3,7 +3,8 @@
 //!
 //! - `explicit/N`: one Explicit step (k = 1000 N/m, dt = 1/600 s, one sub-step). Criterion's
 //!   throughput is springs per second; ns per spring per step = 1e9 / throughput.
-//! - `xpbd/N`: one 60 Hz Xpbd frame with 5 sub-steps (k = 1e5 N/m).
+//! - `xpbd/N`: one 60 Hz Xpbd frame with 5 sub-steps (k = 1e5 N/m), tethers on (the
+//!   default); `xpbd/128-untethered`: the same without tethers, for their cost.
 //!
 //! - `parallel/explicit/128`, `parallel/xpbd/128`: the same at N = 128 with
 //!   [`Threads::All`] (rayon's pool, one thread per core).
@@ -51,6 +52,11 @@ fn xpbd(c: &mut Criterion) {
             b.iter(|| sim.step(dt).expect("stable at this step"));
         });
     }
+    let mut sim = cloth(128, Integrator::Xpbd, 1e5, 5);
+    sim.params_mut().tethers = None;
+    group.bench_function("128-untethered", |b| {
+        b.iter(|| sim.step(dt).expect("stable at this step"));
+    });
     group.finish();
 }
 

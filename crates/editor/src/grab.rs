@@ -87,9 +87,10 @@ mod tests {
         grab.set(Some((NodeId(0), Vec3::X)), 0.3, dt);
         sim.step(dt).expect("finite");
         // Δv = 1/(4 Δt), reached linearly over the step: Δx = Δt Δv / 2 = 1/8 m, times
-        // (n + 1)/n for n = 32 sub-steps of the ramp: 0.1289 m.
+        // (n + 1)/n for the n sub-steps of the ramp (0.1328 m at the default 16).
         let x = sim.positions()[0].x;
-        assert!((x - 0.125 * 33.0 / 32.0).abs() < 1e-4, "{x}");
+        let n = model.params.substeps as f32;
+        assert!((x - 0.125 * (n + 1.0) / n).abs() < 1e-4, "{x}");
         let mut last = x;
         for _ in 0..60 {
             sim.step(dt).expect("finite");

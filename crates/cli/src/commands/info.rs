@@ -85,6 +85,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         p.damping
     );
     println!("  node radius  {} m", p.node_radius);
+    match (&p.tethers, m.anchors.is_empty()) {
+        (Some(t), false) => println!("  tethers      to the anchors, slack {}%", t.slack * 100.0),
+        (Some(_), true) => println!("  tethers      on, but no anchors to tie to"),
+        (None, _) => println!("  tethers      off"),
+    }
     if let Some(air) = &p.air {
         println!("  air          {air}");
     }

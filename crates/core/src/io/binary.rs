@@ -3,7 +3,7 @@
 //! ```text
 //! offset size field
 //!      0    8 magic        89 53 50 52 0D 0A 1A 0A  ("\x89SPR\r\n\x1a\n")
-//!      8    4 version      u32 little endian, 1
+//!      8    4 version      u32 little endian, 2 (1 is still read)
 //!     12    4 crc32        u32 little endian, CRC-32 (IEEE) of the payload
 //!     16    8 payload_len  u64 little endian, bytes after the header
 //!     24    … payload      the model, bincode 2 with fixed-width little-endian integers
@@ -12,15 +12,16 @@
 //! docs/file-format.md describes the payload byte by byte. The magic's first byte has its high
 //! bit set and the CR LF / LF pair catches files mangled by text-mode transfers, as in PNG.
 
-use super::schema::ModelFile;
+use super::schema::{ModelFile, SimParamsV1};
 use crate::{CoreError, SpringModel};
 use std::path::Path;
 
 /// The first eight bytes of every `.spring` file.
 pub const MAGIC: [u8; 8] = *b"\x89SPR\r\n\x1a\n";
 
-/// The format version this build writes, and the newest it reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version this build writes, and the newest it reads. Version 2 added the
+/// parameters' `tethers`; version 1 files are read too.
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Size of the fixed header in bytes.
 pub const HEADER_LEN: usize = 24;
@@ -103,9 +104,12 @@ pub fn decode(bytes: &[u8], file: &Path) -> Result<SpringModel, CoreError> {
         return Err(CoreError::Checksum { file: file_buf(), expected: crc, found: actual });
     }
     let decode_error = |reason: String| CoreError::Decode { file: file_buf(), reason };
-    let (model_file, used): (ModelFile, usize) =
-        bincode::serde::borrow_decode_from_slice(payload, config())
-            .map_err(|e| decode_error(describe(&e)))?;
+    let (model_file, used): (ModelFile, usize) = match header.version {
+        1 => bincode::serde::borrow_decode_from_slice(payload, config())
+            .map(|(v1, used): (ModelFile<SimParamsV1>, usize)| (ModelFile::from(v1), used)),
+        _ => bincode::serde::borrow_decode_from_slice(payload, config()),
+    }
+    .map_err(|e| decode_error(describe(&e)))?;
     if used != payload.len() {
         return Err(decode_error(format!(
             "{} unexpected bytes after the end of the model",

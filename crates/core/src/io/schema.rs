@@ -7,14 +7,18 @@
 
 use super::bounded;
 use crate::NodeId;
-use crate::model::{Face, Metadata, Node, SimParams, Spring, SpringKind, SpringModel};
+use crate::model::{
+    Air, Face, Ground, Integrator, Metadata, Node, Obstacle, Pressure, SimParams, Spring,
+    SpringKind, SpringModel,
+};
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
-/// A whole model as written to a file.
+/// A whole model as written to a file; `P` is the parameters' layout (version 1 files have
+/// [`SimParamsV1`]).
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct ModelFile {
+pub(crate) struct ModelFile<P = SimParams> {
     #[serde(deserialize_with = "bounded::vec")]
     nodes: Vec<NodeRecord>,
     #[serde(default, deserialize_with = "bounded::vec")]
@@ -26,9 +30,50 @@ pub(crate) struct ModelFile {
     #[serde(default, deserialize_with = "bounded::vec")]
     uvs: Vec<Vec2>,
     #[serde(default)]
-    params: SimParams,
+    params: P,
     #[serde(default)]
     metadata: Metadata,
+}
+
+/// The parameters as format version 1 stored them: [`SimParams`] without `tethers`. Frozen:
+/// it is what version 1 files hold. (`Default` only because [`ModelFile`] defaults its
+/// parameters for JSON, which never uses this layout.)
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct SimParamsV1 {
+    gravity: Vec3,
+    damping: f32,
+    integrator: Integrator,
+    dt: f32,
+    substeps: u32,
+    node_radius: f32,
+    air: Option<Air>,
+    pressure: Option<Pressure>,
+    ground: Option<Ground>,
+    #[serde(deserialize_with = "bounded::vec")]
+    colliders: Vec<Obstacle>,
+}
+
+impl From<ModelFile<SimParamsV1>> for ModelFile {
+    /// A version 1 model with the default tethers (version 1 had none; the default is what a
+    /// model converted today gets).
+    fn from(f: ModelFile<SimParamsV1>) -> Self {
+        let p = f.params;
+        let params = SimParams {
+            gravity: p.gravity,
+            damping: p.damping,
+            integrator: p.integrator,
+            dt: p.dt,
+            substeps: p.substeps,
+            node_radius: p.node_radius,
+            air: p.air,
+            pressure: p.pressure,
+            ground: p.ground,
+            colliders: p.colliders,
+            ..SimParams::default()
+        };
+        let ModelFile { nodes, springs, anchors, faces, uvs, metadata, .. } = f;
+        ModelFile { nodes, springs, anchors, faces, uvs, params, metadata }
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize)]

@@ -17,8 +17,8 @@ pub use faces::{Face, Faces};
 pub use metadata::Metadata;
 pub use nodes::{Node, Nodes};
 pub use params::{
-    DEFAULT_DAMPING, DEFAULT_DT, DEFAULT_NODE_RADIUS, DEFAULT_SUBSTEPS, Integrator, MAX_SUBSTEPS,
-    STANDARD_GRAVITY, SimParams,
+    DEFAULT_DAMPING, DEFAULT_DT, DEFAULT_NODE_RADIUS, DEFAULT_SUBSTEPS, DEFAULT_TETHER_SLACK,
+    Integrator, MAX_SUBSTEPS, STANDARD_GRAVITY, SimParams, Tethers,
 };
 pub use parts::Parts;
 pub use springs::{Spring, SpringKind, Springs};

@@ -48,10 +48,13 @@ pub const DEFAULT_DT: f32 = 1.0 / 60.0;
 /// Xpbd with one constraint iteration per sub-step converges as the sub-step shrinks (Macklin et
 /// al. 2019), with the remaining stretch falling about as h². The hardest common case is a
 /// cloth hanging from two corners: at 60 Hz, a 64 × 64 cloth of 1 g nodes and 1e5 N/m springs
-/// ends with its worst structural spring stretched 27% at 10 sub-steps, 8% at 20, 5.7% at 24
-/// and 3.3% at 32 (the physical stretch is about 0.1%). 32 is the smallest power of two that
-/// keeps that case under 5% with a margin; a model that needs less can lower it.
-pub const DEFAULT_SUBSTEPS: u32 = 32;
+/// ends (after 10 s) with its worst structural spring stretched, without tethers, 20% at 12
+/// sub-steps, 12% at 16, 5.8% at 24 and 3.3% at 32 (the physical stretch is about 0.1%). The
+/// tethers ([`Tethers`], on by default) hold what the spring pass lets a chain of springs
+/// gain along it: with them 5.2% at 12 sub-steps, 4.0% at 16, 2.8% at 24. 16 is the smallest
+/// power of two that keeps that case under 5% — half the 32 it took without tethers; a model
+/// that needs less can lower it, and one without anchors (no tethers) may want more.
+pub const DEFAULT_SUBSTEPS: u32 = 16;
 
 /// Upper bound on [`SimParams::substeps`], so that a corrupt value cannot stall a step.
 pub const MAX_SUBSTEPS: u32 = 10_000;
@@ -59,6 +62,30 @@ pub const MAX_SUBSTEPS: u32 = 10_000;
 /// Default collision radius of a node (m): 5 mm keeps a cloth of a few centimetres between
 /// nodes visibly off a surface it lies on without lifting it noticeably.
 pub const DEFAULT_NODE_RADIUS: f32 = 0.005;
+
+/// Default tether slack: 1%. A tether lets its node go this fraction past its rest geodesic
+/// distance from the anchor before it pulls; real cloth and rubber stretch that much under
+/// their own weight, so hanging shapes keep their look, and the stretch a spring pass leaves
+/// (tens of percent at a game's five sub-steps) is cut to about this.
+pub const DEFAULT_TETHER_SLACK: f32 = 0.01;
+
+/// Long-range attachments ("tethers", Kim, Chentanez & Müller 2012): each free node joined to
+/// an anchor through springs may be at most its rest geodesic distance from its nearest
+/// anchors, times `1 + slack` ([`crate::sim::constraints::tethers`]). They make an anchored
+/// model inextensible beyond the slack: turn them off for one meant to stretch far (rubber, a
+/// bungee, a balloon's skin, a cloth torn by stretching past break limits above the slack).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Tethers {
+    /// How far past the rest geodesic distance a node may go, as a fraction of it.
+    pub slack: f32,
+}
+
+impl Default for Tethers {
+    fn default() -> Self {
+        Self { slack: DEFAULT_TETHER_SLACK }
+    }
+}
 
 /// Simulation parameters of a model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -89,6 +116,9 @@ pub struct SimParams {
     /// Static colliders.
     #[serde(deserialize_with = "crate::io::bounded::vec")]
     pub colliders: Vec<Obstacle>,
+    /// Tethers from the anchors; `None`: off. On by default (format version 2; a version 1
+    /// file loads with the default).
+    pub tethers: Option<Tethers>,
 }
 
 impl Default for SimParams {
@@ -104,6 +134,7 @@ impl Default for SimParams {
             pressure: None,
             ground: None,
             colliders: Vec::new(),
+            tethers: Some(Tethers::default()),
         }
     }
 }

@@ -219,6 +219,10 @@ pub(crate) fn world_checks(p: &SimParams, out: &mut Vec<Check>) {
         c.shape.checks(&format!("colliders[{i}]"), out);
         c.surface.checks(&format!("colliders[{i}].surface"), out);
     }
+    if let Some(t) = &p.tethers {
+        let ok = non_negative(t.slack) && t.slack <= 1.0;
+        out.push(("tethers.slack".into(), ok, "between 0 and 1"));
+    }
 }
 
 impl std::fmt::Display for Air {

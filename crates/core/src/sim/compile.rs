@@ -1,6 +1,7 @@
 //! Compiling a [`SpringModel`] into the flat arrays the solvers walk.
 
 use crate::sim::coloring::{Batch, colour_edges, colour_faces};
+use crate::sim::constraints::tethers::Tethers;
 use crate::sim::forces::pressure::{Gas, signed_volume};
 use crate::{NodeId, SimParams, SpringId, SpringModel};
 use glam::Vec3A;
@@ -182,6 +183,9 @@ pub(crate) struct Compiled {
     pub nodes: NodeData,
     pub springs: SpringData,
     pub anchors: Anchors,
+    /// Each tethered node's nearest anchor and rest geodesic distance to it (built whether the
+    /// parameters turn tethers on or not, so that they can be turned on at run time).
+    pub tethers: Tethers,
     /// The model's triangles, reordered so that neighbours share no node ([`colour_faces`]).
     pub faces: Vec<[NodeId; 3]>,
     pub surface: SurfaceData,
@@ -231,14 +235,12 @@ impl Compiled {
             limited,
             has_damping: s.dampings().iter().any(|&d| d > 0.0),
         };
+        let anchor_nodes: Vec<u32> = model.anchors.iter().map(|a| a.0).collect();
         Compiled {
             nodes: NodeData { mass: model.nodes.masses().to_vec(), inv_mass, free },
+            tethers: Tethers::new(n, &springs, &anchor_nodes),
             springs,
-            anchors: Anchors {
-                nodes: model.anchors.iter().map(|a| a.0).collect(),
-                start: anchor_pos.clone(),
-                target: anchor_pos,
-            },
+            anchors: Anchors { nodes: anchor_nodes, start: anchor_pos.clone(), target: anchor_pos },
             faces: colour_faces(model.faces.nodes(), n),
             surface: SurfaceData::new(model),
             params: model.params.clone(),

@@ -26,6 +26,7 @@
 
 pub mod coloring;
 mod compile;
+pub mod constraints;
 pub mod contacts;
 pub mod forces;
 pub mod integrators;
@@ -46,6 +47,7 @@ use crate::model::MAX_SUBSTEPS;
 use crate::{CoreError, Integrator, NodeId, SimParams, SpringId, SpringModel};
 use collision::Colliders;
 use compile::Compiled;
+use constraints::tethers::Tethers;
 use contacts::collision;
 use forces::{external, kernels, pressure};
 use glam::{Vec3, Vec3A};
@@ -161,6 +163,9 @@ impl Simulation {
             breakage::break_springs(&mut self.c.springs, &self.states.committed().pos, self.time);
         if !breaks.is_empty() {
             self.xpbd.invalidate();
+            // Paths through the broken springs are gone: a piece torn off loses its tethers.
+            self.c.tethers =
+                Tethers::new(self.c.nodes.mass.len(), &self.c.springs, &self.c.anchors.nodes);
             let ends: Vec<(u32, u32)> = breaks.iter().map(|&(_, ends)| ends).collect();
             if breakage::tear(&mut self.c.faces, &ends) > 0 {
                 self.c.surface.closed = false;

@@ -109,7 +109,7 @@ pub fn chain(
 }
 
 /// One free node of `mass` kg at `start` on a spring of rest length `rest` and stiffness `k`
-/// to an anchored node at the origin; no gravity, no damping.
+/// to an anchored node at the origin; no gravity, no damping, no tethers (the spring alone).
 pub fn oscillator(mass: f32, k: f32, rest: f32, start: Vec3) -> SpringModel {
     let mut m = SpringModel::default();
     m.nodes.push(Node { position: Vec3::ZERO, mass });
@@ -118,6 +118,7 @@ pub fn oscillator(mass: f32, k: f32, rest: f32, start: Vec3) -> SpringModel {
     m.anchors = vec![NodeId(0)];
     m.params.gravity = Vec3::ZERO;
     m.params.damping = 0.0;
+    m.params.tethers = None;
     m
 }
 

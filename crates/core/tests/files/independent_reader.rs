@@ -2,7 +2,7 @@
 //! its own types — checked against the crate's encoder, including the worked example of the
 //! document byte for byte.
 
-use crate::common::files::{small_file, small_model, world_model};
+use crate::common::files::{length_prefix_offsets, small_file, small_model, world_model};
 use springmesh_core::io::{self, FileFormat};
 use std::path::Path;
 
@@ -117,6 +117,8 @@ struct Model {
     pressure: Option<(f32, Option<f32>)>,
     ground: Option<(f32, [f32; 2])>,
     colliders: Vec<Obstacle>,
+    /// The tethers' slack (version 2; `None` in version 1 files).
+    tethers: Option<f32>,
     name: String,
     source: Option<String>,
     conversion: Vec<(String, String)>,
@@ -128,7 +130,7 @@ fn read(file: &[u8]) -> Result<Model, String> {
     }
     let mut header = Cursor { bytes: file, at: 8 };
     let (version, crc, len) = (header.u32()?, header.u32()?, header.u64()?);
-    if version != 1 || len != file.len() as u64 - 24 || crc != crc32(&file[24..]) {
+    if !(1..=2).contains(&version) || len != file.len() as u64 - 24 || crc != crc32(&file[24..]) {
         return Err(format!("bad header: version {version}, length {len}, crc {crc:08x}"));
     }
     let mut c = Cursor { bytes: &file[24..], at: 0 };
@@ -180,6 +182,7 @@ fn read(file: &[u8]) -> Result<Model, String> {
         pressure: c.option(|c| Ok((c.f32()?, c.option(Cursor::f32)?)))?,
         ground: c.option(|c| Ok((c.f32()?, surface(c)?)))?,
         colliders: c.list(obstacle)?,
+        tethers: if version >= 2 { c.option(Cursor::f32)? } else { None },
         name: c.string()?,
         source: c.option(Cursor::string)?,
         conversion: c.list(|c| Ok((c.string()?, c.string()?)))?,
@@ -231,6 +234,7 @@ fn independent_reader_decodes_a_small_file() {
         (read.node_radius, read.air, read.pressure, read.ground, read.colliders.len()),
         (p.node_radius, None, None, None, 0)
     );
+    assert_eq!(read.tethers, Some(0.01));
     assert_eq!(read.name, "small cloth");
     assert_eq!(read.source.as_deref(), Some("generated"));
     assert_eq!(read.conversion, vec![("bend".to_string(), "true".to_string())]);
@@ -297,4 +301,25 @@ fn the_documented_example_is_what_the_encoder_writes() {
     let doc = include_str!("../../../../docs/file-format.md");
     assert!(doc.contains(&format!("is {} bytes", file.len())), "the document states the size");
     assert!(read(&file).is_ok());
+}
+
+#[test]
+fn version_1_files_load_with_the_default_tethers() {
+    // A version 1 file is a version 2 file without the params' last field (5 bytes here: the
+    // option tag and the slack), just before the metadata's name.
+    let v2 = small_file();
+    let name_at = length_prefix_offsets(&v2)[1];
+    assert_eq!(v2[name_at - 5..name_at], [1, 0x0a, 0xd7, 0x23, 0x3c], "tethers, slack 0.01");
+    let mut v1 = [&v2[..name_at - 5], &v2[name_at..]].concat();
+    v1[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let len = (v1.len() - 24) as u64;
+    v1[16..24].copy_from_slice(&len.to_le_bytes());
+    let crc = crc32(&v1[24..]);
+    v1[12..16].copy_from_slice(&crc.to_le_bytes());
+    assert_eq!(read(&v1).expect("the document describes version 1").tethers, None);
+    let mut model = small_model();
+    let loaded = io::decode(&v1, Path::new("old.spring")).expect("version 1 loads");
+    assert_eq!(loaded.params.tethers, Some(springmesh_core::model::Tethers { slack: 0.01 }));
+    model.params.tethers = loaded.params.tethers;
+    assert_eq!(loaded, model);
 }

@@ -4,6 +4,7 @@ use glam::{Quat, Vec2, Vec3};
 use proptest::prelude::*;
 use springmesh_core::model::{
     Air, Ground, MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT, MIN_SUBSTEP, Obstacle, Shape, Surface,
+    Tethers,
 };
 use springmesh_core::{
     Face, Integrator, Metadata, Node, NodeId, SimParams, Spring, SpringKind, SpringModel,
@@ -83,14 +84,14 @@ fn params() -> impl Strategy<Value = SimParams> {
         (vec3(), non_negative(), prop::sample::select(Integrator::ALL.to_vec())),
         (prop_oneof![MIN_DT..=MAX_DT, Just(MIN_DT), Just(MAX_DT)], 1u32..=1000, non_negative()),
         (prop::option::of(air()), prop::option::of((finite(), surface()))),
-        prop::collection::vec((shape(), surface()), 0..3),
+        (prop::collection::vec((shape(), surface()), 0..3), prop::option::of(0f32..=1.0)),
     )
         .prop_map(
             |(
                 (gravity, damping, integrator),
                 (dt, substeps, node_radius),
                 (air, ground),
-                colliders,
+                (colliders, tethers),
             )| {
                 SimParams {
                     gravity,
@@ -107,6 +108,7 @@ fn params() -> impl Strategy<Value = SimParams> {
                         .into_iter()
                         .map(|(shape, surface)| Obstacle { shape, surface })
                         .collect(),
+                    tethers: tethers.map(|slack| Tethers { slack }),
                 }
             },
         )

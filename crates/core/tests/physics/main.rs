@@ -18,4 +18,5 @@ mod non_finite;
 mod oscillator;
 mod pressure;
 mod stiff_cloth;
+mod tethers;
 mod threads;

@@ -36,6 +36,7 @@ fn a_blown_up_step_is_rejected_and_the_last_good_state_kept() {
     let mut model = grid_cloth(8, 0.05, 0.001, GridSprings { stiffness: 1e6, damping: 0.0 });
     model.params.integrator = Integrator::Explicit;
     model.params.substeps = 1;
+    model.params.tethers = None; // they would keep the blow-up within reach of the anchors
     let mut sim = Simulation::new(&model).expect("valid");
     let mut failure = None;
     for step in 0..2000 {

@@ -17,7 +17,7 @@ use glam::Vec3;
 use springmesh_convert::solid::material::DEFAULT_DENSITY;
 use springmesh_convert::{ConvertOptions, MassMode, SolidOptions};
 use springmesh_core::check::ground_under;
-use springmesh_core::model::{Air, Ground};
+use springmesh_core::model::{Air, Ground, MIN_SUBSTEP, Tethers};
 use springmesh_core::{Integrator, SimParams, SpringId};
 
 /// How many of the most strained springs are listed.
@@ -243,8 +243,11 @@ fn tune(ui: &mut egui::Ui, p: &mut SimParams, under: f32) -> Option<&'static str
         );
         ui.end_row();
         let label = ui.label("sub-steps");
+        // Sub-steps no shorter than a model may have (validation's MIN_SUBSTEP).
+        let max_substeps = ((p.dt / MIN_SUBSTEP) as u32).clamp(1, 1024);
         note(
-            ui.add(egui::DragValue::new(&mut p.substeps).range(1..=1024)).labelled_by(label.id),
+            ui.add(egui::DragValue::new(&mut p.substeps).range(1..=max_substeps))
+                .labelled_by(label.id),
             "sub-steps",
         );
         ui.end_row();
@@ -267,6 +270,26 @@ fn tune(ui: &mut egui::Ui, p: &mut SimParams, under: f32) -> Option<&'static str
                 }
             }
         });
+        ui.end_row();
+        let mut tethers = p.tethers.is_some();
+        note(
+            ui.checkbox(&mut tethers, "tethers (slack %)")
+                .on_hover_text("Hold every node within its rest distance from the anchors"),
+            "tethers",
+        );
+        if tethers != p.tethers.is_some() {
+            p.tethers = tethers.then(Tethers::default);
+        }
+        if let Some(t) = &mut p.tethers {
+            let mut percent = t.slack * 100.0;
+            let r = ui
+                .add(egui::DragValue::new(&mut percent).range(0.0..=100.0).speed(0.1))
+                .on_hover_text("tether slack (%)");
+            if r.changed() {
+                t.slack = percent / 100.0;
+            }
+            note(r, "tethers");
+        }
         ui.end_row();
         let mut ground = p.ground.is_some();
         note(ui.checkbox(&mut ground, "ground (m)"), "ground");
