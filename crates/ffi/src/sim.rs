@@ -1,0 +1,231 @@
+//! Simulations: stepping a model and reading its state.
+
+use crate::error::{
+    Failure, SM_ERR_ARGUMENT, SM_ERR_FILE, SM_ERR_NON_FINITE, copy_out, status, value,
+};
+use crate::model::{SmModel, model};
+use glam::Vec3;
+use springmesh_core::{CoreError, NodeId, Simulation, SpringId};
+use std::ffi::c_int;
+
+/// Energy of a simulation's state (J).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SmEnergy {
+    /// Kinetic energy of the free nodes.
+    pub kinetic: f64,
+    /// Energy stored in the springs.
+    pub elastic: f64,
+    /// Potential energy of the free nodes in gravity (zero at the origin).
+    pub gravitational: f64,
+}
+
+/// A simulation (opaque): a compiled copy of a model and its state. One thread at a time.
+pub struct SmSim {
+    pub(crate) sim: Simulation,
+    /// Positions packed 3 floats per node, refreshed after every change of state.
+    packed: Vec<f32>,
+    /// Springs that broke in the last step, by their index in the model.
+    broken: Vec<SpringId>,
+    /// The model's colliders as loaded: poses are applied to these.
+    pub(crate) rest_colliders: Vec<springmesh_core::model::Obstacle>,
+}
+
+impl SmSim {
+    fn repack(&mut self) {
+        self.packed.clear();
+        self.packed.extend(self.sim.positions().iter().flat_map(|p| p.to_array()));
+    }
+}
+
+/// The simulation behind `s` for reading, or a NULL failure.
+pub(crate) fn read<'a>(s: *const SmSim) -> Result<&'a SmSim, Failure> {
+    // SAFETY: a non-NULL `s` is a live simulation from `sm_sim_new`, not used by another thread
+    // at the same time (the C contract); only read here.
+    unsafe { s.as_ref() }.ok_or_else(|| Failure::null("simulation"))
+}
+
+/// The simulation behind `s` for changing, or a NULL failure.
+pub(crate) fn write<'a>(s: *mut SmSim) -> Result<&'a mut SmSim, Failure> {
+    // SAFETY: a non-NULL `s` is a live simulation from `sm_sim_new`, used by this thread alone
+    // during the call (the C contract).
+    unsafe { s.as_mut() }.ok_or_else(|| Failure::null("simulation"))
+}
+
+/// Compiles a simulation of the model `m` (which may be freed afterwards). 0 and `*out` set,
+/// or an error code and `*out` = NULL.
+///
+/// # Safety
+/// `m` is NULL or a live model; `out` is NULL or points to a writable pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_new(m: *const SmModel, out: *mut *mut SmSim) -> c_int {
+    if !out.is_null() {
+        // SAFETY: `out` is non-NULL and points to a writable pointer (the C contract).
+        unsafe { out.write(std::ptr::null_mut()) };
+    }
+    status(|| {
+        let model = model(m)?;
+        if out.is_null() {
+            return Err(Failure::null("out"));
+        }
+        let sim = Simulation::new(model).map_err(|e| Failure::new(SM_ERR_FILE, e.to_string()))?;
+        let rest_colliders = model.params.colliders.clone();
+        let mut s = SmSim { sim, packed: Vec::new(), broken: Vec::new(), rest_colliders };
+        s.repack();
+        // SAFETY: `out` is non-NULL and points to a writable pointer (checked above).
+        unsafe { out.write(Box::into_raw(Box::new(s))) };
+        Ok(())
+    })
+}
+
+/// Frees a simulation (NULL is fine).
+///
+/// # Safety
+/// `s` is NULL or a simulation from `sm_sim_new` not freed yet.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_free(s: *mut SmSim) {
+    if !s.is_null() {
+        // SAFETY: `s` came from Box::into_raw in sm_sim_new and is freed once (the C contract).
+        drop(unsafe { Box::from_raw(s) });
+    }
+}
+
+/// Advances the simulation by `dt` seconds (finite and > 0) with the model's integrator and
+/// sub-steps. On an error nothing changes: a bad `dt` is `SM_ERR_ARGUMENT`; a step that would
+/// go non-finite is `SM_ERR_NON_FINITE` and leaves the state before it.
+///
+/// # Safety
+/// `s` is NULL or a live simulation used by this thread alone.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_step(s: *mut SmSim, dt: f32) -> c_int {
+    status(|| {
+        let s = write(s)?;
+        let report = s.sim.step(dt).map_err(|e| match e {
+            CoreError::BadTimeStep { .. } => Failure::new(SM_ERR_ARGUMENT, e.to_string()),
+            other => Failure::new(SM_ERR_NON_FINITE, other.to_string()),
+        })?;
+        s.broken = report.broken;
+        s.repack();
+        Ok(())
+    })
+}
+
+/// Number of nodes (0 for NULL).
+///
+/// # Safety
+/// `s` is NULL or a live simulation.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_node_count(s: *const SmSim) -> u32 {
+    value(0, || Ok(read(s)?.sim.node_count() as u32))
+}
+
+/// Simulated time (s) since the simulation was made (0 for NULL).
+///
+/// # Safety
+/// `s` is NULL or a live simulation.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_time(s: *const SmSim) -> f64 {
+    value(0.0, || Ok(read(s)?.sim.time()))
+}
+
+/// The node positions, 3 floats (x, y, z in m) per node; valid until the next step or free of
+/// `s`. NULL for a NULL `s`.
+///
+/// # Safety
+/// `s` is NULL or a live simulation.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_positions(s: *const SmSim) -> *const f32 {
+    value(std::ptr::null(), || Ok(read(s)?.packed.as_ptr()))
+}
+
+/// Copies the positions, 3 floats per node, to `out` (room for `cap` floats); returns how
+/// many floats were written.
+///
+/// # Safety
+/// `s` is NULL or a live simulation; `out` is NULL or has room for `cap` floats.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_copy_positions(
+    s: *const SmSim,
+    out: *mut f32,
+    cap: usize,
+) -> usize {
+    value(0, || Ok(copy_out(read(s)?.packed.iter().copied(), out, cap)))
+}
+
+/// Writes unit vertex normals (area-weighted over the faces), 3 floats per node, to `out`
+/// (room for `cap` floats); returns how many floats were written.
+///
+/// # Safety
+/// `s` is NULL or a live simulation; `out` is NULL or has room for `cap` floats.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_copy_normals(s: *const SmSim, out: *mut f32, cap: usize) -> usize {
+    value(0, || {
+        let mut normals = Vec::new();
+        read(s)?.sim.vertex_normals(&mut normals);
+        Ok(copy_out(normals.iter().flat_map(|n| n.to_array()), out, cap))
+    })
+}
+
+/// Moves anchor `node` to `xyz` (m); the simulation carries it there over the next step.
+/// `SM_ERR_ARGUMENT` if `node` is not an anchor or the position is not finite.
+///
+/// # Safety
+/// `s` is NULL or a live simulation used by this thread alone; `xyz` is NULL or points to 3
+/// floats.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_set_anchor_position(
+    s: *mut SmSim,
+    node: u32,
+    xyz: *const f32,
+) -> c_int {
+    status(|| {
+        let s = write(s)?;
+        let p = vec3(xyz, "xyz")?;
+        s.sim
+            .set_anchor_position(NodeId(node), p)
+            .map_err(|e| Failure::new(SM_ERR_ARGUMENT, e.to_string()))
+    })
+}
+
+/// The 3 floats at `p` as a finite vector, or a failure naming `what`.
+pub(crate) fn vec3(p: *const f32, what: &str) -> Result<Vec3, Failure> {
+    if p.is_null() {
+        return Err(Failure::null(what));
+    }
+    // SAFETY: `p` is non-NULL and points to 3 readable floats (the C contract).
+    let v = Vec3::from_array(unsafe { p.cast::<[f32; 3]>().read_unaligned() });
+    if !v.is_finite() {
+        return Err(Failure::new(SM_ERR_ARGUMENT, format!("{what} is not finite")));
+    }
+    Ok(v)
+}
+
+/// Writes the indices (in the model) of the springs that broke in the last step to `out`
+/// (room for `cap`); returns how many.
+///
+/// # Safety
+/// `s` is NULL or a live simulation; `out` is NULL or has room for `cap` numbers.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_broken_springs(
+    s: *const SmSim,
+    out: *mut u32,
+    cap: usize,
+) -> usize {
+    value(0, || Ok(copy_out(read(s)?.broken.iter().map(|b| b.0), out, cap)))
+}
+
+/// Writes the state's energy to `out` (zeros for a NULL `s`).
+///
+/// # Safety
+/// `s` is NULL or a live simulation; `out` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_energy(s: *const SmSim, out: *mut SmEnergy) {
+    let energy = value(SmEnergy::default(), || {
+        let e = read(s)?.sim.energy();
+        Ok(SmEnergy { kinetic: e.kinetic, elastic: e.elastic, gravitational: e.gravitational })
+    });
+    if !out.is_null() {
+        // SAFETY: `out` is non-NULL and writable (the C contract).
+        unsafe { out.write(energy) };
+    }
+}

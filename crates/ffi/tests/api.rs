@@ -1,0 +1,217 @@
+//! Issue 14, acceptance 2: the C API called from Rust as C would call it. Null pointers, a
+//! garbage file, a truncated buffer, a NaN or negative time step, an anchor index out of range:
+//! an error code and a message, no crash, and the state unchanged.
+#![allow(unsafe_code)] // Calling the extern "C" functions is what is tested.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Test code.
+
+use springmesh::*;
+use springmesh_core::io::{self, FileFormat};
+use springmesh_core::{Node, NodeId, Spring, SpringKind, SpringModel};
+use std::ffi::{CStr, CString};
+use std::path::Path;
+use std::ptr::{null, null_mut};
+
+/// This thread's last error.
+fn last_error() -> String {
+    // SAFETY: sm_last_error returns a NUL-terminated string valid until the next failing call.
+    unsafe { CStr::from_ptr(sm_last_error()) }.to_string_lossy().into_owned()
+}
+
+/// A hanging chain of 4 nodes, node 0 anchored, with one face, as `.spring` bytes.
+fn chain_bytes() -> Vec<u8> {
+    let mut m = SpringModel::default();
+    for i in 0..4 {
+        m.nodes.push(Node { position: glam::Vec3::new(i as f32 * 0.1, 0.0, 0.0), mass: 0.01 });
+    }
+    for i in 0..3 {
+        m.springs.push(Spring::new(NodeId(i), NodeId(i + 1), 0.1, 500.0, SpringKind::Stretch));
+    }
+    m.faces.push(springmesh_core::Face { nodes: [NodeId(0), NodeId(1), NodeId(2)], uvs: None });
+    m.anchors = vec![NodeId(0)];
+    io::encode(&m, FileFormat::Binary, Path::new("chain.spring")).unwrap()
+}
+
+/// Loads `bytes` through the API.
+fn load(bytes: &[u8]) -> (i32, *mut SmModel) {
+    let mut model = null_mut();
+    // SAFETY: `bytes` is a live slice and `model` a local pointer.
+    let code = unsafe { sm_model_load_memory(bytes.as_ptr(), bytes.len(), &mut model) };
+    (code, model)
+}
+
+/// A simulation of the chain.
+fn chain_sim() -> *mut SmSim {
+    let (code, model) = load(&chain_bytes());
+    assert_eq!(code, SM_OK, "{}", last_error());
+    let mut sim = null_mut();
+    // SAFETY: `model` is live; `sim` a local pointer; the model is freed once, after.
+    unsafe {
+        assert_eq!(sm_sim_new(model, &mut sim), SM_OK);
+        sm_model_free(model);
+    }
+    sim
+}
+
+/// The packed positions of `sim`.
+fn positions(sim: *const SmSim) -> Vec<f32> {
+    let mut out = vec![0.0; 12];
+    // SAFETY: `sim` is live and `out` has room for 12 floats.
+    let n = unsafe { sm_sim_copy_positions(sim, out.as_mut_ptr(), out.len()) };
+    out.truncate(n);
+    out
+}
+
+#[test]
+fn a_model_loads_and_steps_and_reads_back() {
+    let (code, model) = load(&chain_bytes());
+    assert_eq!(code, SM_OK);
+    // SAFETY: `model` is live until freed at the end; buffers have the room passed.
+    unsafe {
+        assert_eq!(
+            (sm_model_node_count(model), sm_model_spring_count(model), sm_model_face_count(model)),
+            (4, 3, 1)
+        );
+        let mut faces = [0u32; 8];
+        assert_eq!(sm_model_faces(model, faces.as_mut_ptr(), faces.len()), 3);
+        assert_eq!(faces[..3], [0, 1, 2]);
+        let mut short = [0u32; 2];
+        assert_eq!(sm_model_faces(model, short.as_mut_ptr(), 2), 2, "never past cap");
+        let mut anchors = [9u32; 4];
+        assert_eq!(sm_model_anchors(model, anchors.as_mut_ptr(), 4), 1);
+        assert_eq!(anchors[0], 0);
+        assert_eq!(sm_model_uvs(model, null_mut(), 0), 0, "no uvs");
+        sm_model_free(model);
+    }
+    let sim = chain_sim();
+    // SAFETY: `sim` is live until freed at the end.
+    unsafe {
+        let before = positions(sim);
+        assert_eq!(sm_sim_step(sim, 1.0 / 60.0), SM_OK);
+        assert_eq!(last_error(), "");
+        let after = positions(sim);
+        assert!(after[4] < before[4], "node 1 falls");
+        let direct = std::slice::from_raw_parts(sm_sim_positions(sim), 12);
+        assert_eq!(direct, &after[..]);
+        let mut e = SmEnergy::default();
+        sm_sim_energy(sim, &mut e);
+        assert!(e.kinetic > 0.0 && e.gravitational.is_finite());
+        let target = [0.0f32, 0.5, 0.0];
+        assert_eq!(sm_sim_set_anchor_position(sim, 0, target.as_ptr()), SM_OK);
+        assert_eq!(sm_sim_step(sim, 1.0 / 60.0), SM_OK);
+        assert_eq!(positions(sim)[..3], target);
+        sm_sim_free(sim);
+    }
+    assert!(sm_version() >= 0x000100);
+}
+
+#[test]
+fn null_pointers_are_errors_not_crashes() {
+    // SAFETY: every pointer passed is NULL or a live local; the API checks them.
+    unsafe {
+        let mut model = null_mut();
+        assert_eq!(sm_model_load(null(), &mut model), SM_ERR_NULL);
+        assert!(model.is_null());
+        assert!(last_error().contains("path is NULL"), "{}", last_error());
+        let path = CString::new("x.spring").unwrap();
+        assert_eq!(sm_model_load(path.as_ptr(), null_mut()), SM_ERR_NULL);
+        assert_eq!(sm_model_load_memory(null(), 5, &mut model), SM_ERR_NULL);
+        assert_eq!(sm_sim_new(null(), &mut null_mut()), SM_ERR_NULL);
+        assert_eq!(sm_sim_step(null_mut(), 0.01), SM_ERR_NULL);
+        assert_eq!(sm_model_node_count(null()), 0);
+        assert_eq!(sm_sim_positions(null()), null());
+        assert_eq!(sm_sim_copy_positions(null(), null_mut(), 9), 0);
+        let mut e = SmEnergy { kinetic: 1.0, elastic: 1.0, gravitational: 1.0 };
+        sm_sim_energy(null(), &mut e);
+        assert_eq!(e, SmEnergy::default());
+        sm_sim_energy(null(), null_mut());
+        sm_model_free(null_mut());
+        sm_sim_free(null_mut());
+        let sim = chain_sim();
+        assert_eq!(sm_sim_set_anchor_position(sim, 0, null()), SM_ERR_NULL);
+        assert_eq!(sm_sim_add_force(sim, None, null_mut()), SM_ERR_NULL);
+        sm_sim_free(sim);
+    }
+}
+
+#[test]
+fn garbage_and_truncated_inputs_are_errors() {
+    let good = chain_bytes();
+    for bytes in [&b"garbage that is no model"[..], &good[..good.len() - 7], &good[..10], &[]] {
+        let (code, model) = load(bytes);
+        assert_eq!(code, SM_ERR_FILE, "{bytes:?}");
+        assert!(model.is_null());
+        assert!(!last_error().is_empty());
+    }
+    let dir = std::env::temp_dir().join(format!("springmesh-ffi-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let garbage = dir.join("garbage.spring");
+    std::fs::write(&garbage, b"\x89SPR\r\n\x1a\n not really").unwrap();
+    let path = CString::new(garbage.to_str().unwrap()).unwrap();
+    let mut model = null_mut();
+    // SAFETY: `path` is NUL-terminated and `model` a local pointer.
+    let code = unsafe { sm_model_load(path.as_ptr(), &mut model) };
+    assert_eq!(code, SM_ERR_FILE);
+    assert!(last_error().contains("garbage.spring"), "{}", last_error());
+    assert!(model.is_null());
+}
+
+#[test]
+fn bad_steps_and_indices_change_nothing() {
+    let sim = chain_sim();
+    // SAFETY: `sim` is live until freed at the end; arrays are live locals.
+    unsafe {
+        assert_eq!(sm_sim_step(sim, 1.0 / 60.0), SM_OK);
+        let (before, time) = (positions(sim), sm_sim_time(sim));
+        for dt in [f32::NAN, -1.0, 0.0, f32::INFINITY] {
+            assert_eq!(sm_sim_step(sim, dt), SM_ERR_ARGUMENT, "{dt}");
+            assert!(last_error().contains("time step"), "{}", last_error());
+        }
+        let far = [1.0f32, 2.0, 3.0];
+        assert_eq!(sm_sim_set_anchor_position(sim, 7, far.as_ptr()), SM_ERR_ARGUMENT);
+        assert_eq!(sm_sim_set_anchor_position(sim, 2, far.as_ptr()), SM_ERR_ARGUMENT, "free node");
+        let nan = [f32::NAN, 0.0, 0.0];
+        assert_eq!(sm_sim_set_anchor_position(sim, 0, nan.as_ptr()), SM_ERR_ARGUMENT);
+        assert_eq!(sm_sim_set_collider_pose(sim, 0, far.as_ptr(), null()), SM_ERR_ARGUMENT);
+        assert_eq!(positions(sim), before);
+        assert_eq!(sm_sim_time(sim), time);
+        assert_eq!(sm_sim_step(sim, 1.0 / 60.0), SM_OK, "and it still steps");
+        sm_sim_free(sim);
+    }
+}
+
+/// A force callback pushing every node along +x by 1 mN; `user` counts the calls.
+unsafe extern "C" fn push(
+    user: *mut std::ffi::c_void,
+    _time: f64,
+    _positions: *const f32,
+    _velocities: *const f32,
+    forces: *mut f32,
+    count: u32,
+) {
+    // SAFETY: `user` is the counter this test passed; `forces` holds 3 × count floats.
+    unsafe {
+        *user.cast::<u32>() += 1;
+        for i in 0..count as usize {
+            *forces.add(3 * i) += 1e-3;
+        }
+    }
+}
+
+#[test]
+fn a_force_callback_is_called_with_its_user_pointer() {
+    let sim = chain_sim();
+    let mut calls = 0u32;
+    // SAFETY: `sim` is live; `calls` outlives the simulation (freed below).
+    unsafe {
+        let zero = [0.0f32; 3];
+        assert_eq!(sm_sim_set_gravity(sim, zero.as_ptr()), SM_OK);
+        let user = (&mut calls as *mut u32).cast();
+        assert_eq!(sm_sim_add_force(sim, Some(push), user), SM_OK);
+        for _ in 0..10 {
+            assert_eq!(sm_sim_step(sim, 1.0 / 60.0), SM_OK);
+        }
+        assert!(positions(sim)[9] > 0.3, "pushed along +x: {}", positions(sim)[9]);
+        sm_sim_free(sim);
+    }
+    assert_eq!(calls, 10, "once per step");
+}
