@@ -6,6 +6,7 @@
 //! volume need that; a cloth, with its boundary, has neither.
 
 use super::SpringModel;
+use super::buckets::Buckets;
 use crate::sim::forces::pressure::signed_volume;
 use crate::{CoreError, NodeId};
 
@@ -33,16 +34,29 @@ impl SpringModel {
     }
 }
 
-/// [`SpringModel::open_edges`] of the triangles `faces`.
+/// [`SpringModel::open_edges`] of the triangles `faces`, in linear time: the directed edges are
+/// grouped by their smaller node ([`super::buckets`]) with their direction; an undirected edge
+/// with `f` edges one way and `r` the other is closed when f = r = 1, and otherwise all f + r
+/// of its directed edges are open.
 pub(crate) fn open_edges(faces: &[[NodeId; 3]]) -> usize {
-    let mut directed: Vec<(u32, u32)> =
-        faces.iter().flat_map(|&[a, b, c]| [(a.0, b.0), (b.0, c.0), (c.0, a.0)]).collect();
-    directed.sort_unstable();
-    let count = |e: (u32, u32)| {
-        let start = directed.partition_point(|&d| d < e);
-        directed[start..].iter().take_while(|&&d| d == e).count()
+    let nodes = faces.iter().flatten().map(|n| n.index() + 1).max().unwrap_or(0);
+    let directed = || {
+        faces.iter().flat_map(|&[a, b, c]| [(a.0, b.0), (b.0, c.0), (c.0, a.0)]).map(|(a, b)| {
+            let forward = a < b;
+            (a.min(b), a.max(b), forward)
+        })
     };
-    directed.iter().filter(|&&(a, b)| count((a, b)) != 1 || count((b, a)) != 1).count()
+    let grouped = Buckets::new(nodes, directed);
+    let mut open = 0;
+    for (_, bucket) in grouped.iter() {
+        for run in bucket.chunk_by(|x, y| x.0 == y.0) {
+            let forward = run.iter().filter(|e| e.1).count();
+            if (forward, run.len() - forward) != (1, 1) {
+                open += run.len();
+            }
+        }
+    }
+    open
 }
 
 #[cfg(test)]

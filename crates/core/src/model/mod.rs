@@ -3,6 +3,7 @@
 //! A [`SpringModel`] is plain data. It is never changed by simulating it: a
 //! [`crate::Simulation`] is compiled from it and carries its own state.
 
+mod buckets;
 pub(crate) mod closed;
 mod faces;
 mod metadata;

@@ -7,6 +7,7 @@
 //! than a frame step. A model that
 //! validates can be stepped forever with bounded work per step.
 
+use super::buckets::Buckets;
 use super::world::{Check, world_checks};
 use super::{MAX_SUBSTEPS, SpringModel};
 use crate::{FaceId, NodeId, SpringId};
@@ -247,28 +248,12 @@ impl fmt::Display for Problems {
     }
 }
 
-/// The springs that join a pair an earlier spring already joins, in pair order. Pairs are
-/// bucketed by their smaller node (a counting sort) and each small bucket sorted, which is
-/// linear in the number of springs: validating a million-spring model stays well under a
-/// tenth of a second.
+/// The springs that join a pair an earlier spring already joins, in pair order (pairs
+/// grouped in linear time, [`super::buckets`]).
 fn duplicates(nodes: usize, pairs: &[((NodeId, NodeId), SpringId)]) -> Vec<Problem> {
-    let mut start = vec![0usize; nodes + 1];
-    for ((a, _), _) in pairs {
-        start[a.index() + 1] += 1;
-    }
-    for i in 0..nodes {
-        start[i + 1] += start[i];
-    }
-    let mut next = start.clone();
-    let mut bucketed = vec![(NodeId(0), SpringId(0)); pairs.len()];
-    for &((a, b), s) in pairs {
-        bucketed[next[a.index()]] = (b, s);
-        next[a.index()] += 1;
-    }
+    let grouped = Buckets::new(nodes, || pairs.iter().map(|&((a, b), s)| (a.0, b.0, s)));
     let mut out = Vec::new();
-    for w in start.windows(2) {
-        let bucket = &mut bucketed[w[0]..w[1]];
-        bucket.sort_unstable();
+    for (_, bucket) in grouped.iter() {
         for d in bucket.windows(2).filter(|d| d[0].0 == d[1].0) {
             out.push(Problem::DuplicateSpring { spring: d[1].1, first: d[0].1 });
         }
