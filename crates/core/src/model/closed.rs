@@ -16,7 +16,7 @@ impl SpringModel {
     /// edge counts once, an edge of three triangles at least three times, an edge of two
     /// triangles wound the same way twice.
     pub fn open_edges(&self) -> usize {
-        open_edges(self.faces.nodes())
+        open_edges(self.faces.nodes(), self.nodes.len())
     }
 
     /// True when the triangles close a volume (there are some, and no edge is open).
@@ -34,12 +34,14 @@ impl SpringModel {
     }
 }
 
-/// [`SpringModel::open_edges`] of the triangles `faces`, in linear time: the directed edges are
+/// [`SpringModel::open_edges`] of the triangles `faces` over `nodes` nodes, in linear time and
+/// with memory bounded by `nodes` and the faces whatever indices they hold (an edge both of
+/// whose nodes lie past `nodes`, in a model that fails validation, is not counted): the
+/// directed edges are
 /// grouped by their smaller node ([`super::buckets`]) with their direction; an undirected edge
 /// with `f` edges one way and `r` the other is closed when f = r = 1, and otherwise all f + r
 /// of its directed edges are open.
-pub(crate) fn open_edges(faces: &[[NodeId; 3]]) -> usize {
-    let nodes = faces.iter().flatten().map(|n| n.index() + 1).max().unwrap_or(0);
+pub(crate) fn open_edges(faces: &[[NodeId; 3]], nodes: usize) -> usize {
     let directed = || {
         faces.iter().flat_map(|&[a, b, c]| [(a.0, b.0), (b.0, c.0), (c.0, a.0)]).map(|(a, b)| {
             let forward = a < b;
@@ -103,5 +105,15 @@ mod tests {
             "three edges, each wound twice the same way"
         );
         assert!(!SpringModel::default().is_closed());
+    }
+
+    #[test]
+    fn a_face_naming_a_far_node_costs_nothing() {
+        // Found by the mutation harness: a face index of 4e9 once sized the edge buckets by
+        // it (a 34 GB allocation) while validating the model that holds it.
+        let mut m = tetrahedron(&OUTWARD);
+        m.faces.push(Face { nodes: [NodeId(0), NodeId(1), NodeId(4_000_000_000)], uvs: None });
+        assert_eq!(m.open_edges(), 5, "0-1 is wound thrice, and the two edges to the far node");
+        assert!(m.validate().is_err());
     }
 }

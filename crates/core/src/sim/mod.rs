@@ -169,7 +169,8 @@ impl Simulation {
             let ends: Vec<(u32, u32)> = breaks.iter().map(|&(_, ends)| ends).collect();
             if breakage::tear(&mut self.c.faces, &ends) > 0 {
                 self.c.surface.closed = false;
-                self.c.surface.open_edges = crate::model::closed::open_edges(&self.c.faces);
+                self.c.surface.open_edges =
+                    crate::model::closed::open_edges(&self.c.faces, self.c.nodes.mass.len());
             }
         }
         for (event, _) in &breaks {
