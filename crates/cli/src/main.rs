@@ -9,6 +9,7 @@ mod commands;
 mod frames;
 mod input;
 mod output;
+mod point_cache;
 mod progress;
 
 use clap::{Parser, Subcommand};

@@ -2,6 +2,7 @@
 
 use crate::frames::FrameSet;
 use crate::output::print_json;
+use crate::point_cache::{Layout, PointCache};
 use crate::{Usage, input, progress};
 use anyhow::{Context, Result};
 use glam::{Vec3, Vec3A};
@@ -104,8 +105,14 @@ pub struct Args {
     /// Write one OBJ per frame (faces and uvs) into DIR: frame_00001.obj, ...
     #[arg(long, value_name = "DIR", requires = "fps")]
     frames: Option<PathBuf>,
-    /// Frames per second of --frames.
-    #[arg(long, value_name = "F", requires = "frames")]
+    /// Write every frame's node positions as a PC2 point cache (Blender's Mesh Cache modifier).
+    #[arg(long, value_name = "OUT.pc2", requires = "fps")]
+    pc2: Option<PathBuf>,
+    /// Write every frame's node positions as an MDD point cache.
+    #[arg(long, value_name = "OUT.mdd", requires = "fps")]
+    mdd: Option<PathBuf>,
+    /// Frames per second of --frames, --pc2 and --mdd.
+    #[arg(long, value_name = "F")]
     fps: Option<f64>,
     /// Save the final state as a model (positions become the node positions).
     #[arg(long, value_name = "OUT.spring")]
@@ -162,6 +169,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(dir) => Some(FrameSet::create(dir)?),
         None => None,
     };
+    let mut caches: Vec<PointCache> = [(&args.pc2, Layout::Pc2), (&args.mdd, Layout::Mdd)]
+        .into_iter()
+        .filter_map(|(path, layout)| {
+            Some(PointCache::new(path.as_ref()?, layout, model.nodes.len(), args.fps?))
+        })
+        .collect();
     let steps = (args.seconds / f64::from(dt)).round() as u64;
     let bar = progress::bar(steps, "simulating", args.json);
     let mut stats = Stats::default();
@@ -174,6 +187,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         if let (Some(set), Some(fps)) = (&mut frames, args.fps) {
             while (set.count() as f64) / fps <= sim.time() + 1e-9 {
                 set.write(&model, sim.positions(), sim.time())?;
+            }
+        }
+        for cache in &mut caches {
+            while (cache.frames() as f64) / cache.fps() <= sim.time() + 1e-9 {
+                cache.push(sim.time(), sim.positions());
             }
         }
         if step == steps {
@@ -205,6 +223,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         if let Some(set) = frames {
             set.commit()?;
+        }
+        for cache in &caches {
+            cache.write()?;
         }
         if let Some(path) = &args.output {
             save_state(&model, sim.positions(), path)?;

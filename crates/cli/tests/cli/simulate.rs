@@ -188,6 +188,8 @@ fn a_failed_run_leaves_existing_outputs_as_they_were() {
         &frames,
         "--fps",
         "30",
+        "--pc2",
+        &at(&dir, "never.pc2"),
         "--json",
     ]);
     assert_eq!(run.code, 1, "the run fails: {}", run.stderr);
@@ -196,6 +198,7 @@ fn a_failed_run_leaves_existing_outputs_as_they_were() {
     assert_eq!(std::fs::read(&trajectory).unwrap(), b"previous trajectory");
     assert_eq!(std::fs::read(&first).unwrap(), b"previous frame");
     assert_eq!(std::fs::read_dir(&frames).unwrap().count(), 1, "no frame of the failed run");
+    assert!(!dir.join("never.pc2").exists(), "no point cache of the failed run");
     let leftovers = std::fs::read_dir(&dir).unwrap().count();
     assert_eq!(leftovers, 4, "no temporary file left behind");
     // The report is of the last finite state, in numbers (it printed null energies), and
@@ -267,4 +270,88 @@ fn an_output_that_is_not_a_regular_file_is_refused() {
         }
     }
     assert!(std::fs::metadata("/dev/null").is_ok_and(|m| !m.is_file()));
+}
+
+/// PC2, read as its layout says (little endian): frames of (x, y, z) per point.
+fn read_pc2(bytes: &[u8]) -> Vec<Vec<[f32; 3]>> {
+    assert_eq!(&bytes[..12], b"POINTCACHE2\0");
+    let int = |at: usize| i32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let float = |at: usize| f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    assert_eq!(int(12), 1, "version");
+    let (points, samples) = (int(16) as usize, int(28) as usize);
+    assert_eq!((float(20), float(24)), (1.0, 1.0), "start frame 1, one sample per frame");
+    assert_eq!(bytes.len(), 32 + samples * points * 12);
+    (0..samples)
+        .map(|f| {
+            (0..points)
+                .map(|p| std::array::from_fn(|k| float(32 + ((f * points + p) * 3 + k) * 4)))
+                .collect()
+        })
+        .collect()
+}
+
+/// MDD, read as its layout says (big endian): frame times, then frames of (x, y, z).
+fn read_mdd(bytes: &[u8]) -> (Vec<f32>, Vec<Vec<[f32; 3]>>) {
+    let int = |at: usize| i32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    let float = |at: usize| f32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    let (frames, points) = (int(0) as usize, int(4) as usize);
+    let times = (0..frames).map(|f| float(8 + 4 * f)).collect();
+    let data = 8 + 4 * frames;
+    assert_eq!(bytes.len(), data + frames * points * 12);
+    let frames = (0..frames)
+        .map(|f| {
+            (0..points)
+                .map(|p| std::array::from_fn(|k| float(data + ((f * points + p) * 3 + k) * 4)))
+                .collect()
+        })
+        .collect();
+    (times, frames)
+}
+
+#[test]
+fn point_caches_hold_the_trajectory() {
+    // Issue 15, acceptance 3: one frame per step, so frame k is the trajectory's step k.
+    let dir = scratch("simulate-caches");
+    let model = at(&dir, "string.spring");
+    springmesh(&["sample", "string", "-o", &model]).ok();
+    let (csv, pc2, mdd) = (at(&dir, "t.csv"), at(&dir, "s.pc2"), at(&dir, "s.mdd"));
+    let dt = format!("{}", 1.0f32 / 60.0);
+    springmesh(&[
+        "simulate",
+        &model,
+        "--seconds",
+        "0.5",
+        "--dt",
+        &dt,
+        "--trajectory",
+        &csv,
+        "--pc2",
+        &pc2,
+        "--mdd",
+        &mdd,
+        "--fps",
+        "60",
+    ])
+    .ok();
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut steps: Vec<Vec<[f32; 3]>> = Vec::new();
+    let mut times: Vec<f32> = Vec::new();
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let (time, node): (f32, usize) = (f[0].parse().unwrap(), f[1].parse().unwrap());
+        if node == 0 {
+            steps.push(Vec::new());
+            times.push(time);
+        }
+        let xyz = [f[2], f[3], f[4]].map(|v| v.parse::<f32>().unwrap());
+        steps.last_mut().unwrap().push(xyz);
+    }
+    assert_eq!(steps.len(), 31, "t = 0 and 30 steps");
+    let pc2 = read_pc2(&std::fs::read(&pc2).unwrap());
+    let (mdd_times, mdd) = read_mdd(&std::fs::read(&mdd).unwrap());
+    assert_eq!(pc2, steps, "PC2 frames are the trajectory's steps");
+    assert_eq!(mdd, steps, "MDD frames too");
+    for (a, b) in mdd_times.iter().zip(&times) {
+        assert!((a - b).abs() < 1e-5, "frame times: {a} against {b}");
+    }
 }
