@@ -33,6 +33,7 @@ pub mod import;
 pub mod masses;
 mod mesh;
 mod options;
+pub mod painted;
 mod pipeline;
 mod report;
 pub mod samples;
@@ -53,6 +54,7 @@ pub use options::{
     ConvertOptions, DEFAULT_BEND, DEFAULT_NODE_MASS, DEFAULT_RELATIVE_WELD, DEFAULT_STRETCH,
     DEFAULT_VICINITY, MassMode, SpringSettings,
 };
+pub use painted::PinColor;
 pub use pipeline::{
     Control, Conversion, Stage, convert_file, convert_file_with, convert_mesh, convert_mesh_with,
 };

@@ -1,6 +1,7 @@
 //! The imported mesh: what the OBJ and glTF readers produce and the pipeline consumes.
 
 use glam::{Vec2, Vec3};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// A triangle soup with texture coordinates, as read from a file, before welding.
@@ -26,6 +27,12 @@ pub struct RawMesh {
     pub texture: Option<Texture>,
     /// Problems the reader noticed but got past (missing material file, ...).
     pub notes: Vec<String>,
+    /// Vertex colours (RGBA, 0 to 1), one per position, or none at all; NaN for the vertices
+    /// of a part that has none.
+    pub colors: Vec<[f32; 4]>,
+    /// Painted scalar attributes by name (`_PIN`, `_STIFFNESS`, `_MASS`), one value per
+    /// position; NaN for the vertices of a part that has none ([`crate::painted`]).
+    pub attributes: BTreeMap<String, Vec<f32>>,
 }
 
 /// Where a mesh's base-colour texture is.
@@ -43,6 +50,31 @@ pub enum Texture {
 }
 
 impl RawMesh {
+    /// Sets painted attribute `name` for the positions from `start` on to `values`, padding
+    /// with NaN the positions before that have none.
+    pub fn set_attribute(&mut self, name: &str, start: usize, values: &[f32]) {
+        let column = self.attributes.entry(name.to_string()).or_default();
+        column.resize(start, f32::NAN);
+        column.extend_from_slice(values);
+    }
+
+    /// Sets the colours of the positions from `start` on, padding with NaN before.
+    pub fn set_colors(&mut self, start: usize, values: &[[f32; 4]]) {
+        self.colors.resize(start, [f32::NAN; 4]);
+        self.colors.extend_from_slice(values);
+    }
+
+    /// Pads every per-position column to the positions read so far.
+    pub fn pad_columns(&mut self) {
+        let n = self.positions.len();
+        for column in self.attributes.values_mut() {
+            column.resize(n, f32::NAN);
+        }
+        if !self.colors.is_empty() {
+            self.colors.resize(n, [f32::NAN; 4]);
+        }
+    }
+
     /// Appends a triangle with optional per-corner uvs.
     pub fn push_triangle(&mut self, corners: [u32; 3], uvs: Option<[u32; 3]>) {
         self.triangles.push(corners);

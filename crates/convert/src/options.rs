@@ -9,6 +9,7 @@
 //! nodes it was 1.1% and 46%). Heavier or finer meshes want stiffer springs or lighter nodes.
 
 use crate::ImportLimits;
+use crate::painted::PinColor;
 use crate::solid::SolidOptions;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -104,6 +105,8 @@ pub struct ConvertOptions {
     /// surface only. With it, every spring's stiffness and damping come from the material
     /// (the stretch and bend settings are not used; vicinity springs keep theirs).
     pub solid: Option<SolidOptions>,
+    /// Anchors from a vertex-colour channel instead of a painted `_PIN` ([`crate::painted`]).
+    pub pin_color: Option<PinColor>,
     /// Bounds on what reading the file may take (they change nothing in a model that fits).
     #[serde(skip)]
     pub limits: ImportLimits,
@@ -123,6 +126,7 @@ impl Default for ConvertOptions {
             weld_tolerance: None,
             scale: 1.0,
             solid: None,
+            pin_color: None,
             limits: ImportLimits::default(),
         }
     }
@@ -159,6 +163,14 @@ impl ConvertOptions {
             if !positive(solid.spacing) || !positive(solid.youngs_modulus) {
                 return Some("solid spacing and Young's modulus must be finite numbers > 0".into());
             }
+        }
+        if let Some(c) = self.pin_color
+            && (c.channel > 3 || !(0.0..=1.0).contains(&c.threshold))
+        {
+            return Some(
+                "pin colour: a channel of red, green, blue, alpha and a threshold between 0 and 1"
+                    .into(),
+            );
         }
         if self.limits.max_triangles == 0 {
             return Some("the triangle limit must be at least 1".into());
@@ -198,6 +210,16 @@ impl ConvertOptions {
             ("solid", self.solid.is_some().to_string()),
             ("solid_spacing", opt(self.solid.and_then(|s| s.spacing))),
             ("youngs_modulus", opt(self.solid.and_then(|s| s.youngs_modulus))),
+            (
+                "pin_color",
+                self.pin_color.map_or("none".to_string(), |c| {
+                    format!(
+                        "{} >= {}",
+                        ["red", "green", "blue", "alpha"][c.channel.min(3)],
+                        c.threshold
+                    )
+                }),
+            ),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))

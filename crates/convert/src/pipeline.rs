@@ -4,6 +4,7 @@
 use crate::masses::node_masses;
 use crate::mesh::{RawMesh, Texture};
 use crate::options::{ConvertOptions, DEFAULT_RELATIVE_WELD, SpringSettings};
+use crate::painted::Painted;
 use crate::report::{ConvertReport, SolidReport, SpringCounts};
 use crate::solid::{FillProblem, MAX_LATTICE_POINTS, fill};
 use crate::springs::{LISTED, MAX_FAN, joined, surface_pairs};
@@ -271,6 +272,15 @@ pub fn convert_mesh_with(
         "some nodes touch only zero-area triangles: masses are shared evenly instead of by area"
             .into(),
     );
+    let painted =
+        Painted::combine(&mesh, &welded.node_of_vertex, welded.positions.len(), options.pin_color);
+    let masses: Vec<f32> =
+        masses.iter().enumerate().map(|(n, &m)| m * painted.mass_factor(n)).collect();
+    report.weighted_masses = painted.mass.iter().filter(|&&f| f != 1.0).count();
+    if masses.iter().any(|&m| !(m.is_finite() && m > 0.0)) {
+        let reason = "a painted _MASS must be a number > 0 wherever it is painted";
+        return Err(ConvertError::Options { reason: reason.into() });
+    }
     let interior_positions = solid.as_ref().map_or(&[][..], |s| &s.interior[..]);
     model.nodes = welded
         .positions
@@ -298,6 +308,19 @@ pub fn convert_mesh_with(
             model.springs.push(spring);
         }
     }
+    if !painted.stiffness.is_empty() {
+        let mut springs: Vec<Spring> = model.springs.iter().collect();
+        for spring in &mut springs {
+            let factor = painted.stiffness_factor(spring.a.0, spring.b.0);
+            if factor != 1.0 {
+                report.weighted_springs += 1;
+                spring.stiffness *= factor.max(0.0);
+            }
+        }
+        model.springs = springs.into_iter().collect();
+    }
+    model.anchors = painted.anchors().map(NodeId).collect();
+    report.anchors = model.anchors.len();
     model.faces = welded
         .triangles
         .iter()
@@ -377,6 +400,8 @@ pub fn convert_mesh_with(
 /// The mesh after welding: node positions, and triangles and quads in node indices.
 struct Welded {
     positions: Vec<Vec3>,
+    /// Each vertex of the file's node, if it has one.
+    node_of_vertex: Vec<Option<u32>>,
     triangles: Vec<[u32; 3]>,
     triangle_uvs: Vec<Option<[u32; 3]>>,
     quads: Vec<[u32; 4]>,
@@ -426,6 +451,8 @@ impl Welded {
         for t in &mut triangles {
             *t = t.map(|v| node_of[v as usize]);
         }
+        let node_of_vertex =
+            welded_to.iter().map(|&r| Some(node_of[r as usize]).filter(|&n| n != UNUSED)).collect();
         let quads = mesh
             .quads
             .iter()
@@ -470,6 +497,6 @@ impl Welded {
                 report.welded
             ),
         );
-        Welded { positions, triangles, triangle_uvs, quads }
+        Welded { positions, node_of_vertex, triangles, triangle_uvs, quads }
     }
 }

@@ -61,8 +61,12 @@ pub struct ConvertReport {
     pub faces: usize,
     /// Springs by kind.
     pub springs: SpringCounts,
-    /// Anchored nodes (none after a conversion).
+    /// Anchored nodes: those painted as pins (`_PIN`, or a colour channel with `--pin-color`).
     pub anchors: usize,
+    /// Springs whose stiffness a painted `_STIFFNESS` changed.
+    pub weighted_springs: usize,
+    /// Nodes whose mass a painted `_MASS` changed.
+    pub weighted_masses: usize,
     /// Vertices of the file merged into another vertex by welding.
     pub welded: usize,
     /// Vertices no kept triangle uses, dropped.

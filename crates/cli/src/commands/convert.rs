@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 use springmesh_convert::solid::material::DEFAULT_DENSITY;
 use springmesh_convert::{
     Control, ConvertOptions, ConvertReport, DEFAULT_BEND, DEFAULT_MAX_TRIANGLES, DEFAULT_NODE_MASS,
-    DEFAULT_STRETCH, DEFAULT_VICINITY, ImportLimits, MassMode, SolidOptions, SpringSettings, Stage,
-    convert_file_with,
+    DEFAULT_STRETCH, DEFAULT_VICINITY, ImportLimits, MassMode, PinColor, SolidOptions,
+    SpringSettings, Stage, convert_file_with,
 };
 use springmesh_core::io;
 use std::path::{Path, PathBuf};
@@ -34,6 +34,15 @@ pub struct Args {
     /// Print one JSON object per input (the conversion report) instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// A vertex-colour channel.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum Channel {
+    Red,
+    Green,
+    Blue,
+    Alpha,
 }
 
 /// The converter's options as flags.
@@ -106,6 +115,13 @@ pub struct Options {
     /// under its own weight].
     #[arg(long, value_name = "PA", requires = "solid")]
     youngs_modulus: Option<f32>,
+    /// Anchor the vertices whose colour has this channel at or above --pin-threshold, instead
+    /// of a painted _PIN attribute (for exporters without custom attributes).
+    #[arg(long, value_name = "CHANNEL")]
+    pin_color: Option<Channel>,
+    /// The colour value (0 to 1) from which --pin-color pins a vertex.
+    #[arg(long, value_name = "T", default_value_t = 0.5, requires = "pin_color")]
+    pin_threshold: f32,
     /// Refuse meshes of more than N triangles after instancing and triangulation (a guard
     /// against files that would take all memory).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TRIANGLES)]
@@ -151,6 +167,9 @@ impl Options {
                 spacing: self.solid_spacing,
                 youngs_modulus: self.youngs_modulus,
             }),
+            pin_color: self
+                .pin_color
+                .map(|c| PinColor { channel: c as usize, threshold: self.pin_threshold }),
             limits: ImportLimits {
                 max_triangles: self.max_triangles,
                 outside_references: self.allow_outside_references,

@@ -286,6 +286,7 @@ impl Reader {
                 }
                 self.mesh.positions.push(p);
             }
+            self.painted(&primitive, base as usize, count)?;
             let uv_base = self.mesh.uvs.len() as u32;
             let has_uvs = match primitive.get(&gltf::Semantic::TexCoords(0)) {
                 Some(a) => {
@@ -305,6 +306,59 @@ impl Reader {
                 self.mesh.texture = self.texture(&primitive.material());
             }
         }
+        Ok(())
+    }
+
+    /// Reads the painted attributes (`_NAME`) and vertex colours (`COLOR_0`) of `primitive`,
+    /// whose `count` vertices start at `base`; other application-specific attributes are
+    /// noted and skipped.
+    fn painted(
+        &mut self,
+        primitive: &gltf::Primitive,
+        base: usize,
+        count: usize,
+    ) -> Result<(), ConvertError> {
+        for (semantic, accessor) in primitive.attributes() {
+            match semantic {
+                gltf::Semantic::Extras(name) => {
+                    let name = format!("_{name}");
+                    if !crate::painted::KNOWN.contains(&name.as_str()) {
+                        let note = format!(
+                            "attribute {name} ignored (Springmesh reads {})",
+                            crate::painted::KNOWN.join(", ")
+                        );
+                        if !self.mesh.notes.contains(&note) {
+                            self.mesh.notes.push(note);
+                        }
+                        continue;
+                    }
+                    let values = read_vectors::<1>(&accessor, &self.buffers, &mut self.budget)
+                        .map_err(|e| self.accessor_error(&accessor, e))?;
+                    if values.len() == count {
+                        let values: Vec<f32> = values.into_iter().map(|[v]| v).collect();
+                        self.mesh.set_attribute(&name, base, &values);
+                    }
+                }
+                gltf::Semantic::Colors(0) => {
+                    let colors: Vec<[f32; 4]> = match accessor.dimensions() {
+                        gltf::accessor::Dimensions::Vec3 => {
+                            read_vectors::<3>(&accessor, &self.buffers, &mut self.budget)
+                                .map_err(|e| self.accessor_error(&accessor, e))?
+                                .into_iter()
+                                .map(|[r, g, b]| [r, g, b, 1.0])
+                                .collect()
+                        }
+                        _ => read_vectors::<4>(&accessor, &self.buffers, &mut self.budget)
+                            .map_err(|e| self.accessor_error(&accessor, e))?,
+                    };
+                    if colors.len() == count {
+                        self.mesh.set_colors(base, &colors);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.mesh.pad_columns();
         Ok(())
     }
 

@@ -247,6 +247,12 @@ fn append(out: &mut RawMesh, m: &tobj::Mesh, path: &Path) -> Result<(), ConvertE
         }
         out.positions.push(p);
     }
+    if m.vertex_color.len() == m.positions.len() && !m.vertex_color.is_empty() {
+        let colors: Vec<[f32; 4]> =
+            m.vertex_color.chunks_exact(3).map(|c| [c[0], c[1], c[2], 1.0]).collect();
+        out.set_colors(base as usize, &colors);
+    }
+    out.pad_columns();
     // OBJ puts v = 0 at the bottom of the image; the model keeps glTF's top-down v.
     out.uvs.extend(m.texcoords.chunks_exact(2).map(|t| Vec2::new(t[0], 1.0 - t[1])));
     let has_uvs = !m.texcoord_indices.is_empty() && m.texcoord_indices.len() == m.indices.len();

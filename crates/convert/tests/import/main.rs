@@ -8,6 +8,7 @@ mod hostile;
 mod mutate;
 mod mutation;
 mod obj;
+mod painted;
 
 use springmesh_convert::{Conversion, ConvertError, ConvertOptions, convert_file};
 use std::path::{Path, PathBuf};

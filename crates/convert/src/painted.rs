@@ -1,0 +1,133 @@
+//! # Painted data: pins, stiffness and mass painted in the modeler
+//!
+//! Artists paint per-vertex data in Blender or Maya and export it with the mesh: glTF allows
+//! application-specific vertex attributes whose names start with an underscore (Blender's
+//! glTF exporter writes them with "Attributes" ticked), and every exporter writes vertex
+//! colours (glTF `COLOR_0`, OBJ's `v x y z r g b`). Springmesh reads:
+//!
+//! - `_PIN` (scalar): a vertex with a value ≥ 0.5 becomes an anchor;
+//! - `_STIFFNESS` (scalar): each spring's stiffness is multiplied by the mean of its two ends'
+//!   values (1 where a node has none);
+//! - `_MASS` (scalar): multiplies the node's mass;
+//! - with [`PinColor`] (`--pin-color red|green|blue|alpha`), anchors come from a vertex-colour
+//!   channel ≥ its threshold instead of `_PIN`.
+//!
+//! Vertices welded into one node combine their values: the largest for pins (a painted pin on
+//! any of them holds the node), the mean for the rest. A part of the mesh without an attribute
+//! has none (NaN in [`crate::RawMesh::attributes`]): no pin, factor 1.
+
+use serde::Serialize;
+
+/// The attribute names Springmesh reads.
+pub const KNOWN: [&str; 3] = ["_PIN", "_STIFFNESS", "_MASS"];
+
+/// Anchors from a vertex-colour channel.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PinColor {
+    /// The channel: 0 red, 1 green, 2 blue, 3 alpha.
+    pub channel: usize,
+    /// The value (0 to 1) from which a vertex is pinned.
+    pub threshold: f32,
+}
+
+/// The painted values of every node (after welding), where the mesh had them.
+#[derive(Debug, Default)]
+pub struct Painted {
+    /// Whether each node is pinned; empty when nothing is painted.
+    pub pinned: Vec<bool>,
+    /// Stiffness factor per node (1 where none was painted); empty when none was.
+    pub stiffness: Vec<f32>,
+    /// Mass factor per node; empty when none was painted.
+    pub mass: Vec<f32>,
+}
+
+impl Painted {
+    /// The painted values of `nodes` nodes, `node_of[v]` being vertex v's node (or `None`).
+    pub fn combine(
+        mesh: &crate::RawMesh,
+        node_of: &[Option<u32>],
+        nodes: usize,
+        pin_color: Option<PinColor>,
+    ) -> Painted {
+        let per_node = |values: &[f32], fold: fn(&[f32]) -> f32| -> Vec<f32> {
+            let mut gathered: Vec<Vec<f32>> = vec![Vec::new(); nodes];
+            for (v, &x) in values.iter().enumerate() {
+                if let (Some(Some(n)), false) = (node_of.get(v), x.is_nan()) {
+                    gathered[*n as usize].push(x);
+                }
+            }
+            gathered.iter().map(|g| fold(g)).collect()
+        };
+        let max = |g: &[f32]| g.iter().copied().fold(f32::NAN, f32::max);
+        let mean =
+            |g: &[f32]| if g.is_empty() { 1.0 } else { g.iter().sum::<f32>() / g.len() as f32 };
+        let pins: Option<Vec<f32>> = match pin_color {
+            Some(c) if !mesh.colors.is_empty() => {
+                let channel: Vec<f32> =
+                    mesh.colors.iter().map(|rgba| rgba[c.channel.min(3)]).collect();
+                Some(
+                    per_node(&channel, max)
+                        .iter()
+                        .map(|&x| if x >= c.threshold { 1.0 } else { 0.0 })
+                        .collect(),
+                )
+            }
+            Some(_) => None,
+            None => mesh.attributes.get("_PIN").map(|p| per_node(p, max)),
+        };
+        Painted {
+            pinned: pins.map(|p| p.iter().map(|&x| x >= 0.5).collect()).unwrap_or_default(),
+            stiffness: mesh
+                .attributes
+                .get("_STIFFNESS")
+                .map(|s| per_node(s, mean))
+                .unwrap_or_default(),
+            mass: mesh.attributes.get("_MASS").map(|m| per_node(m, mean)).unwrap_or_default(),
+        }
+    }
+
+    /// The nodes to anchor.
+    pub fn anchors(&self) -> impl Iterator<Item = u32> + '_ {
+        self.pinned.iter().enumerate().filter(|&(_, &p)| p).map(|(i, _)| i as u32)
+    }
+
+    /// The stiffness factor of a spring between nodes `a` and `b` (1 for a node past the
+    /// painted ones: a solid's interior).
+    pub fn stiffness_factor(&self, a: u32, b: u32) -> f32 {
+        if self.stiffness.is_empty() {
+            return 1.0;
+        }
+        let at = |n: u32| self.stiffness.get(n as usize).copied().unwrap_or(1.0);
+        0.5 * (at(a) + at(b))
+    }
+
+    /// The mass factor of node `n`.
+    pub fn mass_factor(&self, n: usize) -> f32 {
+        self.mass.get(n).copied().unwrap_or(1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RawMesh;
+
+    #[test]
+    fn welded_vertices_take_the_largest_pin_and_the_mean_of_the_rest() {
+        let mut mesh = RawMesh::default();
+        mesh.set_attribute("_PIN", 0, &[0.0, 0.6, 0.2, f32::NAN]);
+        mesh.set_attribute("_STIFFNESS", 0, &[2.0, 4.0, 1.0, f32::NAN]);
+        // Vertices 0 and 1 weld into node 0; 2 is node 1; 3 (unpainted) node 2.
+        let node_of = [Some(0), Some(0), Some(1), Some(2)];
+        let p = Painted::combine(&mesh, &node_of, 3, None);
+        assert_eq!(p.pinned, vec![true, false, false]);
+        assert_eq!(p.stiffness, vec![3.0, 1.0, 1.0]);
+        assert_eq!(p.stiffness_factor(0, 1), 2.0);
+        assert_eq!(p.stiffness_factor(0, 9), 2.0, "a node past the painted ones counts 1");
+        assert_eq!(p.mass_factor(1), 1.0, "no _MASS painted");
+        mesh.colors = vec![[1.0, 0.0, 0.0, 1.0], [0.0; 4], [0.0; 4], [0.9, 0.0, 0.0, 1.0]];
+        let red =
+            Painted::combine(&mesh, &node_of, 3, Some(PinColor { channel: 0, threshold: 0.5 }));
+        assert_eq!(red.anchors().collect::<Vec<_>>(), vec![0, 2], "the colour replaces _PIN");
+    }
+}
