@@ -279,7 +279,7 @@ fn read_pc2(bytes: &[u8]) -> Vec<Vec<[f32; 3]>> {
     let float = |at: usize| f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
     assert_eq!(int(12), 1, "version");
     let (points, samples) = (int(16) as usize, int(28) as usize);
-    assert_eq!((float(20), float(24)), (1.0, 1.0), "start frame 1, one sample per frame");
+    assert_eq!((float(20), float(24)), (0.0, 1.0), "start frame 0, one sample per frame");
     assert_eq!(bytes.len(), 32 + samples * points * 12);
     (0..samples)
         .map(|f| {
