@@ -52,6 +52,9 @@ pub struct Overrides {
     /// Switch gravity off.
     #[arg(long)]
     no_gravity: bool,
+    /// Switch the tethers to the anchors off (for a model meant to stretch far).
+    #[arg(long)]
+    no_tethers: bool,
 }
 
 impl Overrides {
@@ -75,6 +78,9 @@ impl Overrides {
         }
         if self.no_gravity {
             p.gravity = Vec3::ZERO;
+        }
+        if self.no_tethers {
+            p.tethers = None;
         }
         Ok(())
     }
