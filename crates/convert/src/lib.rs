@@ -30,6 +30,7 @@ pub mod brace;
 pub mod connect;
 mod error;
 pub mod import;
+pub mod keep;
 pub mod masses;
 mod mesh;
 mod options;

@@ -183,6 +183,52 @@ impl ConvertOptions {
         None
     }
 
+    /// The options a model's metadata records ([`ConvertOptions::to_metadata`]), or `None`
+    /// when it records none (a hand-made model); a key missing or unreadable keeps its default.
+    pub fn from_metadata(map: &BTreeMap<String, String>) -> Option<ConvertOptions> {
+        if !map.contains_key("bend") {
+            return None;
+        }
+        let d = ConvertOptions::default();
+        let get = |k: &str| map.get(k).map(String::as_str);
+        let num = |k: &str| get(k).and_then(|v| v.parse::<f32>().ok());
+        let flag = |k: &str, default: bool| get(k).map_or(default, |v| v == "true");
+        let settings = |kind: &str, default: SpringSettings| SpringSettings {
+            stiffness: num(&format!("{kind}_stiffness")).unwrap_or(default.stiffness),
+            damping: num(&format!("{kind}_damping")).unwrap_or(default.damping),
+        };
+        let mass = num("mass").unwrap_or(DEFAULT_NODE_MASS);
+        let mass = match get("mass_mode") {
+            Some("total_even") => MassMode::TotalEven { mass },
+            Some("total_by_area") => MassMode::TotalByArea { mass },
+            Some("density") => MassMode::Density { density: mass },
+            _ => MassMode::PerNode { mass },
+        };
+        let pin_color = get("pin_color").and_then(|v| {
+            let (channel, threshold) = v.split_once(" >= ")?;
+            let channel = ["red", "green", "blue", "alpha"].iter().position(|c| *c == channel)?;
+            Some(PinColor { channel, threshold: threshold.parse().ok()? })
+        });
+        Some(ConvertOptions {
+            bend: flag("bend", d.bend),
+            vicinity_radius: num("vicinity_radius"),
+            vicinity_cap: get("vicinity_cap").and_then(|v| v.parse().ok()),
+            quad_shear: flag("quad_shear", d.quad_shear),
+            stretch: settings("stretch", d.stretch),
+            bend_springs: settings("bend", d.bend_springs),
+            vicinity: settings("vicinity", d.vicinity),
+            mass,
+            weld_tolerance: num("weld_tolerance"),
+            scale: num("scale").unwrap_or(1.0),
+            solid: flag("solid", false).then(|| SolidOptions {
+                spacing: num("solid_spacing"),
+                youngs_modulus: num("youngs_modulus"),
+            }),
+            pin_color,
+            limits: ImportLimits::default(),
+        })
+    }
+
     /// The options as text, for a model's metadata.
     pub fn to_metadata(&self) -> BTreeMap<String, String> {
         let opt = |v: Option<f32>| v.map_or("none".to_string(), |v| v.to_string());
@@ -224,5 +270,31 @@ impl ConvertOptions {
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
         .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_read_back_from_the_metadata_they_write() {
+        let options = ConvertOptions {
+            bend: false,
+            vicinity_radius: Some(0.25),
+            vicinity_cap: Some(6),
+            quad_shear: true,
+            stretch: SpringSettings { stiffness: 777.0, damping: 0.5 },
+            mass: MassMode::Density { density: 250.0 },
+            weld_tolerance: Some(0.001),
+            scale: 0.01,
+            solid: Some(SolidOptions { spacing: Some(0.1), youngs_modulus: None }),
+            pin_color: Some(PinColor { channel: 3, threshold: 0.25 }),
+            ..ConvertOptions::default()
+        };
+        assert_eq!(ConvertOptions::from_metadata(&options.to_metadata()), Some(options));
+        let default = ConvertOptions::default();
+        assert_eq!(ConvertOptions::from_metadata(&default.to_metadata()), Some(default));
+        assert_eq!(ConvertOptions::from_metadata(&BTreeMap::new()), None, "a hand-made model");
     }
 }

@@ -10,7 +10,7 @@ use springmesh_convert::solid::material::DEFAULT_DENSITY;
 use springmesh_convert::{
     Control, ConvertOptions, ConvertReport, DEFAULT_BEND, DEFAULT_MAX_TRIANGLES, DEFAULT_NODE_MASS,
     DEFAULT_STRETCH, DEFAULT_VICINITY, ImportLimits, MassMode, PinColor, SolidOptions,
-    SpringSettings, Stage, convert_file_with,
+    SpringSettings, Stage, convert_file_with, keep::keep_edits,
 };
 use springmesh_core::io;
 use std::path::{Path, PathBuf};
@@ -34,6 +34,11 @@ pub struct Args {
     /// Print one JSON object per input (the conversion report) instead of text.
     #[arg(long)]
     json: bool,
+    /// Convert with OLD's recorded options and carry over the hand edits made to OLD (anchors,
+    /// added, deleted and tuned springs, masses, simulation parameters); what cannot be carried
+    /// is listed.
+    #[arg(long, value_name = "OLD.spring")]
+    keep_edits: Option<PathBuf>,
 }
 
 /// A vertex-colour channel.
@@ -186,6 +191,9 @@ struct Outcome {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    if let Some(old) = &args.keep_edits {
+        return reconvert(&args, old);
+    }
     let options = args.options.to_options();
     if let Some(reason) = options.problem() {
         return Err(Usage(reason).into());
@@ -266,6 +274,46 @@ fn targets(args: &Args) -> Result<Vec<(PathBuf, PathBuf)>> {
         targets.push((input.clone(), output));
     }
     Ok(targets)
+}
+
+/// `convert NEW --keep-edits OLD -o OUT`: NEW converted with OLD's options, OLD's edits
+/// replayed on it (springmesh_convert::keep).
+fn reconvert(args: &Args, old_path: &Path) -> Result<ExitCode> {
+    let [input] = &args.inputs[..] else {
+        return Err(Usage("--keep-edits takes one input mesh".into()).into());
+    };
+    let old = io::load(old_path)?;
+    let options = ConvertOptions::from_metadata(&old.metadata.conversion).ok_or_else(|| {
+        Usage(format!("{}: the model records no conversion to repeat", old_path.display()))
+    })?;
+    let mut conversion = convert_file_with(input, &options, Control::default())?;
+    let kept = keep_edits(&old, &mut conversion, &options, old_path)?;
+    io::save(&conversion.model, &args.output)
+        .with_context(|| format!("{}: cannot save the model", input.display()))?;
+    if args.json {
+        let mut v = report_json(&conversion.report);
+        if let Value::Object(m) = &mut v {
+            m.insert("input".into(), json!(input));
+            m.insert("output".into(), json!(args.output));
+            m.insert("kept".into(), json!(kept.kept));
+            m.insert("dropped".into(), json!(kept.dropped));
+        }
+        print_json(&v);
+    } else {
+        let counts: Vec<String> = kept.kept.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        println!(
+            "{} -> {} with the edits of {}: kept {}; dropped {}",
+            input.display(),
+            args.output.display(),
+            old_path.display(),
+            if counts.is_empty() { "none".to_string() } else { counts.join(", ") },
+            kept.dropped.len()
+        );
+        for d in &kept.dropped {
+            println!("  dropped {}: {}", d.edit, d.reason);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Converts `input` and saves the model to `output`.

@@ -192,3 +192,31 @@ fn several_inputs_convert_in_parallel_into_a_directory() {
         "several inputs need a directory"
     );
 }
+
+#[test]
+fn keep_edits_carries_an_anchor_and_lists_what_it_drops() {
+    // Convert with non-default options, anchor node 0 by hand, re-export with a vertex moved:
+    // the new model has the anchor and the old options (dropped edits: crates/convert/tests/keep.rs).
+    let dir = scratch("convert-keep");
+    let mesh = write(&dir, "two.obj", TWO_TRIANGLES.as_bytes());
+    let old = at(&dir, "old.spring.json");
+    springmesh(&["convert", &mesh, "-o", &old, "--stretch-stiffness", "777"]).ok();
+    let mut model = io::load(std::path::Path::new(&old)).unwrap();
+    model.anchors = vec![springmesh_core::NodeId(0)];
+    io::save(&model, std::path::Path::new(&old)).unwrap();
+    let moved =
+        write(&dir, "moved.obj", TWO_TRIANGLES.replacen("v 0 0 0", "v 0 0.001 0", 1).as_bytes());
+    let new = at(&dir, "new.spring");
+    let v =
+        springmesh(&["convert", &moved, "--keep-edits", &old, "-o", &new, "--json"]).ok().json();
+    assert_eq!(v["kept"], json!({"anchors": 1}));
+    assert_eq!(v["dropped"], json!([]));
+    let m = io::load(std::path::Path::new(&new)).unwrap();
+    assert_eq!(m.anchors.len(), 1);
+    assert!(
+        m.springs.iter().all(|s| s.kind != SpringKind::Stretch || s.stiffness == 777.0),
+        "the old options"
+    );
+    let text = springmesh(&["convert", &moved, "--keep-edits", &mesh, "-o", &new]);
+    assert_ne!(text.code, 0, "a mesh is no model to keep edits from");
+}
