@@ -19,6 +19,8 @@ pub enum Action {
     OpenSample(Sample),
     /// Convert the open mesh again with these options.
     Convert(ConvertOptions),
+    /// Make the open model again from its source mesh, keeping its hand edits.
+    Reconvert,
     /// Show a message.
     Notify(String),
     /// Dismiss the message at this index.

@@ -198,6 +198,12 @@ impl EditorApp {
                     self.loader.start(Request::Convert(path.clone(), options), ctx);
                 }
             }
+            Action::Reconvert => {
+                if let Some(source) = self.doc.source_mesh() {
+                    let old = Box::new(self.doc.model().clone());
+                    self.loader.start(Request::Reconvert(source, old), ctx);
+                }
+            }
             Action::Notify(text) => self.messages.push(text),
             Action::Check => self.live.check.start(self.doc.model(), self.doc.revision(), ctx),
             Action::TestGround(on) => {
@@ -351,7 +357,14 @@ impl EditorApp {
                     self.recent.add(path);
                 }
                 let same_mesh = matches!((&self.doc.origin, &loaded.origin), (Origin::Mesh { path: a, .. }, Origin::Mesh { path: b, .. }) if a == b);
-                if same_mesh {
+                let reconverted =
+                    matches!(loaded.origin, Origin::ModelFile) && loaded.path.is_none();
+                if reconverted {
+                    // The open model made again from its source: one undoable change.
+                    self.doc.replace_model(loaded.model().clone());
+                    self.messages.extend(loaded.notes.iter().cloned());
+                    self.live = Live::default();
+                } else if same_mesh {
                     // A new conversion of the open mesh: the same document, changed.
                     let Document { origin, texture, notes, .. } = loaded.clone();
                     self.doc.replace_model(loaded.model().clone());

@@ -156,6 +156,29 @@ impl Document {
     }
 
     /// Replaces the model (a new conversion of the same mesh) as an undoable step.
+    /// The mesh a model file was converted from, when its metadata names one that exists and
+    /// records the conversion (so it can be made again with its edits kept).
+    pub fn source_mesh(&self) -> Option<PathBuf> {
+        if !matches!(self.origin, Origin::ModelFile) {
+            return None;
+        }
+        let m = self.model();
+        ConvertOptions::from_metadata(&m.metadata.conversion)?;
+        // As recorded (absolute, or relative to where it was converted), else beside the model.
+        let source = PathBuf::from(m.metadata.source.as_ref()?);
+        let beside = self.path.as_ref().and_then(|p| Some(p.parent()?.join(source.file_name()?)));
+        std::iter::once(source).chain(beside).find(|p| p.is_file())
+    }
+
+    /// True when the model file is older than its source mesh: the mesh was re-exported.
+    pub fn source_changed(&self) -> bool {
+        let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        match (self.source_mesh(), &self.path) {
+            (Some(source), Some(path)) => modified(&source) > modified(path),
+            _ => false,
+        }
+    }
+
     pub fn replace_model(&mut self, model: SpringModel) {
         // Replacing a model cannot fail: it names no index.
         let _ = self.edit(Edit::Replace(Box::new(model)), "Convert");

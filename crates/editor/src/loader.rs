@@ -7,8 +7,9 @@
 
 use crate::document::{Document, Origin, TextureImage, file_name};
 use eframe::egui;
+use springmesh_convert::keep::keep_edits;
 use springmesh_convert::{Control, ConvertOptions, MeshFormat, Stage, Texture, convert_file_with};
-use springmesh_core::io;
+use springmesh_core::{SpringModel, io};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -22,12 +23,15 @@ pub enum Request {
     Open(PathBuf),
     /// A mesh, converted with these options.
     Convert(PathBuf, ConvertOptions),
+    /// The source mesh of a model, converted again with the model's recorded options, the
+    /// model's hand edits carried over ([`springmesh_convert::keep`]).
+    Reconvert(PathBuf, Box<SpringModel>),
 }
 
 impl Request {
     fn path(&self) -> &PathBuf {
         match self {
-            Request::Open(p) | Request::Convert(p, _) => p,
+            Request::Open(p) | Request::Convert(p, _) | Request::Reconvert(p, _) => p,
         }
     }
 }
@@ -134,6 +138,7 @@ fn open(request: Request, control: Control) -> Result<Document, String> {
         }
         Request::Open(path) => (path, ConvertOptions::default()),
         Request::Convert(path, options) => (path, options),
+        Request::Reconvert(source, old) => return reconvert(&source, &old, control),
     };
     let c = convert_file_with(&path, &options, control).map_err(|e| e.to_string())?;
     let name = file_name(&path);
@@ -147,6 +152,30 @@ fn open(request: Request, control: Control) -> Result<Document, String> {
     Ok(doc)
 }
 
+/// The model `old` made again from its source mesh `source`, its edits kept; what could not
+/// be kept is in the document's notes. The document is marked as a reconversion (its origin
+/// is a model file, its path none: the app puts the result into the open document).
+fn reconvert(
+    source: &std::path::Path,
+    old: &SpringModel,
+    control: Control,
+) -> Result<Document, String> {
+    let options = ConvertOptions::from_metadata(&old.metadata.conversion)
+        .ok_or("the model records no conversion to repeat")?;
+    let mut c = convert_file_with(source, &options, control).map_err(|e| e.to_string())?;
+    let kept = keep_edits(old, &mut c, &options, source).map_err(|e| e.to_string())?;
+    let mut doc = Document::new(c.model, Origin::ModelFile, None, file_name(source));
+    let counts: Vec<String> = kept.kept.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    doc.notes.push(format!(
+        "reconverted from {}: kept {}; dropped {}",
+        source.display(),
+        if counts.is_empty() { "no edits".to_string() } else { counts.join(", ") },
+        kept.dropped.len()
+    ));
+    doc.notes.extend(kept.dropped.iter().map(|d| format!("dropped {}: {}", d.edit, d.reason)));
+    Ok(doc)
+}
+
 /// Decodes a mesh's texture into RGBA8.
 fn decode(texture: Texture) -> Result<TextureImage, String> {
     let image = match &texture {
@@ -157,4 +186,56 @@ fn decode(texture: Texture) -> Result<TextureImage, String> {
     };
     let rgba = image.to_rgba8();
     Ok(TextureImage { width: rgba.width(), height: rgba.height(), rgba: rgba.into_raw() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use springmesh_core::NodeId;
+
+    /// A 3 × 3 grid OBJ in `dir`, vertex 4 raised by `lift` m.
+    fn grid(dir: &std::path::Path, lift: f32) -> PathBuf {
+        let mut obj = String::new();
+        for i in 0..9 {
+            let y = if i == 4 { lift } else { 0.0 };
+            obj += &format!("v {} {y} {}\n", (i % 3) as f32 * 0.1, (i / 3) as f32 * 0.1);
+        }
+        obj += "f 1 4 2\nf 2 4 5\nf 2 5 3\nf 3 5 6\nf 4 7 5\nf 5 7 8\nf 5 8 6\nf 6 8 9\n";
+        let path = dir.join("grid.obj");
+        std::fs::write(&path, obj).expect("writes");
+        path
+    }
+
+    #[test]
+    fn reconverting_keeps_the_edits_and_says_what_it_did() {
+        let dir = std::env::temp_dir().join(format!("springmesh-reconvert-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let source = grid(&dir, 0.0);
+        let mut model = convert_file_with(&source, &ConvertOptions::default(), Control::default())
+            .expect("converts")
+            .model;
+        model.anchors = vec![NodeId(0), NodeId(2)];
+        let saved = dir.join("grid.spring");
+        io::save(&model, &saved).expect("saves");
+        let doc = Document::new(model.clone(), Origin::ModelFile, Some(saved), "grid".into());
+        assert_eq!(doc.source_mesh(), Some(source.clone()));
+        grid(&dir, 0.02); // re-exported with the middle vertex raised
+        assert!(doc.source_mesh().is_some());
+        let request = Request::Reconvert(source, Box::new(model));
+        let again = open(request, Control::default()).expect("reconverts");
+        assert!(matches!(again.origin, Origin::ModelFile) && again.path.is_none());
+        assert_eq!(again.model().anchors, vec![NodeId(0), NodeId(2)]);
+        let middle = again
+            .model()
+            .nodes
+            .positions()
+            .iter()
+            .find(|p| (p.x - 0.1).abs() < 1e-6 && (p.z - 0.1).abs() < 1e-6);
+        assert_eq!(
+            middle.map(|p| p.y),
+            Some(0.02),
+            "the re-exported vertex is where the mesh puts it"
+        );
+        assert!(again.notes[0].contains("kept anchors 2; dropped 0"), "{:?}", again.notes);
+    }
 }

@@ -43,6 +43,21 @@ pub fn show(
     egui::ScrollArea::vertical().show(ui, |ui| {
         ui.heading("Model");
         model_summary(ui, doc);
+        if doc.source_mesh().is_some() {
+            let changed = doc.source_changed();
+            if changed {
+                ui.colored_label(egui::Color32::YELLOW, "The source mesh changed on disk.");
+            }
+            ui.add_enabled_ui(!busy, |ui| {
+                if ui
+                    .button("Reconvert from source")
+                    .on_hover_text("Convert the source mesh again with this model's settings and keep the edits made by hand")
+                    .clicked()
+                {
+                    actions.push(Action::Reconvert);
+                }
+            });
+        }
         if let Origin::Mesh { report, .. } = &doc.origin {
             ui.separator();
             ui.heading("Conversion");
