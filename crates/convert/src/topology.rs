@@ -6,9 +6,11 @@
 //! surfaces glued along a line).
 //!
 //! Grouping uses [`ByFirst`]: pairs bucketed by their smaller node with a counting sort, then
-//! each small bucket sorted. That is linear in the number of pairs (a mesh node has about six
+//! each small bucket sorted (core's [`Buckets`]). That is linear in the number of pairs (a mesh node has about six
 //! edges), where sorting all pairs is O(m log m); on a million triangles the difference is most
 //! of a second.
+
+use springmesh_core::model::Buckets;
 
 /// The unordered pair (smaller, larger).
 #[inline]
@@ -31,12 +33,9 @@ pub fn unkey(k: u64) -> (u32, u32) {
 
 /// Pairs of nodes, each with a value, grouped by the pair's smaller node and sorted within a
 /// group by (larger node, value): the entries of one pair are adjacent, and pairs come out in
-/// key order.
+/// key order. (Core's [`Buckets`] with each pair put smaller node first.)
 pub struct ByFirst<T> {
-    /// `entries[offsets[a]..offsets[a + 1]]` are the pairs whose smaller node is `a`.
-    offsets: Vec<u32>,
-    /// (larger node, value).
-    entries: Vec<(u32, T)>,
+    buckets: Buckets<T>,
 }
 
 impl<T: Copy + Ord + Default> ByFirst<T> {
@@ -45,34 +44,18 @@ impl<T: Copy + Ord + Default> ByFirst<T> {
     where
         I: Iterator<Item = (u32, u32, T)>,
     {
-        let mut offsets = vec![0u32; nodes + 1];
-        for (a, b, _) in pairs() {
-            offsets[a.min(b) as usize + 1] += 1;
-        }
-        for i in 0..nodes {
-            offsets[i + 1] += offsets[i];
-        }
-        let mut next = offsets.clone();
-        let mut entries = vec![(0, T::default()); offsets[nodes] as usize];
-        for (a, b, value) in pairs() {
-            let (lo, hi) = pair(a, b);
-            let slot = &mut next[lo as usize];
-            entries[*slot as usize] = (hi, value);
-            *slot += 1;
-        }
-        for w in offsets.windows(2) {
-            entries[w[0] as usize..w[1] as usize].sort_unstable();
-        }
-        ByFirst { offsets, entries }
+        let ordered = || {
+            pairs().map(|(a, b, value)| {
+                let (lo, hi) = pair(a, b);
+                (lo, hi, value)
+            })
+        };
+        ByFirst { buckets: Buckets::new(nodes, ordered) }
     }
 
     /// The (larger node, value) entries of the pairs whose smaller node is `a`.
     pub fn group(&self, a: u32) -> &[(u32, T)] {
-        let a = a as usize;
-        match (self.offsets.get(a), self.offsets.get(a + 1)) {
-            (Some(&s), Some(&e)) => &self.entries[s as usize..e as usize],
-            _ => &[],
-        }
+        self.buckets.get(a)
     }
 
     /// True when the pair (a, b) is present.
@@ -85,10 +68,10 @@ impl<T: Copy + Ord + Default> ByFirst<T> {
     pub fn pairs(
         &self,
     ) -> impl Iterator<Item = (u64, impl ExactSizeIterator<Item = T> + Clone + '_)> + '_ {
-        self.offsets.windows(2).enumerate().flat_map(move |(a, w)| {
-            self.entries[w[0] as usize..w[1] as usize]
+        self.buckets.iter().flat_map(move |(a, bucket)| {
+            bucket
                 .chunk_by(|x, y| x.0 == y.0)
-                .map(move |run| (key(a as u32, run[0].0), run.iter().map(|e| e.1)))
+                .map(move |run| (key(a, run[0].0), run.iter().map(|e| e.1)))
         })
     }
 }

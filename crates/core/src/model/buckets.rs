@@ -6,8 +6,10 @@
 //! 2.6-million-spring model of a detailed scan it is most of the difference between loading in
 //! a second and in a fraction of one.
 
-/// `(second node, value)` entries bucketed by first node, each bucket sorted.
-pub(crate) struct Buckets<T> {
+/// `(second node, value)` entries bucketed by first node, each bucket sorted. Also used by the
+/// converter to find edges, bend pairs and joined pairs.
+#[derive(Clone, Debug)]
+pub struct Buckets<T> {
     start: Vec<usize>,
     entries: Vec<(u32, T)>,
 }
@@ -45,5 +47,14 @@ impl<T: Copy + Ord + Default> Buckets<T> {
     /// Each node's bucket, in node order: (first node, its sorted entries).
     pub fn iter(&self) -> impl Iterator<Item = (u32, &[(u32, T)])> + '_ {
         self.start.windows(2).enumerate().map(|(a, w)| (a as u32, &self.entries[w[0]..w[1]]))
+    }
+
+    /// Node `a`'s sorted entries (none for a node past the end).
+    pub fn get(&self, a: u32) -> &[(u32, T)] {
+        let a = a as usize;
+        match (self.start.get(a), self.start.get(a + 1)) {
+            (Some(&s), Some(&e)) => &self.entries[s..e],
+            _ => &[],
+        }
     }
 }

@@ -4,6 +4,7 @@
 //! [`crate::Simulation`] is compiled from it and carries its own state.
 
 mod buckets;
+pub use buckets::Buckets;
 pub(crate) mod closed;
 mod faces;
 mod metadata;
