@@ -49,40 +49,49 @@ impl Painted {
         nodes: usize,
         pin_color: Option<PinColor>,
     ) -> Painted {
-        let per_node = |values: &[f32], fold: fn(&[f32]) -> f32| -> Vec<f32> {
-            let mut gathered: Vec<Vec<f32>> = vec![Vec::new(); nodes];
-            for (v, &x) in values.iter().enumerate() {
-                if let (Some(Some(n)), false) = (node_of.get(v), x.is_nan()) {
-                    gathered[*n as usize].push(x);
-                }
+        // One pass over the vertices, no list per node: the largest value, or the sum and
+        // count for the mean.
+        fn nodes_of<'a>(
+            values: &'a [f32],
+            node_of: &'a [Option<u32>],
+        ) -> impl Iterator<Item = (f32, usize)> + 'a {
+            let painted = values.iter().zip(node_of).filter(|(x, _)| !x.is_nan());
+            painted.filter_map(|(&x, n)| Some((x, (*n)? as usize)))
+        }
+        let max = |values: &[f32]| {
+            let mut out = vec![f32::NAN; nodes];
+            for (x, n) in nodes_of(values, node_of) {
+                out[n] = out[n].max(x);
             }
-            gathered.iter().map(|g| fold(g)).collect()
+            out
         };
-        let max = |g: &[f32]| g.iter().copied().fold(f32::NAN, f32::max);
-        let mean =
-            |g: &[f32]| if g.is_empty() { 1.0 } else { g.iter().sum::<f32>() / g.len() as f32 };
+        let mean = |values: &[f32]| {
+            let mut sums = vec![(0.0f32, 0u32); nodes];
+            for (x, n) in nodes_of(values, node_of) {
+                sums[n] = (sums[n].0 + x, sums[n].1 + 1);
+            }
+            sums.iter()
+                .map(|&(sum, k)| if k == 0 { 1.0 } else { sum / k as f32 })
+                .collect::<Vec<f32>>()
+        };
         let pins: Option<Vec<f32>> = match pin_color {
             Some(c) if !mesh.colors.is_empty() => {
                 let channel: Vec<f32> =
                     mesh.colors.iter().map(|rgba| rgba[c.channel.min(3)]).collect();
                 Some(
-                    per_node(&channel, max)
+                    max(&channel)
                         .iter()
                         .map(|&x| if x >= c.threshold { 1.0 } else { 0.0 })
                         .collect(),
                 )
             }
             Some(_) => None,
-            None => mesh.attributes.get("_PIN").map(|p| per_node(p, max)),
+            None => mesh.attributes.get("_PIN").map(|p| max(p)),
         };
         Painted {
             pinned: pins.map(|p| p.iter().map(|&x| x >= 0.5).collect()).unwrap_or_default(),
-            stiffness: mesh
-                .attributes
-                .get("_STIFFNESS")
-                .map(|s| per_node(s, mean))
-                .unwrap_or_default(),
-            mass: mesh.attributes.get("_MASS").map(|m| per_node(m, mean)).unwrap_or_default(),
+            stiffness: mesh.attributes.get("_STIFFNESS").map(|s| mean(s)).unwrap_or_default(),
+            mass: mesh.attributes.get("_MASS").map(|m| mean(m)).unwrap_or_default(),
         }
     }
 

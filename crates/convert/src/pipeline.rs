@@ -274,13 +274,13 @@ pub fn convert_mesh_with(
     );
     let painted =
         Painted::combine(&mesh, &welded.node_of_vertex, welded.positions.len(), options.pin_color);
-    let masses: Vec<f32> =
-        masses.iter().enumerate().map(|(n, &m)| m * painted.mass_factor(n)).collect();
-    report.weighted_masses = painted.mass.iter().filter(|&&f| f != 1.0).count();
-    if masses.iter().any(|&m| !(m.is_finite() && m > 0.0)) {
+    if painted.mass.iter().any(|&f| !(f.is_finite() && f > 0.0)) {
         let reason = "a painted _MASS must be a number > 0 wherever it is painted";
         return Err(ConvertError::Options { reason: reason.into() });
     }
+    let masses: Vec<f32> =
+        masses.iter().enumerate().map(|(n, &m)| m * painted.mass_factor(n)).collect();
+    report.weighted_masses = painted.mass.iter().filter(|&&f| f != 1.0).count();
     let interior_positions = solid.as_ref().map_or(&[][..], |s| &s.interior[..]);
     model.nodes = welded
         .positions
