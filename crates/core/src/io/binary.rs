@@ -1,27 +1,33 @@
-//! The binary `.spring` container: a fixed 24-byte header, then the model encoded by bincode.
+//! The binary `.spring` container: a fixed 24-byte header, then the model.
 //!
 //! ```text
 //! offset size field
 //!      0    8 magic        89 53 50 52 0D 0A 1A 0A  ("\x89SPR\r\n\x1a\n")
-//!      8    4 version      u32 little endian, 2 (1 is still read)
+//!      8    4 version      u32 little endian, 3 (1 and 2 are still read)
 //!     12    4 crc32        u32 little endian, CRC-32 (IEEE) of the payload
 //!     16    8 payload_len  u64 little endian, bytes after the header
-//!     24    … payload      the model, bincode 2 with fixed-width little-endian integers
+//!     24    … payload      version 3: flat arrays per field ([`super::flat`]), then the params
+//!                          and metadata in bincode 2 with fixed-width little-endian integers;
+//!                          versions 1 and 2: the whole model in bincode
 //! ```
 //!
 //! docs/file-format.md describes the payload byte by byte. The magic's first byte has its high
 //! bit set and the CR LF / LF pair catches files mangled by text-mode transfers, as in PNG.
 
+use super::flat;
 use super::schema::{ModelFile, SimParamsV1};
+use crate::model::{Metadata, SimParams};
 use crate::{CoreError, SpringModel};
+use std::io::Read;
 use std::path::Path;
 
 /// The first eight bytes of every `.spring` file.
 pub const MAGIC: [u8; 8] = *b"\x89SPR\r\n\x1a\n";
 
-/// The format version this build writes, and the newest it reads. Version 2 added the
-/// parameters' `tethers`; version 1 files are read too.
-pub const FORMAT_VERSION: u32 = 2;
+/// The format version this build writes, and the newest it reads. Version 3 stores the nodes,
+/// springs and faces as flat arrays; version 2 added the parameters' `tethers`; version 1 and
+/// 2 files are read too.
+pub const FORMAT_VERSION: u32 = 3;
 
 /// Size of the fixed header in bytes.
 pub const HEADER_LEN: usize = 24;
@@ -57,8 +63,9 @@ impl Header {
 
 /// Encodes `model` as a complete `.spring` file. `file` only names the target in errors.
 pub fn encode(model: &SpringModel, file: &Path) -> Result<Vec<u8>, CoreError> {
-    let payload = bincode::serde::encode_to_vec(ModelFile::from(model), config())
+    let tail = bincode::serde::encode_to_vec((&model.params, &model.metadata), config())
         .map_err(|e| CoreError::Encode { file: file.to_path_buf(), reason: e.to_string() })?;
+    let payload = flat::encode(model, &tail);
     let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -68,16 +75,25 @@ pub fn encode(model: &SpringModel, file: &Path) -> Result<Vec<u8>, CoreError> {
     Ok(out)
 }
 
-/// Decodes a complete `.spring` file: checks magic, version, length and checksum, then decodes
+/// Decodes a complete `.spring` file: checks magic, version, length and checksum, decodes
 /// and validates the model. `file` only names the source in errors.
 pub fn decode(bytes: &[u8], file: &Path) -> Result<SpringModel, CoreError> {
+    read(bytes, bytes.len() as u64, file)
+}
+
+/// Reads a `.spring` file of `len` bytes from `reader`, as [`decode`] does, without holding
+/// the whole file in memory: version 3's arrays go straight into the model's columns. The
+/// checksum is computed as the payload passes; a payload that does not match it is an error
+/// (a [`CoreError::Checksum`], whatever else is wrong with it) and no model is returned.
+pub fn read(mut reader: impl Read, len: u64, file: &Path) -> Result<SpringModel, CoreError> {
     let file_buf = || file.to_path_buf();
-    let (header, payload) = bytes.split_first_chunk::<HEADER_LEN>().ok_or(CoreError::TooShort {
-        file: file_buf(),
-        expected: HEADER_LEN,
-        found: bytes.len(),
-    })?;
-    let header = Header::parse(header);
+    if len < HEADER_LEN as u64 {
+        let found = len as usize;
+        return Err(CoreError::TooShort { file: file_buf(), expected: HEADER_LEN, found });
+    }
+    let mut header = [0; HEADER_LEN];
+    reader.read_exact(&mut header).map_err(|cause| CoreError::Io { file: file_buf(), cause })?;
+    let header = Header::parse(&header);
     if header.magic != MAGIC {
         return Err(CoreError::BadMagic { file: file_buf(), expected: MAGIC, found: header.magic });
     }
@@ -91,34 +107,53 @@ pub fn decode(bytes: &[u8], file: &Path) -> Result<SpringModel, CoreError> {
             found: header.version,
         });
     }
-    let (crc, payload_len) = (header.crc32, header.payload_len);
-    if payload_len != payload.len() as u64 {
+    let found = len - HEADER_LEN as u64;
+    if header.payload_len != found {
         return Err(CoreError::LengthMismatch {
             file: file_buf(),
-            expected: payload_len,
-            found: payload.len() as u64,
+            expected: header.payload_len,
+            found,
         });
     }
-    let actual = crc32fast::hash(payload);
-    if actual != crc {
-        return Err(CoreError::Checksum { file: file_buf(), expected: crc, found: actual });
+    let mut source = flat::Source::new(reader, found, file);
+    let model = match header.version {
+        1 => source.rest().and_then(|payload| {
+            let v1 = bincode_whole::<ModelFile<SimParamsV1>>(&payload, file)?;
+            Ok(SpringModel::from(ModelFile::from(v1)))
+        }),
+        2 => source
+            .rest()
+            .and_then(|payload| bincode_whole::<ModelFile>(&payload, file).map(SpringModel::from)),
+        _ => flat::decode(&mut source, |tail| bincode_whole::<(SimParams, Metadata)>(tail, file)),
+    };
+    let actual = source.finish()?;
+    if actual != header.crc32 {
+        return Err(CoreError::Checksum {
+            file: file_buf(),
+            expected: header.crc32,
+            found: actual,
+        });
     }
-    let decode_error = |reason: String| CoreError::Decode { file: file_buf(), reason };
-    let (model_file, used): (ModelFile, usize) = match header.version {
-        1 => bincode::serde::borrow_decode_from_slice(payload, config())
-            .map(|(v1, used): (ModelFile<SimParamsV1>, usize)| (ModelFile::from(v1), used)),
-        _ => bincode::serde::borrow_decode_from_slice(payload, config()),
-    }
-    .map_err(|e| decode_error(describe(&e)))?;
-    if used != payload.len() {
-        return Err(decode_error(format!(
-            "{} unexpected bytes after the end of the model",
-            payload.len() - used
-        )));
-    }
-    let model = SpringModel::from(model_file);
+    let model = model?;
     model.validate().map_err(|problems| CoreError::InvalidFile { file: file_buf(), problems })?;
     Ok(model)
+}
+
+/// Decodes `bytes` as one `T` in bincode, using every byte.
+fn bincode_whole<T: serde::de::DeserializeOwned>(
+    bytes: &[u8],
+    file: &Path,
+) -> Result<T, CoreError> {
+    let decode_error = |reason: String| CoreError::Decode { file: file.to_path_buf(), reason };
+    let (value, used): (T, usize) = bincode::serde::borrow_decode_from_slice(bytes, config())
+        .map_err(|e| decode_error(describe(&e)))?;
+    if used != bytes.len() {
+        return Err(decode_error(format!(
+            "{} unexpected bytes after the end of the model",
+            bytes.len() - used
+        )));
+    }
+    Ok(value)
 }
 /// A decoding error in words (bincode's own `Display` is its `Debug` text).
 fn describe(e: &bincode::error::DecodeError) -> String {

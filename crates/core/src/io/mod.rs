@@ -5,11 +5,13 @@ pub(crate) mod bounded;
 pub mod json;
 
 mod atomic;
+mod flat;
 mod schema;
 
 pub use atomic::{AtomicFile, write_atomic, write_atomic_with};
 
 use crate::{CoreError, SpringModel};
+use std::io::Read;
 use std::path::Path;
 
 /// The two model file formats.
@@ -59,14 +61,33 @@ pub fn decode(bytes: &[u8], file: &Path) -> Result<SpringModel, CoreError> {
     }
 }
 
-/// Loads and validates a `.spring` or `.spring.json` file.
+/// Loads and validates a `.spring` or `.spring.json` file. A binary file is read straight
+/// into the model ([`binary::read`]), without a copy of the whole file in memory.
 pub fn load(path: &Path) -> Result<SpringModel, CoreError> {
-    decode(&read_file(path)?, path)
+    let error = |cause| CoreError::Io { file: path.to_path_buf(), cause };
+    let (mut file, len) = open_regular(path)?;
+    let mut start = Vec::with_capacity(binary::MAGIC.len());
+    (&mut file).take(binary::MAGIC.len() as u64).read_to_end(&mut start).map_err(error)?;
+    if start == binary::MAGIC {
+        return binary::read(start.chain(file), len, path);
+    }
+    let mut bytes = start;
+    file.read_to_end(&mut bytes).map_err(error)?;
+    decode(&bytes, path)
 }
 
 /// The bytes of the regular file `path`. Anything else is refused before it is opened: a
 /// device such as `/dev/zero` would never end, a FIFO might never answer.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, CoreError> {
+    let (mut file, len) = open_regular(path)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.read_to_end(&mut bytes)
+        .map_err(|cause| CoreError::Io { file: path.to_path_buf(), cause })?;
+    Ok(bytes)
+}
+
+/// Opens the regular file `path` and tells its length; anything else is refused unopened.
+fn open_regular(path: &Path) -> Result<(std::fs::File, u64), CoreError> {
     let error = |cause| CoreError::Io { file: path.to_path_buf(), cause };
     let metadata = std::fs::metadata(path).map_err(error)?;
     if !metadata.is_file() {
@@ -76,7 +97,7 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, CoreError> {
             format!("is {kind}"),
         )));
     }
-    std::fs::read(path).map_err(error)
+    Ok((std::fs::File::open(path).map_err(error)?, metadata.len()))
 }
 
 /// Validates `model` and saves it atomically, as JSON when `path` ends in `.json` and as

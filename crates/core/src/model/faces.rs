@@ -26,6 +26,14 @@ impl Faces {
         Self { nodes: Vec::with_capacity(n), uvs: Vec::with_capacity(n) }
     }
 
+    /// Triangles from their columns; `None` when the columns differ in length.
+    pub(crate) fn from_columns(
+        nodes: Vec<[NodeId; 3]>,
+        uvs: Vec<Option<[u32; 3]>>,
+    ) -> Option<Self> {
+        (nodes.len() == uvs.len()).then_some(Self { nodes, uvs })
+    }
+
     /// Number of triangles.
     pub fn len(&self) -> usize {
         self.nodes.len()

@@ -23,6 +23,7 @@ pub use params::{
     Integrator, MAX_SUBSTEPS, STANDARD_GRAVITY, SimParams, Tethers,
 };
 pub use parts::Parts;
+pub(crate) use springs::SpringColumns;
 pub use springs::{Spring, SpringKind, Springs};
 pub use validate::{MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT, MIN_SUBSTEP, Problem, Problems};
 pub use world::{AIR_DENSITY, Air, Ground, Obstacle, Pressure, Shape, Surface};

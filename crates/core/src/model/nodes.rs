@@ -27,6 +27,11 @@ impl Nodes {
         Self { positions: Vec::with_capacity(n), masses: Vec::with_capacity(n) }
     }
 
+    /// Nodes from their columns; `None` when the columns differ in length.
+    pub(crate) fn from_columns(positions: Vec<Vec3>, masses: Vec<f32>) -> Option<Self> {
+        (positions.len() == masses.len()).then_some(Self { positions, masses })
+    }
+
     /// Number of nodes.
     pub fn len(&self) -> usize {
         self.positions.len()

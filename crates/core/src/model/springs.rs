@@ -84,6 +84,18 @@ impl Spring {
     }
 }
 
+/// The columns of a spring table, for building one in a single move (a file reader).
+pub(crate) struct SpringColumns {
+    pub a: Vec<NodeId>,
+    pub b: Vec<NodeId>,
+    pub rest_length: Vec<f32>,
+    pub stiffness: Vec<f32>,
+    pub damping: Vec<f32>,
+    pub kind: Vec<SpringKind>,
+    pub break_min: Vec<Option<f32>>,
+    pub break_max: Vec<Option<f32>>,
+}
+
 /// All springs of a model, stored column-wise; `a[i]`, `b[i]`, ... belong to spring `i`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Springs {
@@ -110,6 +122,30 @@ impl Springs {
             break_min: Vec::with_capacity(n),
             break_max: Vec::with_capacity(n),
         }
+    }
+
+    /// Springs from their columns; `None` when the columns differ in length.
+    pub(crate) fn from_columns(c: SpringColumns) -> Option<Self> {
+        let n = c.a.len();
+        let lengths = [
+            c.b.len(),
+            c.rest_length.len(),
+            c.stiffness.len(),
+            c.damping.len(),
+            c.kind.len(),
+            c.break_min.len(),
+            c.break_max.len(),
+        ];
+        lengths.iter().all(|&l| l == n).then_some(Self {
+            a: c.a,
+            b: c.b,
+            rest_length: c.rest_length,
+            stiffness: c.stiffness,
+            damping: c.damping,
+            kind: c.kind,
+            break_min: c.break_min,
+            break_max: c.break_max,
+        })
     }
 
     /// Number of springs.

@@ -130,12 +130,33 @@ fn read(file: &[u8]) -> Result<Model, String> {
     }
     let mut header = Cursor { bytes: file, at: 8 };
     let (version, crc, len) = (header.u32()?, header.u32()?, header.u64()?);
-    if !(1..=2).contains(&version) || len != file.len() as u64 - 24 || crc != crc32(&file[24..]) {
+    if !(1..=3).contains(&version) || len != file.len() as u64 - 24 || crc != crc32(&file[24..]) {
         return Err(format!("bad header: version {version}, length {len}, crc {crc:08x}"));
     }
     let mut c = Cursor { bytes: &file[24..], at: 0 };
     let triple =
         |c: &mut Cursor| -> Result<[u32; 3], String> { Ok([c.u32()?, c.u32()?, c.u32()?]) };
+    let (nodes, springs, anchors, faces, uvs) = if version >= 3 {
+        arrays(&mut c)?
+    } else {
+        let nodes = c.list(|c| Ok((c.vec3()?, c.f32()?)))?;
+        let springs = c.list(|c| {
+            Ok(Spring {
+                a: c.u32()?,
+                b: c.u32()?,
+                rest: c.option(Cursor::f32)?,
+                stiffness: c.f32()?,
+                damping: c.f32()?,
+                kind: c.u32()?,
+                break_min: c.option(Cursor::f32)?,
+                break_max: c.option(Cursor::f32)?,
+            })
+        })?;
+        let anchors = c.list(Cursor::u32)?;
+        let faces = c.list(|c| Ok((triple(c)?, c.option(triple)?)))?;
+        let uvs = c.list(|c| Ok([c.f32()?, c.f32()?]))?;
+        (nodes, springs, anchors, faces, uvs)
+    };
     let floats = |c: &mut Cursor, n: usize| (0..n).map(|_| c.f32()).collect::<Result<Vec<_>, _>>();
     let surface = |c: &mut Cursor| -> Result<[f32; 2], String> { Ok([c.f32()?, c.f32()?]) };
     let air = |c: &mut Cursor| -> Result<Air, String> {
@@ -156,22 +177,11 @@ fn read(file: &[u8]) -> Result<Model, String> {
         Ok((variant, floats(c, fields)?, surface(c)?))
     };
     let model = Model {
-        nodes: c.list(|c| Ok((c.vec3()?, c.f32()?)))?,
-        springs: c.list(|c| {
-            Ok(Spring {
-                a: c.u32()?,
-                b: c.u32()?,
-                rest: c.option(Cursor::f32)?,
-                stiffness: c.f32()?,
-                damping: c.f32()?,
-                kind: c.u32()?,
-                break_min: c.option(Cursor::f32)?,
-                break_max: c.option(Cursor::f32)?,
-            })
-        })?,
-        anchors: c.list(Cursor::u32)?,
-        faces: c.list(|c| Ok((triple(c)?, c.option(triple)?)))?,
-        uvs: c.list(|c| Ok([c.f32()?, c.f32()?]))?,
+        nodes,
+        springs,
+        anchors,
+        faces,
+        uvs,
         gravity: c.vec3()?,
         damping: c.f32()?,
         integrator: c.u32()?,
@@ -191,6 +201,73 @@ fn read(file: &[u8]) -> Result<Model, String> {
         return Err(format!("{} bytes left over", c.bytes.len() - c.at));
     }
     Ok(model)
+}
+
+type Arrays =
+    (Vec<([f32; 3], f32)>, Vec<Spring>, Vec<u32>, Vec<([u32; 3], Option<[u32; 3]>)>, Vec<[f32; 2]>);
+
+/// Version 3: seven counts, then one array per field, each followed by zeros up to a multiple
+/// of 8 bytes from the start of the payload.
+fn arrays(c: &mut Cursor) -> Result<Arrays, String> {
+    let mut counts = [0usize; 7];
+    for n in &mut counts {
+        *n = c.count()?;
+    }
+    let [nodes, springs, breakable, anchors, faces, face_uvs, uvs] = counts;
+    fn array<'a, T>(
+        c: &mut Cursor<'a>,
+        n: usize,
+        mut item: impl FnMut(&mut Cursor<'a>) -> Result<T, String>,
+    ) -> Result<Vec<T>, String> {
+        let out = (0..n).map(|_| item(c)).collect::<Result<Vec<_>, _>>()?;
+        while !c.at.is_multiple_of(8) {
+            if c.u8()? != 0 {
+                return Err(format!("padding at {} is not zero", c.at - 1));
+            }
+        }
+        Ok(out)
+    }
+    let positions = array(c, nodes, Cursor::vec3)?;
+    let masses = array(c, nodes, Cursor::f32)?;
+    let a = array(c, springs, Cursor::u32)?;
+    let b = array(c, springs, Cursor::u32)?;
+    let rest = array(c, springs, Cursor::f32)?;
+    let stiffness = array(c, springs, Cursor::f32)?;
+    let damping = array(c, springs, Cursor::f32)?;
+    let kind = array(c, springs, Cursor::u8)?;
+    let which = array(c, breakable, Cursor::u32)?;
+    let none_if_nan = |c: &mut Cursor| Ok(Some(c.f32()?).filter(|v| !v.is_nan()));
+    let break_min = array(c, breakable, none_if_nan)?;
+    let break_max = array(c, breakable, none_if_nan)?;
+    let anchors = array(c, anchors, Cursor::u32)?;
+    let corners = |c: &mut Cursor| Ok([c.u32()?, c.u32()?, c.u32()?]);
+    let face_nodes = array(c, faces, corners)?;
+    let face_uvs = array(c, face_uvs, corners)?;
+    let uvs = array(c, uvs, |c| Ok([c.f32()?, c.f32()?]))?;
+
+    let mut springs: Vec<Spring> = (0..springs)
+        .map(|i| Spring {
+            a: a[i],
+            b: b[i],
+            rest: Some(rest[i]),
+            stiffness: stiffness[i],
+            damping: damping[i],
+            kind: u32::from(kind[i]),
+            break_min: None,
+            break_max: None,
+        })
+        .collect();
+    for (k, &i) in which.iter().enumerate() {
+        let s = springs.get_mut(i as usize).ok_or(format!("breakable spring {i}"))?;
+        (s.break_min, s.break_max) = (break_min[k], break_max[k]);
+    }
+    let faces = (0..faces)
+        .map(|i| {
+            let uv = face_uvs.get(i).copied().filter(|uv| *uv != [u32::MAX; 3]);
+            (face_nodes[i], uv)
+        })
+        .collect();
+    Ok((positions.into_iter().zip(masses).collect(), springs, anchors, faces, uvs))
 }
 
 #[test]
@@ -303,11 +380,24 @@ fn the_documented_example_is_what_the_encoder_writes() {
     assert!(read(&file).is_ok());
 }
 
+/// The small model as this project wrote it in format version 2 (before version 3's arrays):
+/// generated from `small_model()` by the version 2 encoder and kept as it was.
+const SMALL_V2: &[u8] = include_bytes!("../../../../assets/models/small-v2.spring");
+
+#[test]
+fn version_2_files_still_load() {
+    assert_eq!(u32::from_le_bytes([SMALL_V2[8], SMALL_V2[9], SMALL_V2[10], SMALL_V2[11]]), 2);
+    let loaded = io::decode(SMALL_V2, Path::new("small-v2.spring")).expect("version 2 loads");
+    assert_eq!(loaded, small_model());
+    let (v2, v3) = (read(SMALL_V2).expect("version 2"), read(&small_file()).expect("version 3"));
+    assert_eq!(v2, v3, "the document's two layouts hold the same model");
+}
+
 #[test]
 fn version_1_files_load_with_the_default_tethers() {
     // A version 1 file is a version 2 file without the params' last field (5 bytes here: the
     // option tag and the slack), just before the metadata's name.
-    let v2 = small_file();
+    let v2 = SMALL_V2.to_vec();
     let name_at = length_prefix_offsets(&v2)[1];
     assert_eq!(v2[name_at - 5..name_at], [1, 0x0a, 0xd7, 0x23, 0x3c], "tethers, slack 0.01");
     let mut v1 = [&v2[..name_at - 5], &v2[name_at..]].concat();
