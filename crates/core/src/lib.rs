@@ -28,6 +28,7 @@ mod error;
 mod ids;
 pub mod io;
 pub mod model;
+mod parallel;
 pub mod sim;
 
 pub use error::CoreError;

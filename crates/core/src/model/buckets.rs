@@ -15,9 +15,22 @@ pub struct Buckets<T> {
 }
 
 impl<T: Copy + Ord + Default> Buckets<T> {
-    /// Groups `pairs()` (first node, second node, value) over nodes `0..nodes`; a pair naming
-    /// a node past `nodes` is left out. `pairs` is walked twice.
+    /// Groups `pairs()` (first node, second node, value) over nodes `0..nodes`, each bucket
+    /// sorted; a pair naming a node past `nodes` is left out. `pairs` is walked twice.
     pub fn new<I>(nodes: usize, pairs: impl Fn() -> I) -> Buckets<T>
+    where
+        I: Iterator<Item = (u32, u32, T)>,
+    {
+        let mut grouped = Buckets::in_order(nodes, pairs);
+        for w in grouped.start.windows(2) {
+            grouped.entries[w[0]..w[1]].sort_unstable();
+        }
+        grouped
+    }
+
+    /// As [`Buckets::new`], but each bucket keeps the order in which `pairs()` gave its
+    /// entries (no sorting: for callers that only look for repeats within a bucket).
+    pub fn in_order<I>(nodes: usize, pairs: impl Fn() -> I) -> Buckets<T>
     where
         I: Iterator<Item = (u32, u32, T)>,
     {
@@ -38,18 +51,15 @@ impl<T: Copy + Ord + Default> Buckets<T> {
                 *slot += 1;
             }
         }
-        for w in start.windows(2) {
-            entries[w[0]..w[1]].sort_unstable();
-        }
         Buckets { start, entries }
     }
 
-    /// Each node's bucket, in node order: (first node, its sorted entries).
+    /// Each node's bucket, in node order: (first node, its entries).
     pub fn iter(&self) -> impl Iterator<Item = (u32, &[(u32, T)])> + '_ {
         self.start.windows(2).enumerate().map(|(a, w)| (a as u32, &self.entries[w[0]..w[1]]))
     }
 
-    /// Node `a`'s sorted entries (none for a node past the end).
+    /// Node `a`'s entries (none for a node past the end).
     pub fn get(&self, a: u32) -> &[(u32, T)] {
         let a = a as usize;
         match (self.start.get(a), self.start.get(a + 1)) {

@@ -27,8 +27,9 @@ impl SpringModel {
     /// The volume (m³) the triangles enclose at the rest positions; an error for a surface
     /// that is not closed. Positive whichever way the triangles are wound.
     pub fn enclosed_volume(&self) -> Result<f32, CoreError> {
-        if !self.is_closed() {
-            return Err(CoreError::OpenSurface { open_edges: self.open_edges() });
+        let open_edges = self.open_edges();
+        if self.faces.is_empty() || open_edges > 0 {
+            return Err(CoreError::OpenSurface { open_edges });
         }
         Ok(signed_volume(self.nodes.positions(), self.faces.nodes()).abs())
     }

@@ -11,6 +11,7 @@
 //! tracked as 64-bit masks per node; an edge whose ends together already use all 64 colours
 //! goes to a final batch that is walked sequentially.
 
+use crate::model::Buckets;
 use std::ops::Range;
 
 /// A run of springs in solver order that share no node with each other (unless `independent`
@@ -29,11 +30,9 @@ const COLOURS: u32 = 64;
 /// Returns the edges `(a[i], b[i])` as a permutation grouped by colour, and the batches of the
 /// permutation. Within a colour, edges keep the order of their smaller end.
 pub(crate) fn colour_edges(a: &[u32], b: &[u32], nodes: usize) -> (Vec<u32>, Vec<Batch>) {
-    let mut by_first: Vec<u32> = (0..a.len() as u32).collect();
-    by_first.sort_by_key(|&e| {
-        let (x, y) = (a[e as usize], b[e as usize]);
-        (x.min(y), x.max(y))
-    });
+    let pairs = || a.iter().zip(b).enumerate().map(|(e, (&x, &y))| (x.min(y), x.max(y), e as u32));
+    let by_first: Vec<u32> =
+        Buckets::new(nodes, pairs).iter().flat_map(|(_, bucket)| bucket).map(|&(_, e)| e).collect();
     let mut used = vec![0u64; nodes];
     let mut colour_of = vec![COLOURS; a.len()];
     let mut counts = [0usize; COLOURS as usize + 1];

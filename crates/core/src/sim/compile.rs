@@ -1,5 +1,6 @@
 //! Compiling a [`SpringModel`] into the flat arrays the solvers walk.
 
+use crate::parallel::both;
 use crate::sim::coloring::{Batch, colour_edges, colour_faces};
 use crate::sim::constraints::tethers::Tethers;
 use crate::sim::forces::pressure::{Gas, signed_volume};
@@ -45,6 +46,38 @@ pub(crate) struct SpringData {
 }
 
 impl SpringData {
+    /// The springs `s` (over `nodes` nodes) in solver order ([`colour_edges`]).
+    fn new(s: &crate::model::Springs, nodes: usize) -> SpringData {
+        let raw_a: Vec<u32> = s.a().iter().map(|n| n.0).collect();
+        let raw_b: Vec<u32> = s.b().iter().map(|n| n.0).collect();
+        let (order, batches) = colour_edges(&raw_a, &raw_b, nodes);
+        let pick = |col: &[f32]| -> Vec<f32> { order.iter().map(|&i| col[i as usize]).collect() };
+        let limited = order
+            .iter()
+            .enumerate()
+            .filter_map(|(solver, &i)| {
+                let (lo, hi) = (s.break_mins()[i as usize], s.break_maxs()[i as usize]);
+                (lo.is_some() || hi.is_some())
+                    .then(|| (solver as u32, lo.unwrap_or(0.0), hi.unwrap_or(f32::INFINITY)))
+            })
+            .collect();
+        let a: Vec<u32> = order.iter().map(|&i| raw_a[i as usize]).collect();
+        let b: Vec<u32> = order.iter().map(|&i| raw_b[i as usize]).collect();
+        let end_bound = a.iter().chain(&b).max().map_or(0, |&m| m as usize + 1);
+        SpringData {
+            a,
+            b,
+            end_bound,
+            rest: pick(s.rest_lengths()),
+            stiffness: pick(s.stiffnesses()),
+            damping: pick(s.dampings()),
+            model_id: order.iter().map(|&i| SpringId(i)).collect(),
+            batches,
+            limited,
+            has_damping: s.dampings().iter().any(|&d| d > 0.0),
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.a.len()
     }
@@ -206,43 +239,20 @@ impl Compiled {
         let anchor_pos: Vec<Vec3A> =
             model.anchors.iter().map(|a| positions[a.index()].into()).collect();
 
-        let s = &model.springs;
-        let raw_a: Vec<u32> = s.a().iter().map(|n| n.0).collect();
-        let raw_b: Vec<u32> = s.b().iter().map(|n| n.0).collect();
-        let (order, batches) = colour_edges(&raw_a, &raw_b, n);
-        let pick = |col: &[f32]| -> Vec<f32> { order.iter().map(|&i| col[i as usize]).collect() };
-        let limited = order
-            .iter()
-            .enumerate()
-            .filter_map(|(solver, &i)| {
-                let (lo, hi) = (s.break_mins()[i as usize], s.break_maxs()[i as usize]);
-                (lo.is_some() || hi.is_some())
-                    .then(|| (solver as u32, lo.unwrap_or(0.0), hi.unwrap_or(f32::INFINITY)))
-            })
-            .collect();
-        let a: Vec<u32> = order.iter().map(|&i| raw_a[i as usize]).collect();
-        let b: Vec<u32> = order.iter().map(|&i| raw_b[i as usize]).collect();
-        let end_bound = a.iter().chain(&b).max().map_or(0, |&m| m as usize + 1);
-        let springs = SpringData {
-            a,
-            b,
-            end_bound,
-            rest: pick(s.rest_lengths()),
-            stiffness: pick(s.stiffnesses()),
-            damping: pick(s.dampings()),
-            model_id: order.iter().map(|&i| SpringId(i)).collect(),
-            batches,
-            limited,
-            has_damping: s.dampings().iter().any(|&d| d > 0.0),
-        };
+        // The triangles' part does not depend on the springs': it runs on a second core
+        // while the springs are put in solver order.
+        let ((faces, surface), springs) = both(
+            || (colour_faces(model.faces.nodes(), n), SurfaceData::new(model)),
+            || SpringData::new(&model.springs, n),
+        );
         let anchor_nodes: Vec<u32> = model.anchors.iter().map(|a| a.0).collect();
         Compiled {
             nodes: NodeData { mass: model.nodes.masses().to_vec(), inv_mass, free },
             tethers: Tethers::new(n, &springs, &anchor_nodes),
             springs,
             anchors: Anchors { nodes: anchor_nodes, start: anchor_pos.clone(), target: anchor_pos },
-            faces: colour_faces(model.faces.nodes(), n),
-            surface: SurfaceData::new(model),
+            faces,
+            surface,
             params: model.params.clone(),
         }
     }
