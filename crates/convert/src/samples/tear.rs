@@ -73,7 +73,7 @@ pub fn model() -> SpringModel {
         }
     }
     cloth.params.ground = Some(Ground::default());
-    // It must stretch a tenth to tear; tethers would hold it within their 1% slack.
+    // It must stretch a tenth to tear; tethers would hold it within their slack (0.1%).
     cloth.params.tethers = None;
     cloth
 }

@@ -51,9 +51,11 @@ pub const DEFAULT_DT: f32 = 1.0 / 60.0;
 /// ends (after 10 s) with its worst structural spring stretched, without tethers, 20% at 12
 /// sub-steps, 12% at 16, 5.8% at 24 and 3.3% at 32 (the physical stretch is about 0.1%). The
 /// tethers ([`Tethers`], on by default) hold what the spring pass lets a chain of springs
-/// gain along it: with them 5.2% at 12 sub-steps, 4.0% at 16, 2.8% at 24. 16 is the smallest
-/// power of two that keeps that case under 5% — half the 32 it took without tethers; a model
-/// that needs less can lower it, and one without anchors (no tethers) may want more.
+/// gain along it: with them 2.0% at 5 sub-steps, 1.2% at 8, 0.7% at 16 (the 128 × 128 cloth:
+/// 3.8% at 5). Cloth alone would take 5; the default stays at 16 for what tethers do not
+/// hold: a model without anchors has none, and the explicit integrators need the short
+/// sub-step to stay stable on stiff springs (a 1 g plate of 1000 N/m springs diverges under
+/// Explicit at 12). A game's cloth can lower it to 5 ([`SimParams::substeps`]).
 pub const DEFAULT_SUBSTEPS: u32 = 16;
 
 /// Upper bound on [`SimParams::substeps`], so that a corrupt value cannot stall a step.
@@ -63,11 +65,13 @@ pub const MAX_SUBSTEPS: u32 = 10_000;
 /// nodes visibly off a surface it lies on without lifting it noticeably.
 pub const DEFAULT_NODE_RADIUS: f32 = 0.005;
 
-/// Default tether slack: 1%. A tether lets its node go this fraction past its rest geodesic
-/// distance from the anchor before it pulls; real cloth and rubber stretch that much under
-/// their own weight, so hanging shapes keep their look, and the stretch a spring pass leaves
-/// (tens of percent at a game's five sub-steps) is cut to about this.
-pub const DEFAULT_TETHER_SLACK: f32 = 0.01;
+/// Default tether slack: none. A tether lets its node go this fraction past its rest geodesic
+/// distance from the anchor before it pulls. The fraction is of the whole distance, so any
+/// slack is many springs' worth far from an anchor: at 1% a node 6 m from its anchor may drift
+/// 6 cm, more than a spacing of the 128 × 128 benchmark cloth, whose springs then stretched
+/// 7.5% at five sub-steps (3.1% without slack). Kim et al. (2012) use none either; the springs
+/// still stretch, only never past the rest geodesic distance.
+pub const DEFAULT_TETHER_SLACK: f32 = 0.001;
 
 /// Long-range attachments ("tethers", Kim, Chentanez & Müller 2012): each free node joined to
 /// an anchor through springs may be at most its rest geodesic distance from its nearest

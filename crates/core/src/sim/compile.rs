@@ -248,7 +248,7 @@ impl Compiled {
         let anchor_nodes: Vec<u32> = model.anchors.iter().map(|a| a.0).collect();
         Compiled {
             nodes: NodeData { mass: model.nodes.masses().to_vec(), inv_mass, free },
-            tethers: Tethers::new(n, &springs, &anchor_nodes),
+            tethers: Tethers::new(n, &springs, &anchor_nodes, &faces),
             springs,
             anchors: Anchors { nodes: anchor_nodes, start: anchor_pos.clone(), target: anchor_pos },
             faces,

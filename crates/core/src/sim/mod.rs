@@ -163,15 +163,16 @@ impl Simulation {
             breakage::break_springs(&mut self.c.springs, &self.states.committed().pos, self.time);
         if !breaks.is_empty() {
             self.xpbd.invalidate();
-            // Paths through the broken springs are gone: a piece torn off loses its tethers.
-            self.c.tethers =
-                Tethers::new(self.c.nodes.mass.len(), &self.c.springs, &self.c.anchors.nodes);
             let ends: Vec<(u32, u32)> = breaks.iter().map(|&(_, ends)| ends).collect();
             if breakage::tear(&mut self.c.faces, &ends) > 0 {
                 self.c.surface.closed = false;
                 self.c.surface.open_edges =
                     crate::model::closed::open_edges(&self.c.faces, self.c.nodes.mass.len());
             }
+            // Paths through the broken springs are gone: a piece torn off loses its tethers.
+            let c = &self.c;
+            self.c.tethers =
+                Tethers::new(c.nodes.mass.len(), &c.springs, &c.anchors.nodes, &c.faces);
         }
         for (event, _) in &breaks {
             for listener in &self.hooks.break_listeners {

@@ -4,6 +4,7 @@
 
 use crate::common::files::{length_prefix_offsets, small_file, small_model, world_model};
 use springmesh_core::io::{self, FileFormat};
+use springmesh_core::model::Tethers;
 use std::path::Path;
 
 /// CRC-32 (IEEE), bit by bit: reflected polynomial 0xEDB88320, initial and final XOR all ones.
@@ -311,7 +312,7 @@ fn independent_reader_decodes_a_small_file() {
         (read.node_radius, read.air, read.pressure, read.ground, read.colliders.len()),
         (p.node_radius, None, None, None, 0)
     );
-    assert_eq!(read.tethers, Some(0.01));
+    assert_eq!(read.tethers, Some(springmesh_core::model::DEFAULT_TETHER_SLACK));
     assert_eq!(read.name, "small cloth");
     assert_eq!(read.source.as_deref(), Some("generated"));
     assert_eq!(read.conversion, vec![("bend".to_string(), "true".to_string())]);
@@ -388,8 +389,12 @@ const SMALL_V2: &[u8] = include_bytes!("../../../../assets/models/small-v2.sprin
 fn version_2_files_still_load() {
     assert_eq!(u32::from_le_bytes([SMALL_V2[8], SMALL_V2[9], SMALL_V2[10], SMALL_V2[11]]), 2);
     let loaded = io::decode(SMALL_V2, Path::new("small-v2.spring")).expect("version 2 loads");
-    assert_eq!(loaded, small_model());
-    let (v2, v3) = (read(SMALL_V2).expect("version 2"), read(&small_file()).expect("version 3"));
+    // Written when the default slack was 1%; the file keeps its own.
+    let mut model = small_model();
+    model.params.tethers = Some(Tethers { slack: 0.01 });
+    assert_eq!(loaded, model);
+    let v3 = io::encode(&model, FileFormat::Binary, Path::new("small.spring")).expect("encodes");
+    let (v2, v3) = (read(SMALL_V2).expect("version 2"), read(&v3).expect("version 3"));
     assert_eq!(v2, v3, "the document's two layouts hold the same model");
 }
 
@@ -409,7 +414,7 @@ fn version_1_files_load_with_the_default_tethers() {
     assert_eq!(read(&v1).expect("the document describes version 1").tethers, None);
     let mut model = small_model();
     let loaded = io::decode(&v1, Path::new("old.spring")).expect("version 1 loads");
-    assert_eq!(loaded.params.tethers, Some(springmesh_core::model::Tethers { slack: 0.01 }));
+    assert_eq!(loaded.params.tethers, Some(Tethers::default()));
     model.params.tethers = loaded.params.tethers;
     assert_eq!(loaded, model);
 }
