@@ -5,9 +5,8 @@
 //!   on a UV sphere of 99,224 triangles; rayon's threads as set (`RAYON_NUM_THREADS=1` for one).
 //! - `frame/sphere_3k`: one frame of a 2,927-vertex sphere, 1 m across, filled.
 //! - `frame/blob`: one frame of `assets/meshes/blob.obj`'s blob (1,418 vertices), filled.
-//! - `frame/sphere_3k_surface`: the 2,927-vertex sphere converted as a surface (the defaults:
-//!   damped stretch and bend springs, 2 g nodes, 32 sub-steps): what a converted mesh cost
-//!   before solids, on the ground.
+//!
+//! The same sphere converted as a surface is in `frame.rs` (`frame/sphere_3k`).
 //!
 //! Before timing, the node and spring counts of each model with and without the fill are
 //! printed.
@@ -83,13 +82,6 @@ fn bench(c: &mut Criterion) {
         let mut sim = resting(model);
         group.bench_function(name, |b| b.iter(|| sim.step(dt).expect("finite")));
     }
-    let mesh = shapes::sphere(Vec3::new(0.0, 0.5, 0.0), 0.5, 40, 75);
-    let surface = convert_mesh(mesh, &ConvertOptions::default(), Path::new("bench.obj"))
-        .expect("converts")
-        .model;
-    let dt = surface.params.dt;
-    let mut sim = resting(surface);
-    group.bench_function("frame/sphere_3k_surface", |b| b.iter(|| sim.step(dt).expect("finite")));
     group.finish();
 }
 

@@ -143,7 +143,7 @@ impl Simulation {
             return Err(CoreError::BadTimeStep { dt });
         }
         let n = self.substeps_for(dt);
-        let outcome = if self.threads == Threads::All {
+        let outcome = if kernels::worth(self.threads, &self.c.springs) == Threads::All {
             // On a pool thread, splitting each colour batch is a cheap local fork-join rather
             // than a cross-thread wake-up.
             let this = &mut *self;
@@ -202,7 +202,8 @@ impl Simulation {
                 rest_speed: 2.0 * c.params.gravity.length() * h,
             },
         };
-        let (states, scratch, threads) = (&mut self.states, &mut self.scratch, self.threads);
+        let threads = kernels::worth(self.threads, &c.springs);
+        let (states, scratch) = (&mut self.states, &mut self.scratch);
         match c.params.integrator {
             Integrator::Explicit => {
                 explicit::step(c, &world, states, scratch, threads, dt, n).map(|d| (d, n))

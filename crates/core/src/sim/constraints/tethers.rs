@@ -46,7 +46,9 @@
 
 use crate::NodeId;
 use crate::sim::compile::SpringData;
-use glam::Vec3A;
+use crate::sim::forces::kernels::squared_lengths;
+use glam::{Vec3A, Vec4};
+use std::ops::Range;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -56,15 +58,19 @@ use std::collections::BinaryHeap;
 /// neighbourhood without a long list per node on a model with hundreds of anchors.
 pub(crate) const PER_NODE: usize = 4;
 
-/// The tethers of every node that has some, as parallel columns.
+/// The tethers of every node that has some, as parallel columns grouped by anchor (each
+/// group's nodes distinct and increasing, so that a group's pulls are independent and walk
+/// the nodes in order).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Tethers {
     /// The tethered node.
     node: Vec<u32>,
-    /// Its nearest anchor.
+    /// Its anchor.
     anchor: Vec<u32>,
     /// The rest geodesic distance between them (m).
     length: Vec<f32>,
+    /// The tethers of each anchor: index ranges into the columns.
+    groups: Vec<Range<usize>>,
 }
 
 impl Tethers {
@@ -149,15 +155,24 @@ impl Tethers {
         for &anchor in anchors {
             labels[anchor as usize].clear();
         }
+        let mut tethers: Vec<(u32, u32, f32)> = labels
+            .iter()
+            .enumerate()
+            .flat_map(|(i, l)| l.iter().map(move |&(a, d)| (a, i as u32, d)))
+            .filter(|&(_, _, d)| d.is_finite() && d > 0.0)
+            .collect();
+        tethers.sort_unstable_by_key(|&(a, i, _)| (a, i));
         let mut out = Tethers::default();
-        for (i, node_labels) in labels.iter().enumerate() {
-            for &(a, d) in node_labels {
-                if d.is_finite() && d > 0.0 {
-                    out.node.push(i as u32);
-                    out.anchor.push(a);
-                    out.length.push(d);
-                }
+        for (k, &(a, i, d)) in tethers.iter().enumerate() {
+            if out.anchor.last() != Some(&a) {
+                out.groups.push(k..k);
             }
+            if let Some(group) = out.groups.last_mut() {
+                group.end = k + 1;
+            }
+            out.node.push(i);
+            out.anchor.push(a);
+            out.length.push(d);
         }
         out
     }
@@ -171,6 +186,10 @@ impl Tethers {
     /// Moves every node beyond `(1 + slack) ×` its tether length from its anchor back onto
     /// that sphere. Positions are `base + u` (Xpbd's displacements), or `u` alone when `base`
     /// is empty; `moved(i, n)` is told each node moved with the outward unit direction `n`.
+    ///
+    /// The tethers of one anchor touch distinct nodes, so they go four at a time, without a
+    /// branch: every node's u is moved by its excess (zero when within), one vector square
+    /// root and division per four.
     pub fn pull(
         &self,
         slack: f32,
@@ -178,21 +197,42 @@ impl Tethers {
         u: &mut [Vec3A],
         mut moved: impl FnMut(usize, Vec3A),
     ) {
-        let factor = 1.0 + slack;
+        let factor = Vec4::splat(1.0 + slack);
         let origin = |i: usize| base.get(i).copied().unwrap_or(Vec3A::ZERO);
-        for ((&i, &a), &length) in self.node.iter().zip(&self.anchor).zip(&self.length) {
-            let (i, a) = (i as usize, a as usize);
-            // The node's offset from its anchor, with the displacements added to the offset of
-            // the bases (fixed for the step): a pull moves u by the small excess only, so it
-            // keeps u's precision and adds no rounding noise to the velocity derived from it.
-            let d = (origin(i) - origin(a)) + (u[i] - u[a]);
-            let max = length * factor;
-            let squared = d.length_squared();
-            if squared > max * max {
-                let distance = squared.sqrt();
-                let n = d / distance;
-                u[i] -= n * (distance - max);
-                moved(i, n);
+        for group in &self.groups {
+            let Some(&a) = self.anchor.get(group.start) else { continue };
+            let (a_base, a_u) = (origin(a as usize), u[a as usize]);
+            let nodes = &self.node[group.clone()];
+            let lengths = &self.length[group.clone()];
+            let (nodes4, nodes1) = nodes.as_chunks::<4>();
+            let (lengths4, lengths1) = lengths.as_chunks::<4>();
+            let mut pull4 = |i: [usize; 4], length: Vec4| {
+                // The node's offset from its anchor: the bases' offset (fixed for the step)
+                // plus the displacements', so a pull moves u by the small excess only and
+                // keeps its precision.
+                let d = i.map(|i| (origin(i) - a_base) + (u[i] - a_u));
+                let distance = squared_lengths(&d).sqrt();
+                let excess = (distance - length * factor).max(Vec4::ZERO);
+                let pulled = excess.cmpgt(Vec4::ZERO);
+                let scale = Vec4::select(pulled, excess / distance, Vec4::ZERO).to_array();
+                for j in 0..4 {
+                    u[i[j]] -= d[j] * scale[j];
+                    if pulled.test(j) {
+                        moved(i[j], d[j] / distance[j]);
+                    }
+                }
+            };
+            for (n4, l4) in nodes4.iter().zip(lengths4) {
+                pull4(n4.map(|i| i as usize), Vec4::from(*l4));
+            }
+            // The last few, padded with the first of them on an endless tether (never pulled).
+            if let Some(&first) = nodes1.first() {
+                let mut i = [first as usize; 4];
+                let mut length = [f32::INFINITY; 4];
+                for (j, (&n, &l)) in nodes1.iter().zip(lengths1).enumerate() {
+                    (i[j], length[j]) = (n as usize, l);
+                }
+                pull4(i, Vec4::from(length));
             }
         }
     }

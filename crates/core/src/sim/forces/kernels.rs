@@ -30,7 +30,7 @@ const MIN_LENGTH_SQUARED: f32 = 1e-24;
 
 /// Independent batches smaller than this many springs are not split between threads: the
 /// cost of waking a thread (a few µs) would exceed the work.
-const PARALLEL_MIN_SPRINGS: usize = 4096;
+const PARALLEL_MIN_SPRINGS: usize = 16384;
 
 /// Groups of four springs per task when a batch is split between threads.
 const GROUPS_PER_TASK: usize = 256;
@@ -89,7 +89,7 @@ pub(crate) fn components(d: &[Vec3A; 4]) -> Mat4 {
 
 /// |d_j|² of four vectors: a 4 × 4 transpose and three multiply-adds.
 #[inline(always)]
-fn squared_lengths(d: &[Vec3A; 4]) -> Vec4 {
+pub(crate) fn squared_lengths(d: &[Vec3A; 4]) -> Vec4 {
     let t = components(d);
     t.x_axis * t.x_axis + t.y_axis * t.y_axis + t.z_axis * t.z_axis
 }
@@ -102,6 +102,14 @@ fn quads<T>(v: &[T], groups: usize) -> &[[T; 4]] {
 /// True when the groups of an independent batch of `springs` springs go to all threads.
 fn split(threads: Threads, springs: usize) -> bool {
     threads == Threads::All && springs >= PARALLEL_MIN_SPRINGS
+}
+
+/// The threads worth using for `springs`: [`Threads::All`] only when asked for, when there is
+/// more than one thread, and when some batch is large enough to be split; otherwise a step
+/// does not even move to the pool (whose wake-up alone would make it slower than one thread).
+pub(crate) fn worth(threads: Threads, springs: &SpringData) -> Threads {
+    let splits = springs.batches.iter().any(|b| b.independent && split(threads, b.range.len()));
+    if splits && rayon::current_num_threads() > 1 { Threads::All } else { Threads::One }
 }
 
 /// Adds every spring's force at state `s` to `forces` (the force pass of the explicit

@@ -1,0 +1,55 @@
+//! What users run: a mesh converted with the default options (damped stretch and bend
+//! springs, default masses and parameters: Xpbd, 16 sub-steps, tethers on, no anchors here),
+//! resting on the ground after a second of settling; one 60 Hz frame.
+//!
+//! - `frame/sphere_3k`: a 2,927-vertex sphere 1 m across (17,550 springs), the size of a
+//!   converted cow (issue 13: ≤ 4.0 ms a frame on one thread, scaled by the machine).
+//! - `frame/sphere_38k`: a 37,802-vertex sphere (226,800 springs), the size of a detailed scan
+//!   (issue 13: ≤ 33 ms on two threads); `frame/sphere_38k_parallel` with [`Threads::All`]
+//!   (rayon's pool; `RAYON_NUM_THREADS` sets its size), which must never be slower.
+//!
+//! Run with `cargo bench -p springmesh-convert --bench frame`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Bench code.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use glam::Vec3;
+use springmesh_convert::{ConvertOptions, RawMesh, convert_mesh, shapes};
+use springmesh_core::Simulation;
+use springmesh_core::check::ground_under;
+use springmesh_core::model::Ground;
+use springmesh_core::sim::Threads;
+use std::path::Path;
+
+/// `mesh` converted with the defaults, on a ground just under it, after a second of settling.
+fn resting(mesh: RawMesh, threads: Threads) -> (Simulation, f32) {
+    let mut model = convert_mesh(mesh, &ConvertOptions::default(), Path::new("bench.obj"))
+        .expect("converts")
+        .model;
+    model.params.ground = Some(Ground { height: ground_under(&model), ..Ground::default() });
+    println!("{} nodes, {} springs", model.nodes.len(), model.springs.len());
+    let mut sim = Simulation::new(&model).expect("valid");
+    sim.set_threads(threads);
+    for _ in 0..60 {
+        sim.step(model.params.dt).expect("finite");
+    }
+    (sim, model.params.dt)
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("frame");
+    group.sample_size(20);
+    let cases = [
+        ("sphere_3k", (40, 75), Threads::One),
+        ("sphere_38k", (140, 271), Threads::One),
+        ("sphere_38k_parallel", (140, 271), Threads::All),
+    ];
+    for (name, (rings, segments), threads) in cases {
+        let mesh = shapes::sphere(Vec3::new(0.0, 0.5, 0.0), 0.5, rings, segments);
+        let (mut sim, dt) = resting(mesh, threads);
+        group.bench_function(name, |b| b.iter(|| sim.step(dt).expect("finite")));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
