@@ -48,9 +48,9 @@ use crate::NodeId;
 use crate::sim::compile::SpringData;
 use crate::sim::forces::kernels::squared_lengths;
 use glam::{Vec3A, Vec4};
-use std::ops::Range;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::ops::Range;
 
 /// How many anchors a node is tethered to at most: its nearest ones. A cloth held by two corners
 /// needs both (tied to the nearer corner only, the two halves part along the middle, where the
@@ -113,38 +113,57 @@ impl Tethers {
         );
         // Dijkstra from all anchors at once, each node settling its PER_NODE nearest distinct
         // anchors; non-negative f32s order as their bits do.
-        let mut labels: Vec<Vec<(u32, f32)>> = vec![Vec::new(); nodes];
+        // Per node: the anchors settled (up to PER_NODE, nearest first; u32::MAX: none yet),
+        // and the best distance offered so far from up to TENTATIVE anchors, so that an offer
+        // no better than an earlier one is not queued.
+        const NONE: u32 = u32::MAX;
+        const TENTATIVE: usize = 2 * PER_NODE;
+        let mut done = vec![[(NONE, 0f32); PER_NODE]; nodes];
+        let mut best = vec![[(NONE, f32::INFINITY); TENTATIVE]; nodes];
         let mut heap = BinaryHeap::new();
         for &anchor in anchors {
             heap.push(Reverse((0u32, anchor, anchor)));
         }
-        let open = |labels: &[(u32, f32)], source: u32| {
-            labels.len() < PER_NODE && labels.iter().all(|&(s, _)| s != source)
+        let open = |done: &[(u32, f32); PER_NODE], source: u32| {
+            done[PER_NODE - 1].0 == NONE && done.iter().all(|&(s, _)| s != source)
         };
-        let settled = |labels: &[(u32, f32)], source: u32| {
-            labels.iter().find(|&&(s, _)| s == source).map(|&(_, d)| d)
+        let settled = |done: &[(u32, f32); PER_NODE], source: u32| {
+            done.iter().find(|&&(s, _)| s == source).map(|&(_, d)| d)
         };
         while let Some(Reverse((bits, i, source))) = heap.pop() {
-            if !open(&labels[i as usize], source) {
+            if !open(&done[i as usize], source) {
                 continue;
             }
             let d = f32::from_bits(bits);
-            labels[i as usize].push((source, d));
+            if let Some(slot) = done[i as usize].iter_mut().find(|s| s.0 == NONE) {
+                *slot = (source, d);
+            }
+            let done = &done;
             let mut reach = |j: u32, dj: f32| {
-                if open(&labels[j as usize], source) {
-                    heap.push(Reverse((dj.to_bits(), j, source)));
+                if !open(&done[j as usize], source) {
+                    return;
                 }
+                let offers = &mut best[j as usize];
+                if let Some(offer) = offers.iter_mut().find(|o| o.0 == source) {
+                    if dj >= offer.1 {
+                        return;
+                    }
+                    offer.1 = dj;
+                } else if let Some(offer) = offers.iter_mut().find(|o| o.0 == NONE) {
+                    *offer = (source, dj);
+                }
+                heap.push(Reverse((dj.to_bits(), j, source)));
             };
             for &(j, rest) in edges.get(i) {
                 reach(j, d + rest);
             }
             for &([j, k], [ij, ik, jk]) in triangles.get(i) {
-                if let Some(dj) = settled(&labels[j as usize], source)
+                if let Some(dj) = settled(&done[j as usize], source)
                     && let Some(dk) = across(d, dj, ij, ik, jk)
                 {
                     reach(k, dk);
                 }
-                if let Some(dk) = settled(&labels[k as usize], source)
+                if let Some(dk) = settled(&done[k as usize], source)
                     && let Some(dj) = across(d, dk, ik, ij, jk)
                 {
                     reach(j, dj);
@@ -153,13 +172,13 @@ impl Tethers {
         }
         // Anchors are tied to nothing (they go where the game puts them).
         for &anchor in anchors {
-            labels[anchor as usize].clear();
+            done[anchor as usize] = [(NONE, 0.0); PER_NODE];
         }
-        let mut tethers: Vec<(u32, u32, f32)> = labels
+        let mut tethers: Vec<(u32, u32, f32)> = done
             .iter()
             .enumerate()
             .flat_map(|(i, l)| l.iter().map(move |&(a, d)| (a, i as u32, d)))
-            .filter(|&(_, _, d)| d.is_finite() && d > 0.0)
+            .filter(|&(a, _, d)| a != NONE && d.is_finite() && d > 0.0)
             .collect();
         tethers.sort_unstable_by_key(|&(a, i, _)| (a, i));
         let mut out = Tethers::default();
@@ -195,10 +214,24 @@ impl Tethers {
         slack: f32,
         base: &[Vec3A],
         u: &mut [Vec3A],
+        moved: impl FnMut(usize, Vec3A),
+    ) {
+        if base.is_empty() {
+            self.pull_from(slack, |_| Vec3A::ZERO, u, moved);
+        } else {
+            self.pull_from(slack, |i| base[i], u, moved);
+        }
+    }
+
+    /// [`Tethers::pull`] with node `i`'s base position `origin(i)`.
+    fn pull_from(
+        &self,
+        slack: f32,
+        origin: impl Fn(usize) -> Vec3A,
+        u: &mut [Vec3A],
         mut moved: impl FnMut(usize, Vec3A),
     ) {
         let factor = Vec4::splat(1.0 + slack);
-        let origin = |i: usize| base.get(i).copied().unwrap_or(Vec3A::ZERO);
         for group in &self.groups {
             let Some(&a) = self.anchor.get(group.start) else { continue };
             let (a_base, a_u) = (origin(a as usize), u[a as usize]);
