@@ -1,8 +1,10 @@
 //! Solver throughput on the grid cloth of acceptance test 4 (structural, shear and skip-one
 //! bend springs; two corners of one edge anchored; gravity; 1 kg nodes 5 cm apart).
 //!
-//! - `explicit/N`: one Explicit step (k = 1000 N/m, dt = 1/600 s, one sub-step). Criterion's
-//!   throughput is springs per second; ns per spring per step = 1e9 / throughput.
+//! - `explicit/N`: one Explicit step (k = 1000 N/m, dt = 1/600 s, one sub-step), tethers off:
+//!   the spring loop and integration that `shared/bench/massspring.c` times in plain C.
+//!   Criterion's throughput is springs per second; ns per spring per step = 1e9 /
+//!   throughput. `explicit/128-tethered`: the same with the default tethers.
 //! - `xpbd/N`: one 60 Hz Xpbd frame with 5 sub-steps (k = 1e5 N/m), tethers on (the
 //!   default); `xpbd/128-untethered`: the same without tethers, for their cost.
 //!
@@ -34,12 +36,17 @@ fn explicit(c: &mut Criterion) {
     let dt = 1.0 / 600.0;
     for n in SIZES {
         let mut sim = cloth(n, Integrator::Explicit, 1000.0, 1);
+        sim.params_mut().tethers = None;
         let springs = (2 * n * (n - 1) + 2 * (n - 1) * (n - 1) + 2 * n * (n - 2)) as u64;
         group.throughput(Throughput::Elements(springs));
         group.bench_function(BenchmarkId::from_parameter(n), |b| {
             b.iter(|| sim.step(dt).expect("stable at this step"));
         });
     }
+    let mut sim = cloth(128, Integrator::Explicit, 1000.0, 1);
+    group.bench_function("128-tethered", |b| {
+        b.iter(|| sim.step(dt).expect("stable at this step"));
+    });
     group.finish();
 }
 
@@ -63,6 +70,7 @@ fn xpbd(c: &mut Criterion) {
 fn parallel(c: &mut Criterion) {
     let mut group = c.benchmark_group("parallel");
     let mut sim = cloth(128, Integrator::Explicit, 1000.0, 1);
+    sim.params_mut().tethers = None;
     sim.set_threads(Threads::All);
     group.bench_function("explicit/128", |b| b.iter(|| sim.step(1.0 / 600.0).expect("stable")));
     let mut sim = cloth(128, Integrator::Xpbd, 1e5, 5);

@@ -204,7 +204,8 @@ impl Tethers {
 
     /// Moves every node beyond `(1 + slack) ×` its tether length from its anchor back onto
     /// that sphere. Positions are `base + u` (Xpbd's displacements), or `u` alone when `base`
-    /// is empty; `moved(i, n)` is told each node moved with the outward unit direction `n`.
+    /// is empty. `moved(i, n)` is told, for every tether, the outward unit direction `n` when
+    /// node `i` was pulled and zero when it was within.
     ///
     /// The tethers of one anchor touch distinct nodes, so they go four at a time, without a
     /// branch: every node's u is moved by its excess (zero when within), one vector square
@@ -247,12 +248,11 @@ impl Tethers {
                 let distance = squared_lengths(&d).sqrt();
                 let excess = (distance - length * factor).max(Vec4::ZERO);
                 let pulled = excess.cmpgt(Vec4::ZERO);
-                let scale = Vec4::select(pulled, excess / distance, Vec4::ZERO).to_array();
+                let inward = Vec4::select(pulled, Vec4::ONE / distance, Vec4::ZERO);
+                let (scale, inward) = ((excess * inward).to_array(), inward.to_array());
                 for j in 0..4 {
                     u[i[j]] -= d[j] * scale[j];
-                    if pulled.test(j) {
-                        moved(i[j], d[j] / distance[j]);
-                    }
+                    moved(i[j], d[j] * inward[j]);
                 }
             };
             for (n4, l4) in nodes4.iter().zip(lengths4) {
@@ -391,7 +391,11 @@ mod tests {
             Vec3A::splat(100.0),
         ];
         let mut moved = Vec::new();
-        t.pull(0.01, &[], &mut x, |i, n| moved.push((i, n)));
+        t.pull(0.01, &[], &mut x, |i, n| {
+            if n != Vec3A::ZERO {
+                moved.push((i, n));
+            }
+        });
         // Node 1 is within its 1% slack, node 2 is pulled back to 2.02 m, node 3 is near.
         assert_eq!(moved, vec![(2, Vec3A::Y)]);
         assert!((x[2] - Vec3A::new(0.0, 2.02, 0.0)).length() < 1e-6);

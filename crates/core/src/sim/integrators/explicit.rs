@@ -140,13 +140,12 @@ pub(crate) fn substep(
     }
     place_anchors(c, to, t1, dt);
     if let Some(t) = c.params.tethers {
-        // The position goes onto the tether's sphere; the velocity loses its outward part.
+        // The position goes onto the tether's sphere; the velocity loses its outward part
+        // (n is zero for a node within its tether).
         let vel = &mut to.vel;
         c.tethers.pull(t.slack, &[], &mut to.pos, |i, n| {
-            let outward = vel[i].dot(n);
-            if outward > 0.0 {
-                vel[i] -= n * outward;
-            }
+            let outward = vel[i].dot(n).max(0.0);
+            vel[i] -= n * outward;
         });
     }
     Substep { dst: finite.then_some(dst), outside_work }
