@@ -283,7 +283,7 @@ fn tune(ui: &mut egui::Ui, p: &mut SimParams, under: f32) -> Option<&'static str
         if let Some(t) = &mut p.tethers {
             let mut percent = t.slack * 100.0;
             let r = ui
-                .add(egui::DragValue::new(&mut percent).range(0.0..=100.0).speed(0.1))
+                .add(egui::DragValue::new(&mut percent).range(0.0..=100.0).speed(0.01))
                 .on_hover_text("tether slack (%)");
             if r.changed() {
                 t.slack = percent / 100.0;

@@ -204,12 +204,13 @@ impl Tethers {
 
     /// Moves every node beyond `(1 + slack) ×` its tether length from its anchor back onto
     /// that sphere. Positions are `base + u` (Xpbd's displacements), or `u` alone when `base`
-    /// is empty. `moved(i, n)` is told, for every tether, the outward unit direction `n` when
-    /// node `i` was pulled and zero when it was within.
+    /// is empty. `moved(i, n)` is told the outward unit direction `n` of every node `i` pulled
+    /// (and zero for some that were within).
     ///
-    /// The tethers of one anchor touch distinct nodes, so they go four at a time, without a
-    /// branch: every node's u is moved by its excess (zero when within), one vector square
-    /// root and division per four.
+    /// The tethers of one anchor touch distinct nodes, so they go four at a time: four squared
+    /// distances are compared with their limits, and only when one is past it do the four
+    /// take a vector square root and division, and every node's u is moved by its excess
+    /// (zero when within), without a branch per node.
     pub fn pull(
         &self,
         slack: f32,
@@ -245,8 +246,12 @@ impl Tethers {
                 // plus the displacements', so a pull moves u by the small excess only and
                 // keeps its precision.
                 let d = i.map(|i| (origin(i) - a_base) + (u[i] - a_u));
-                let distance = squared_lengths(&d).sqrt();
-                let excess = (distance - length * factor).max(Vec4::ZERO);
+                let (squared, max) = (squared_lengths(&d), length * factor);
+                if !squared.cmpgt(max * max).any() {
+                    return;
+                }
+                let distance = squared.sqrt();
+                let excess = (distance - max).max(Vec4::ZERO);
                 let pulled = excess.cmpgt(Vec4::ZERO);
                 let inward = Vec4::select(pulled, Vec4::ONE / distance, Vec4::ZERO);
                 let (scale, inward) = ((excess * inward).to_array(), inward.to_array());
