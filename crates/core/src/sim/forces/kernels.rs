@@ -80,6 +80,14 @@ impl Shared {
         // SAFETY: guaranteed by the caller.
         unsafe { *self.0.add(i) += v }
     }
+
+    /// # Safety
+    /// As for [`Shared::get`].
+    #[inline(always)]
+    unsafe fn sub(self, i: usize, v: Vec3A) {
+        // SAFETY: guaranteed by the caller.
+        unsafe { *self.0.add(i) -= v }
+    }
 }
 
 /// Four vectors as components: `x_axis` holds their x, `y_axis` their y, `z_axis` their z
@@ -169,7 +177,7 @@ fn spring_forces_in<const DAMPED: bool>(
             // SAFETY: as above.
             unsafe {
                 out.add(a4[j], force);
-                out.add(b4[j], -force);
+                out.sub(b4[j], force);
             }
         }
     };
@@ -206,7 +214,7 @@ fn spring_forces_in<const DAMPED: bool>(
             // thread alone, after the batch's groups have finished.
             unsafe {
                 out.add(ai, force);
-                out.add(bi, -force);
+                out.sub(bi, force);
             }
         }
     }
@@ -294,7 +302,7 @@ fn project_springs_in<const DAMPED: bool>(
             // SAFETY: as above.
             unsafe {
                 p.add(a4[j], d[j] * sa[j]);
-                p.add(b4[j], d[j] * -sb[j]);
+                p.sub(b4[j], d[j] * sb[j]);
             }
         }
     };
@@ -329,7 +337,7 @@ fn project_springs_in<const DAMPED: bool>(
                     continue;
                 };
                 p.add(ai, d * (ga[i] * s));
-                p.add(bi, d * -(gb[i] * s));
+                p.sub(bi, d * (gb[i] * s));
             }
         }
     }
