@@ -69,6 +69,11 @@ fn main() -> ExitCode {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_default();
+        // `springmesh info x | head`: the reader went away. Not a bug; end quietly, as a
+        // command killed by SIGPIPE would (128 + 13). Outputs are written before the report.
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
         eprintln!("error: internal error, please report it: {message}");
     }));
     let cli = Cli::parse();

@@ -31,3 +31,21 @@ fn info_on_a_model_and_on_a_mesh() {
     assert!(text.contains("nodes        216 (36 anchored, 0 without springs)"), "{text}");
     assert!(text.contains("total mass   1.080000 kg"), "{text}");
 }
+
+#[test]
+fn a_reader_that_went_away_is_not_an_internal_error() {
+    // `springmesh info model | head -1`: stdout is a pipe whose reader has closed.
+    let dir = scratch("info-pipe");
+    let jelly = at(&dir, "jelly.spring");
+    springmesh(&["sample", "jelly", "-o", &jelly]).ok();
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_springmesh"))
+        .args(["info", &jelly])
+        .stdout(writer)
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("internal error"), "{stderr}");
+    assert_eq!(out.status.code(), Some(141), "{stderr}");
+}
