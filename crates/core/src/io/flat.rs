@@ -343,12 +343,11 @@ mod tests {
 
     #[test]
     fn every_array_starts_at_a_multiple_of_eight() {
-        // positions 36 → 40, masses 12 → 16, five spring columns 8 each, kinds 2 → 8,
-        // breakable, break_min, break_max 4 → 8 each, face_nodes 24, face_uvs 24, uvs 16.
-        let arrays = 56 + 40 + 16 + 5 * 8 + 8 + 3 * 8 + 24 + 24 + 16;
+        // Then breakable, break_min, break_max 4 → 8 each, face_nodes 24, face_uvs 24, uvs 16.
+        let arrays = BREAKABLE + 3 * 8 + 24 + 24 + 16;
         let bytes = encode(&model());
         // The breakable array holds spring 1, at its place after the kinds.
-        let breakable = 56 + 40 + 16 + 5 * 8 + 8;
+        let breakable = BREAKABLE;
         assert_eq!(bytes[at(breakable)..at(breakable + 8)], [1, 0, 0, 0, 0, 0, 0, 0]);
         // Its break_min is NaN (none), its break_max 2.0.
         let min =
@@ -359,23 +358,29 @@ mod tests {
         assert_eq!(bytes[at(arrays + 4)..at(arrays + 8)], (-9.81f32).to_le_bytes());
     }
 
+    /// Where the breakable springs' array starts in the model's payload: after the counts,
+    /// positions (36 bytes, padded to 40), masses (12, to 16), five spring columns of 8 and
+    /// the kinds (2, to 8).
+    const BREAKABLE: usize = 56 + 40 + 16 + 5 * 8 + 8;
+
+    /// The error, in words, of the model's file after `edit` and a new checksum.
+    fn error_after(edit: impl FnOnce(&mut [u8])) -> String {
+        let mut bytes = encode(&model());
+        edit(&mut bytes);
+        reseal(&mut bytes);
+        decode(&bytes).expect_err("refused").to_string()
+    }
+
     #[test]
     fn padding_that_is_not_zero_is_refused() {
-        let mut bytes = encode(&model());
-        bytes[at(56 + 36)] = 1; // the padding after the positions
-        reseal(&mut bytes);
-        let err = decode(&bytes).expect_err("padding");
-        assert!(err.to_string().contains("positions is not followed by its zero padding"), "{err}");
+        let err = error_after(|b| b[at(56 + 36)] = 1); // the padding after the positions
+        assert!(err.contains("positions is not followed by its zero padding"), "{err}");
     }
 
     #[test]
     fn breakable_springs_out_of_range_are_refused() {
-        let mut bytes = encode(&model());
-        let breakable = 56 + 40 + 16 + 5 * 8 + 8;
-        bytes[at(breakable)] = 2; // there are two springs: 0 and 1
-        reseal(&mut bytes);
-        let err = decode(&bytes).expect_err("out of range");
-        assert!(err.to_string().contains("breakable spring 2"), "{err}");
+        let err = error_after(|b| b[at(BREAKABLE)] = 2); // there are two springs: 0 and 1
+        assert!(err.contains("breakable spring 2"), "{err}");
     }
 
     #[test]
