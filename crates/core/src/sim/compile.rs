@@ -216,9 +216,9 @@ pub(crate) struct Compiled {
     pub nodes: NodeData,
     pub springs: SpringData,
     pub anchors: Anchors,
-    /// Each tethered node's nearest anchor and rest geodesic distance to it (built whether the
-    /// parameters turn tethers on or not, so that they can be turned on at run time).
-    pub tethers: Tethers,
+    /// Each tethered node's nearest anchors and rest geodesic distances to them; `None` until
+    /// needed (built when the parameters turn tethers on, again after springs break).
+    pub tethers: Option<Tethers>,
     /// The model's triangles, reordered so that neighbours share no node ([`colour_faces`]).
     pub faces: Vec<[NodeId; 3]>,
     pub surface: SurfaceData,
@@ -248,12 +248,22 @@ impl Compiled {
         let anchor_nodes: Vec<u32> = model.anchors.iter().map(|a| a.0).collect();
         Compiled {
             nodes: NodeData { mass: model.nodes.masses().to_vec(), inv_mass, free },
-            tethers: Tethers::new(n, &springs, &anchor_nodes, &faces),
+            tethers: model.params.tethers.map(|_| Tethers::new(n, &springs, &anchor_nodes, &faces)),
             springs,
             anchors: Anchors { nodes: anchor_nodes, start: anchor_pos.clone(), target: anchor_pos },
             faces,
             surface,
             params: model.params.clone(),
+        }
+    }
+
+    /// Builds the tethers if the parameters turn them on and they are not built for the
+    /// present springs (a model compiled without them, or springs broken since).
+    pub fn ready_tethers(&mut self) {
+        if self.params.tethers.is_some() && self.tethers.is_none() {
+            let nodes = self.nodes.mass.len();
+            self.tethers =
+                Some(Tethers::new(nodes, &self.springs, &self.anchors.nodes, &self.faces));
         }
     }
 

@@ -47,7 +47,6 @@ use crate::model::MAX_SUBSTEPS;
 use crate::{CoreError, Integrator, NodeId, SimParams, SpringId, SpringModel};
 use collision::Colliders;
 use compile::Compiled;
-use constraints::tethers::Tethers;
 use contacts::collision;
 use forces::{external, kernels, pressure};
 use glam::{Vec3, Vec3A};
@@ -143,6 +142,7 @@ impl Simulation {
             return Err(CoreError::BadTimeStep { dt });
         }
         let n = self.substeps_for(dt);
+        self.c.ready_tethers();
         let outcome = if kernels::worth(self.threads, &self.c.springs) == Threads::All {
             // On a pool thread, splitting each colour batch is a cheap local fork-join rather
             // than a cross-thread wake-up.
@@ -169,10 +169,9 @@ impl Simulation {
                 self.c.surface.open_edges =
                     crate::model::closed::open_edges(&self.c.faces, self.c.nodes.mass.len());
             }
-            // Paths through the broken springs are gone: a piece torn off loses its tethers.
-            let c = &self.c;
-            self.c.tethers =
-                Tethers::new(c.nodes.mass.len(), &c.springs, &c.anchors.nodes, &c.faces);
+            // Paths through the broken springs are gone: the tethers are built anew before the
+            // next step that uses them (a piece torn off loses its tethers).
+            self.c.tethers = None;
         }
         for (event, _) in &breaks {
             for listener in &self.hooks.break_listeners {

@@ -129,3 +129,26 @@ fn a_piece_torn_off_loses_its_tethers_and_falls() {
     // (less the few steps the tear takes).
     assert!(drop > 2.0, "the piece falls free: {drop} m");
 }
+
+#[test]
+fn tethers_turned_on_at_run_time_are_built_then() {
+    // Compiled without tethers (none are built), then turned on: the next step builds them
+    // and the cloth holds as if it had had them from the start.
+    let mut model = stiff_cloth(64);
+    model.params.substeps = 5;
+    model.params.tethers = None;
+    let mut sim = Simulation::new(&model).expect("valid");
+    sim.params_mut().tethers = Some(Tethers::default());
+    for _ in 0..600 {
+        sim.step(model.params.dt).expect("finite");
+    }
+    let turned_on = worst_strain(&model, sim.positions());
+    let from_the_start = hang(64, 5, Some(Tethers::default()), 10.0);
+    println!(
+        "64 × 64, 5 sub-steps: {:.2}% with tethers turned on at run time, {:.2}% from the start",
+        turned_on * 100.0,
+        from_the_start * 100.0
+    );
+    assert!(turned_on < 0.05, "{:.2}%", turned_on * 100.0);
+    assert!((turned_on - from_the_start).abs() < 1e-6, "the same tethers, the same run");
+}

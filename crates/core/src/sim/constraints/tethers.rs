@@ -21,7 +21,8 @@
 //!   neighbours across each triangle it shares with a settled node the distance that fast
 //!   marching on triangle meshes gives (Kimmel & Sethian, "Computing geodesic paths on
 //!   manifolds", PNAS 1998: the triangle laid flat beside the source's unfolded position).
-//!   O(S log N) for S springs and N nodes, when the simulation is compiled and again after
+//!   O(S log N) for S springs and N nodes, when a step first needs them (at compile time when
+//!   the parameters have them on; a model with tethers off pays nothing) and again after
 //!   springs break (a piece torn off has no way left to any anchor and falls free);
 //! - `s`: [`crate::model::Tethers::slack`] (default 0.1%).
 //!
@@ -451,17 +452,18 @@ mod tests {
         }
         m.anchors = vec![id(0, 0)];
         let c = Compiled::new(&m);
-        let worst = (0..c.tethers.len())
+        let t = c.tethers.expect("on by default");
+        let worst = (0..t.len())
             .map(|k| {
-                let (i, length) = (c.tethers.node[k] as usize, c.tethers.length[k]);
+                let (i, length) = (t.node[k] as usize, t.length[k]);
                 let straight = m.nodes.positions()[i].length();
                 assert!(length >= straight * (1.0 - 1e-5), "node {i}: {length} < {straight}");
                 length / straight - 1.0
             })
             .fold(0.0f32, f32::max);
         assert!(worst < 1e-4, "at most {:.5}% longer than straight", worst * 100.0);
-        let far = (0..c.tethers.len()).find(|&k| c.tethers.node[k] == id(29, 12).0);
-        let length = c.tethers.length[far.expect("tethered")];
+        let far = (0..t.len()).find(|&k| t.node[k] == id(29, 12).0);
+        let length = t.length[far.expect("tethered")];
         assert!((length - (2.9f32.hypot(1.2))).abs() < 1e-4, "{length}");
     }
 }

@@ -139,11 +139,11 @@ pub(crate) fn substep(
         outside_work += external::work(c, ext, &from.pos, &to.pos);
     }
     place_anchors(c, to, t1, dt);
-    if let Some(t) = c.params.tethers {
+    if let (Some(t), Some(tethers)) = (c.params.tethers, &c.tethers) {
         // The position goes onto the tether's sphere; the velocity loses its outward part
         // (n is zero for a node within its tether).
         let vel = &mut to.vel;
-        c.tethers.pull(t.slack, &[], &mut to.pos, |i, n| {
+        tethers.pull(t.slack, &[], &mut to.pos, |i, n| {
             let outward = vel[i].dot(n).max(0.0);
             vel[i] -= n * outward;
         });

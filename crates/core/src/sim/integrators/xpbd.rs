@@ -199,8 +199,8 @@ pub(crate) fn step(
             ws.u[node as usize] = c.anchors.at(k, t) - base[node as usize];
         }
         project(c, ws, base, spin, threads);
-        if let Some(t) = c.params.tethers {
-            c.tethers.pull(t.slack, base, &mut ws.u, |_, _| {});
+        if let (Some(t), Some(tethers)) = (c.params.tethers, &c.tethers) {
+            tethers.pull(t.slack, base, &mut ws.u, |_, _| {});
         }
         let mut finite = true;
         for ((&u, &u_prev), v) in ws.u.iter().zip(&ws.u_prev).zip(v.iter_mut()) {
