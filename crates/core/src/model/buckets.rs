@@ -27,9 +27,12 @@ impl<T: Copy + Ord + Default> Buckets<T> {
         }
         grouped
     }
+}
 
+impl<T: Copy + Default> Buckets<T> {
     /// As [`Buckets::new`], but each bucket keeps the order in which `pairs()` gave its
-    /// entries (no sorting: for callers that only look for repeats within a bucket).
+    /// entries (no sorting, and no order needed of the values: for callers that only look for
+    /// repeats within a bucket, or walk a node's neighbours).
     pub fn in_order<I>(nodes: usize, pairs: impl Fn() -> I) -> Buckets<T>
     where
         I: Iterator<Item = (u32, u32, T)>,

@@ -46,6 +46,7 @@
 //! other.
 
 use crate::NodeId;
+use crate::model::Buckets;
 use crate::sim::compile::SpringData;
 use crate::sim::forces::kernels::squared_lengths;
 use glam::{Vec3A, Vec4};
@@ -86,32 +87,27 @@ impl Tethers {
         if anchors.is_empty() {
             return Tethers::default();
         }
-        let edges =
-            Csr::new(
-                nodes,
-                springs.a().iter().zip(springs.b()).zip(&springs.rest).flat_map(
-                    |((&a, &b), &rest)| [(a, (b, rest.max(0.0))), (b, (a, rest.max(0.0)))],
-                ),
-            );
+        // Each node's neighbours through the springs, with the rest lengths.
+        let edges = Buckets::in_order(nodes, || {
+            let ends = springs.a().iter().zip(springs.b()).zip(&springs.rest);
+            ends.flat_map(|((&a, &b), &rest)| [(a, b, rest.max(0.0)), (b, a, rest.max(0.0))])
+        });
         // Each usable triangle listed at each of its corners, as (the other two corners, the
-        // three edge lengths: opposite, then the two at this corner).
+        // three edge lengths: the two at this corner, then the opposite one).
         let length = |a: u32, b: u32| edges.get(a).iter().find(|e| e.0 == b).map(|e| e.1);
-        let triangles = Csr::new(
-            nodes,
-            faces
-                .iter()
-                .filter_map(|f| {
-                    let [a, b, c] = f.map(|n| n.0);
-                    Some(([a, b, c], [length(b, c)?, length(c, a)?, length(a, b)?]))
-                })
-                .flat_map(|([a, b, c], [bc, ca, ab])| {
-                    [
-                        (a, ([b, c], [ab, ca, bc])),
-                        (b, ([c, a], [bc, ab, ca])),
-                        (c, ([a, b], [ca, bc, ab])),
-                    ]
-                }),
-        );
+        // (The edge lengths are looked up once; the grouping walks its pairs twice.)
+        let usable: Vec<([u32; 3], [f32; 3])> = faces
+            .iter()
+            .filter_map(|f| {
+                let [a, b, c] = f.map(|n| n.0);
+                Some(([a, b, c], [length(b, c)?, length(c, a)?, length(a, b)?]))
+            })
+            .collect();
+        let triangles = Buckets::in_order(nodes, || {
+            usable.iter().flat_map(|&([a, b, c], [bc, ca, ab])| {
+                [(a, b, (c, [ab, ca, bc])), (b, c, (a, [bc, ab, ca])), (c, a, (b, [ca, bc, ab]))]
+            })
+        });
         // Dijkstra from all anchors at once, each node settling its PER_NODE nearest distinct
         // anchors; non-negative f32s order as their bits do.
         // Per node: the anchors settled (up to PER_NODE, nearest first; u32::MAX: none yet),
@@ -158,7 +154,7 @@ impl Tethers {
             for &(j, rest) in edges.get(i) {
                 reach(j, d + rest);
             }
-            for &([j, k], [ij, ik, jk]) in triangles.get(i) {
+            for &(j, (k, [ij, ik, jk])) in triangles.get(i) {
                 if let Some(dj) = settled(&done[j as usize], source)
                     && let Some(dk) = across(d, dj, ij, ik, jk)
                 {
@@ -274,37 +270,6 @@ impl Tethers {
                 pull4(i, Vec4::from(length));
             }
         }
-    }
-}
-
-/// A table of values grouped by node (compressed rows).
-struct Csr<T> {
-    start: Vec<u32>,
-    values: Vec<T>,
-}
-
-impl<T: Copy + Default> Csr<T> {
-    /// Groups `entries` (node, value) by node over `nodes` nodes, in the order given.
-    fn new(nodes: usize, entries: impl Iterator<Item = (u32, T)> + Clone) -> Csr<T> {
-        let mut start = vec![0u32; nodes + 1];
-        for (n, _) in entries.clone() {
-            start[n as usize + 1] += 1;
-        }
-        for i in 0..nodes {
-            start[i + 1] += start[i];
-        }
-        let mut next = start.clone();
-        let mut values = vec![T::default(); start[nodes] as usize];
-        for (n, value) in entries {
-            values[next[n as usize] as usize] = value;
-            next[n as usize] += 1;
-        }
-        Csr { start, values }
-    }
-
-    /// Node `n`'s values.
-    fn get(&self, n: u32) -> &[T] {
-        &self.values[self.start[n as usize] as usize..self.start[n as usize + 1] as usize]
     }
 }
 
