@@ -143,13 +143,14 @@ impl Simulation {
         }
         let n = self.substeps_for(dt);
         self.c.ready_tethers();
-        let outcome = if kernels::worth(self.threads, &self.c.springs) == Threads::All {
+        let threads = kernels::worth(self.threads, &self.c.springs);
+        let outcome = if threads == Threads::All {
             // On a pool thread, splitting each colour batch is a cheap local fork-join rather
             // than a cross-thread wake-up.
             let this = &mut *self;
-            rayon::scope(move |_| this.advance(dt, n))
+            rayon::scope(move |_| this.advance(dt, n, threads))
         } else {
-            self.advance(dt, n)
+            self.advance(dt, n, threads)
         };
 
         let Some((result, substeps)) = outcome else {
@@ -181,9 +182,9 @@ impl Simulation {
         Ok(StepReport { substeps, broken: breaks.iter().map(|(e, _)| e.spring).collect() })
     }
 
-    /// Runs the integrator over a step of `dt` in `n` sub-steps: the result's buffer and the
-    /// sub-steps taken, or `None` if it went non-finite.
-    fn advance(&mut self, dt: f32, n: u32) -> Option<(usize, u32)> {
+    /// Runs the integrator over a step of `dt` in `n` sub-steps on `threads`: the result's
+    /// buffer and the sub-steps taken, or `None` if it went non-finite.
+    fn advance(&mut self, dt: f32, n: u32, threads: Threads) -> Option<(usize, u32)> {
         let c = &self.c;
         let start = self.states.committed();
         let at = (start, self.time, dt);
@@ -201,7 +202,6 @@ impl Simulation {
                 rest_speed: 2.0 * c.params.gravity.length() * h,
             },
         };
-        let threads = kernels::worth(self.threads, &c.springs);
         let (states, scratch) = (&mut self.states, &mut self.scratch);
         match c.params.integrator {
             Integrator::Explicit => {
