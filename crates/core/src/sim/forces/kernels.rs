@@ -233,32 +233,33 @@ pub(crate) struct Weights<'a> {
 }
 
 /// One Xpbd constraint iteration over every spring, in order, on node displacements `u`:
-/// spring s's vector is `offset[s] + u[a] − u[b]` (see [`crate::sim::integrators::xpbd`]), and `u_prev` holds
+/// spring s's vector is `(base[a] − base[b]) + (u[a] − u[b])` (see
+/// [`crate::sim::integrators::xpbd`]), and `u_prev` holds
 /// the displacements at the start of the sub-step (for the damping term, which is compiled
 /// out when no spring has damping).
 pub(crate) fn project_springs(
     springs: &SpringData,
-    offset: &[Vec3A],
+    base: &[Vec3A],
     weights: Weights,
     u_prev: &[Vec3A],
     u: &mut [Vec3A],
     threads: Threads,
 ) {
-    let n = springs.len();
+    let (n, bound) = (springs.len(), springs.end_bound());
     let Weights { ga, gb, gk, gd, .. } = weights;
-    assert!(springs.end_bound() <= u.len() && springs.end_bound() <= u_prev.len());
-    assert!(ga.len() == n && gb.len() == n && gk.len() == n && gd.len() == n && offset.len() == n);
+    assert!(bound <= u.len() && bound <= u_prev.len() && bound <= base.len());
+    assert!(ga.len() == n && gb.len() == n && gk.len() == n && gd.len() == n);
     if springs.has_damping {
-        project_springs_in::<true>(springs, offset, weights, u_prev, u, threads);
+        project_springs_in::<true>(springs, base, weights, u_prev, u, threads);
     } else {
-        project_springs_in::<false>(springs, offset, weights, u_prev, u, threads);
+        project_springs_in::<false>(springs, base, weights, u_prev, u, threads);
     }
 }
 
 /// [`project_springs`], with the damping term compiled in or out.
 fn project_springs_in<const DAMPED: bool>(
     springs: &SpringData,
-    offset: &[Vec3A],
+    base: &[Vec3A],
     Weights { ga, gb, gk, gd, .. }: Weights,
     u_prev: &[Vec3A],
     u: &mut [Vec3A],
@@ -268,15 +269,17 @@ fn project_springs_in<const DAMPED: bool>(
     type Ends<'a> = (&'a [u32; 4], &'a [u32; 4]);
     type Constants<'a> =
         ((&'a [f32; 4], &'a [f32; 4]), (&'a [f32; 4], (&'a [f32; 4], &'a [f32; 4])));
-    let group = |(((a4, b4), ((rest4, gk4), (gd4, (ga4, gb4)))), offset4): (
-        (Ends, Constants),
-        &[Vec3A; 4],
-    )| {
+    let group = |((a4, b4), ((rest4, gk4), (gd4, (ga4, gb4)))): (Ends, Constants)| {
         let (a4, b4) = (a4.map(|n| n as usize), b4.map(|n| n as usize));
-        // SAFETY: every end index is < end_bound <= u.len() and u_prev.len() (asserted in
-        // project_springs); the four springs share no node with each other or with any other
-        // spring of the batch, so no other access touches these nodes.
-        let d = unsafe { [0, 1, 2, 3].map(|j| offset4[j] + (p.get(a4[j]) - p.get(b4[j]))) };
+        // SAFETY: every end index is < end_bound <= u.len(), u_prev.len() and base.len()
+        // (asserted in project_springs); the four springs share no node with each other or
+        // with any other spring of the batch, so no other access touches these nodes.
+        let d = unsafe {
+            [0, 1, 2, 3].map(|j| {
+                let (a, b) = (a4[j], b4[j]);
+                (*base.get_unchecked(a) - *base.get_unchecked(b)) + (p.get(a) - p.get(b))
+            })
+        };
         let len2 = squared_lengths(&d);
         let len = len2.sqrt();
         let inv_len = Vec4::ONE / len;
@@ -310,27 +313,26 @@ fn project_springs_in<const DAMPED: bool>(
         let r = batch.range.clone();
         let (a, b) = (&springs.a()[r.clone()], &springs.b()[r.clone()]);
         let (rest, ga, gb) = (&springs.rest[r.clone()], &ga[r.clone()], &gb[r.clone()]);
-        let (gk, gd) = (&gk[r.clone()], &gd[r.clone()]);
-        let offset = &offset[r];
+        let (gk, gd) = (&gk[r.clone()], &gd[r]);
         let groups = if batch.independent { a.len() / 4 } else { 0 };
         let ends = (quads(a, groups), quads(b, groups));
         let (rest4, ga4, gb4) = (quads(rest, groups), quads(ga, groups), quads(gb, groups));
         let (gk4, gd4) = (quads(gk, groups), quads(gd, groups));
-        let offset4 = quads(offset, groups);
         if split(threads, a.len()) {
             let consts = rest4.par_iter().zip(gk4).zip(gd4.par_iter().zip(ga4.par_iter().zip(gb4)));
-            let all = ends.0.par_iter().zip(ends.1).zip(consts).zip(offset4);
+            let all = ends.0.par_iter().zip(ends.1).zip(consts);
             all.with_min_len(GROUPS_PER_TASK).for_each(group);
         } else {
             let consts = rest4.iter().zip(gk4).zip(gd4.iter().zip(ga4.iter().zip(gb4)));
-            ends.0.iter().zip(ends.1).zip(consts).zip(offset4).for_each(group);
+            ends.0.iter().zip(ends.1).zip(consts).for_each(group);
         }
         for i in 4 * groups..a.len() {
             let (ai, bi) = (a[i] as usize, b[i] as usize);
-            // SAFETY: ai, bi < end_bound <= u.len() and u_prev.len(); left-over springs run
-            // on this thread alone, after the batch's groups have finished.
+            // SAFETY: ai, bi < end_bound <= u.len(), u_prev.len() and base.len(); left-over
+            // springs run on this thread alone, after the batch's groups have finished.
             unsafe {
-                let d = offset[i] + (p.get(ai) - p.get(bi));
+                let d =
+                    (*base.get_unchecked(ai) - *base.get_unchecked(bi)) + (p.get(ai) - p.get(bi));
                 let moved = (p.get(ai) - *u_prev.get_unchecked(ai))
                     - (p.get(bi) - *u_prev.get_unchecked(bi));
                 let Some(s) = correction::<DAMPED>(d, moved, rest[i], gk[i], gd[i]) else {
@@ -372,16 +374,17 @@ fn correction<const DAMPED: bool>(
 /// Δλ n = s d q is the spring's impulse times h.
 pub(crate) fn project_springs_leaking(
     springs: &SpringData,
-    offset: &[Vec3A],
+    base: &[Vec3A],
     Weights { ga, gb, gc, gk, gd }: Weights,
     u_old: &[Vec3A],
     u: &mut [Vec3A],
 ) -> DVec3 {
     let ends = springs.a().iter().zip(springs.b()).zip(&springs.rest);
-    let constants = offset.iter().zip(ga).zip(gb.iter().zip(gc)).zip(gk.iter().zip(gd));
+    let constants = ga.iter().zip(gb.iter().zip(gc)).zip(gk.iter().zip(gd));
     let mut leak = DVec3::ZERO;
-    for (((&a, &b), &rest), (((&offset, &ga), (&gb, &gc)), (&gk, &gd))) in ends.zip(constants) {
+    for (((&a, &b), &rest), ((&ga, (&gb, &gc)), (&gk, &gd))) in ends.zip(constants) {
         let (a, b) = (a as usize, b as usize);
+        let offset = base[a] - base[b];
         let d = offset + (u[a] - u[b]);
         let moved = (u[a] - u_old[a]) - (u[b] - u_old[b]);
         let s = if springs.has_damping {
@@ -458,12 +461,10 @@ mod tests {
             gd.push(damping);
         }
         let weights = Weights { ga: &ga, gb: &gb, gc: &gc, gk: &gk, gd: &gd };
-        let offset: Vec<Vec3A> =
-            a.iter().zip(b).map(|(&a, &b)| base[a as usize] - base[b as usize]).collect();
         let mut batched = u.clone();
-        project_springs(&c.springs, &offset, weights, &u_old, &mut batched, Threads::One);
+        project_springs(&c.springs, &base, weights, &u_old, &mut batched, Threads::One);
         let mut single = u.clone();
-        let leak = project_springs_leaking(&c.springs, &offset, weights, &u_old, &mut single);
+        let leak = project_springs_leaking(&c.springs, &base, weights, &u_old, &mut single);
         assert_eq!(batched, single, "the same corrections, operation for operation");
         // Without anchors every correction's moment is a leak: it must be what FreeBody
         // measures from the displacements alone.
