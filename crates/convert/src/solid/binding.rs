@@ -9,7 +9,7 @@
 //!
 //! Nearest nodes are found in a uniform grid of cell size h (the lattice spacing), searched in
 //! growing shells of cells until the shell is farther than the worst partner kept, so the work
-//! per node is a few cells wherever lattice nodes are near, and at most [`MAX_SHELLS`] shells
+//! per node is a few cells wherever lattice nodes are near, and at most `MAX_SHELLS` shells
 //! where they are not (a part thinner than the lattice, whose surface binds to the nearest
 //! lattice nodes of the body it hangs from).
 

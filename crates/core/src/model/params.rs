@@ -75,9 +75,10 @@ pub const DEFAULT_TETHER_SLACK: f32 = 0.001;
 
 /// Long-range attachments ("tethers", Kim, Chentanez & Müller 2012): each free node joined to
 /// an anchor through springs may be at most its rest geodesic distance from its nearest
-/// anchors, times `1 + slack` ([`crate::sim::constraints::tethers`]). They make an anchored
-/// model inextensible beyond the slack: turn them off for one meant to stretch far (rubber, a
-/// bungee, a balloon's skin, a cloth torn by stretching past break limits above the slack).
+/// anchors, times `1 + slack` (the module `sim::constraints::tethers` derives it). They make
+/// an anchored model inextensible beyond the slack: turn them off for one meant to stretch far
+/// (rubber, a bungee, a balloon's skin, a cloth torn by stretching past break limits above the
+/// slack).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Tethers {

@@ -1,8 +1,8 @@
 //! The live test simulation: a [`Simulation`] of a copy of the document's model, stepped in
-//! real time on its own thread ([`runner`]). The model itself is never changed by it; Reset
-//! throws the simulation away. The window shows the state the thread last published, so a
-//! frame never waits for a step; when the steps take longer than the clock, the simulation
-//! runs slower than real time and says so.
+//! real time on its own thread (the `runner` module). The model itself is never changed by
+//! it; Reset throws the simulation away. The window shows the state the thread last
+//! published, so a frame never waits for a step; when the steps take longer than the clock,
+//! the simulation runs slower than real time and says so.
 //!
 //! A model with no anchors and no ground falls out of view within a second of Play; unless
 //! [`Live::bare`] is set, the test puts a ground just under its lowest node (a setting of the

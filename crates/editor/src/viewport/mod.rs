@@ -2,7 +2,7 @@
 //!
 //! Left drag orbits, middle drag or Shift + left drag pans, the wheel zooms; a click picks the
 //! node or spring under the mouse (Shift adds to the selection), a click on nothing clears it.
-//! Drawing happens on the GPU in [`renderer`]; what to draw is prepared in [`geometry`].
+//! Drawing happens on the GPU in the `renderer` module; what to draw is prepared in [`geometry`].
 
 pub mod geometry;
 pub mod gesture;
