@@ -60,9 +60,10 @@ use std::ops::Range;
 /// neighbourhood without a long list per node on a model with hundreds of anchors.
 pub(crate) const PER_NODE: usize = 4;
 
-/// The tethers of every node that has some, as parallel columns grouped by anchor (each
-/// group's nodes distinct and increasing, so that a group's pulls are independent and walk
-/// the nodes in order).
+/// The tethers of every node that has some, as parallel columns sorted by anchor and node,
+/// in runs of consecutive nodes tied to one anchor: a run's pulls are independent, and walk
+/// its nodes' arrays as they lie in memory (on a cloth or a converted mesh, an anchor's
+/// tethers are one run from node to node, broken only at the anchors).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Tethers {
     /// The tethered node.
@@ -71,8 +72,8 @@ pub(crate) struct Tethers {
     anchor: Vec<u32>,
     /// The rest geodesic distance between them (m).
     length: Vec<f32>,
-    /// The tethers of each anchor: index ranges into the columns.
-    groups: Vec<Range<usize>>,
+    /// The runs: each an index range into the columns, whose nodes follow one another.
+    runs: Vec<Range<usize>>,
 }
 
 impl Tethers {
@@ -180,11 +181,11 @@ impl Tethers {
         tethers.sort_unstable_by_key(|&(a, i, _)| (a, i));
         let mut out = Tethers::default();
         for (k, &(a, i, d)) in tethers.iter().enumerate() {
-            if out.anchor.last() != Some(&a) {
-                out.groups.push(k..k);
+            if out.anchor.last() != Some(&a) || out.node.last().map(|&n| n + 1) != Some(i) {
+                out.runs.push(k..k);
             }
-            if let Some(group) = out.groups.last_mut() {
-                group.end = k + 1;
+            if let Some(run) = out.runs.last_mut() {
+                run.end = k + 1;
             }
             out.node.push(i);
             out.anchor.push(a);
@@ -204,10 +205,10 @@ impl Tethers {
     /// is empty. `moved(i, n)` is told the outward unit direction `n` of every node `i` pulled
     /// (and zero for some that were within).
     ///
-    /// The tethers of one anchor touch distinct nodes, so they go four at a time: four squared
-    /// distances are compared with their limits, and only when one is past it do the four
-    /// take a vector square root and division, and every node's u is moved by its excess
-    /// (zero when within), without a branch per node.
+    /// The nodes of a run are distinct, so they go four at a time: four squared distances are
+    /// compared with their limits, and only when one is past it do the four take a vector
+    /// square root and division, and every node's u is moved by its excess (zero when
+    /// within), without a branch per node.
     pub fn pull(
         &self,
         slack: f32,
@@ -216,60 +217,96 @@ impl Tethers {
         moved: impl FnMut(usize, Vec3A),
     ) {
         if base.is_empty() {
-            self.pull_from(slack, |_| Vec3A::ZERO, u, moved);
+            self.pull_runs::<false>(slack, base, u, moved);
         } else {
-            self.pull_from(slack, |i| base[i], u, moved);
+            self.pull_runs::<true>(slack, base, u, moved);
         }
     }
 
-    /// [`Tethers::pull`] with node `i`'s base position `origin(i)`.
-    fn pull_from(
+    /// [`Tethers::pull`], with the base positions (`BASE`) or without.
+    fn pull_runs<const BASE: bool>(
         &self,
         slack: f32,
-        origin: impl Fn(usize) -> Vec3A,
+        base: &[Vec3A],
         u: &mut [Vec3A],
         mut moved: impl FnMut(usize, Vec3A),
     ) {
         let factor = Vec4::splat(1.0 + slack);
-        for group in &self.groups {
-            let Some(&a) = self.anchor.get(group.start) else { continue };
-            let (a_base, a_u) = (origin(a as usize), u[a as usize]);
-            let nodes = &self.node[group.clone()];
-            let lengths = &self.length[group.clone()];
-            let (nodes4, nodes1) = nodes.as_chunks::<4>();
-            let (lengths4, lengths1) = lengths.as_chunks::<4>();
-            let mut pull4 = |i: [usize; 4], length: Vec4| {
-                // The node's offset from its anchor: the bases' offset (fixed for the step)
-                // plus the displacements', so a pull moves u by the small excess only and
-                // keeps its precision.
-                let d = i.map(|i| (origin(i) - a_base) + (u[i] - a_u));
-                let (squared, max) = (squared_lengths(&d), length * factor);
-                if !squared.cmpgt(max * max).any() {
-                    return;
-                }
-                let distance = squared.sqrt();
-                let excess = (distance - max).max(Vec4::ZERO);
-                let pulled = excess.cmpgt(Vec4::ZERO);
-                let inward = Vec4::select(pulled, Vec4::ONE / distance, Vec4::ZERO);
-                let (scale, inward) = ((excess * inward).to_array(), inward.to_array());
-                for j in 0..4 {
-                    u[i[j]] -= d[j] * scale[j];
-                    moved(i[j], d[j] * inward[j]);
-                }
+        for run in &self.runs {
+            let (Some(&a), Some(&first)) = (self.anchor.get(run.start), self.node.get(run.start))
+            else {
+                continue;
             };
-            for (n4, l4) in nodes4.iter().zip(lengths4) {
-                pull4(n4.map(|i| i as usize), Vec4::from(*l4));
+            let (a, first) = (a as usize, first as usize);
+            let nodes = first..first + run.len();
+            let a_base = if BASE { base.get(a).copied() } else { Some(Vec3A::ZERO) };
+            let origins = if BASE { base.get(nodes.clone()) } else { Some(&[][..]) };
+            let (Some(a_base), Some(&a_u), Some(origins)) = (a_base, u.get(a), origins) else {
+                continue;
+            };
+            let (Some(u), Some(lengths)) = (u.get_mut(nodes), self.length.get(run.clone())) else {
+                continue;
+            };
+            let anchor = (a_base, a_u, factor);
+            let (u4, u1) = u.as_chunks_mut::<4>();
+            let (lengths4, lengths1) = lengths.as_chunks::<4>();
+            let (origins4, origins1) = origins.as_chunks::<4>();
+            for (k, (u, length)) in u4.iter_mut().zip(lengths4).enumerate() {
+                let origin = if BASE {
+                    origins4.get(k).copied().unwrap_or_default()
+                } else {
+                    [Vec3A::ZERO; 4]
+                };
+                pull4(anchor, &origin, u, Vec4::from(*length), |j, n| moved(first + 4 * k + j, n));
             }
-            // The last few, padded with the first of them on an endless tether (never pulled).
-            if let Some(&first) = nodes1.first() {
-                let mut i = [first as usize; 4];
-                let mut length = [f32::INFINITY; 4];
-                for (j, (&n, &l)) in nodes1.iter().zip(lengths1).enumerate() {
-                    (i[j], length[j]) = (n as usize, l);
+            // The last few, padded with nodes at the anchor on an endless tether (never pulled).
+            if !u1.is_empty() {
+                let (mut lanes, mut origin, mut length) =
+                    ([a_u; 4], [a_base; 4], [f32::INFINITY; 4]);
+                lanes[..u1.len()].copy_from_slice(u1);
+                length[..u1.len()].copy_from_slice(lengths1);
+                if BASE {
+                    origin[..origins1.len()].copy_from_slice(origins1);
                 }
-                pull4(i, Vec4::from(length));
+                let last = first + 4 * u4.len();
+                let used = u1.len();
+                pull4(anchor, &origin, &mut lanes, Vec4::from(length), |j, n| {
+                    if j < used {
+                        moved(last + j, n);
+                    }
+                });
+                u1.copy_from_slice(&lanes[..used]);
             }
         }
+    }
+}
+
+/// Pulls four distinct nodes at `origin + u` towards the anchor at `a_base + a_u` (`anchor` =
+/// (a_base, a_u, 1 + slack)) onto the spheres of radius `(1 + slack) × length`, as
+/// [`Tethers::pull`] says; `moved(lane, n)`.
+#[inline(always)]
+fn pull4(
+    (a_base, a_u, factor): (Vec3A, Vec3A, Vec4),
+    origin: &[Vec3A; 4],
+    u: &mut [Vec3A; 4],
+    length: Vec4,
+    mut moved: impl FnMut(usize, Vec3A),
+) {
+    // The node's offset from its anchor: the bases' offset (fixed for the step) plus the
+    // displacements', so a pull moves u by the small excess only and keeps its precision.
+    let d: [Vec3A; 4] = std::array::from_fn(|j| (origin[j] - a_base) + (u[j] - a_u));
+    let (squared, max) = (squared_lengths(&d), length * factor);
+    if !squared.cmpgt(max * max).any() {
+        return;
+    }
+    let distance = squared.sqrt();
+    let excess = (distance - max).max(Vec4::ZERO);
+    let pulled = excess.cmpgt(Vec4::ZERO);
+    let inward = Vec4::select(pulled, Vec4::ONE / distance, Vec4::ZERO);
+    let (scale, inward) = ((excess * inward).to_array(), inward.to_array());
+    for j in 0..4 {
+        u[j] -= d[j] * scale[j];
+        moved(j, d[j] * inward[j]);
     }
 }
 
@@ -371,6 +408,28 @@ mod tests {
         assert_eq!(moved, vec![(2, Vec3A::Y)]);
         assert!((x[2] - Vec3A::new(0.0, 2.02, 0.0)).length() < 1e-6);
         assert_eq!(x[4], Vec3A::splat(100.0), "an untethered node is free");
+    }
+
+    #[test]
+    fn a_run_breaks_at_the_anchor_and_both_sides_are_pulled() {
+        // The chain held at node 1: node 0 on one side, nodes 2 and 3 on the other (node 3
+        // through the chain, 2 m, its shortcut being to node 0), node 4 on none.
+        let mut c = chain();
+        c.anchors.nodes = vec![1];
+        let t = Tethers::new(5, &c.springs, &c.anchors.nodes, &c.faces);
+        assert_eq!(t.runs, vec![0..1, 1..3], "nodes 0 and 2–3 are two runs");
+        let mut x = [
+            Vec3A::new(-3.0, 0.0, 0.0),
+            Vec3A::X,
+            Vec3A::new(1.0, 2.0, 0.0),
+            Vec3A::new(1.0, 0.0, 5.0),
+            Vec3A::splat(100.0),
+        ];
+        t.pull(0.0, &[], &mut x, |_, _| {});
+        let from_anchor = x.map(|p| p.distance(Vec3A::X));
+        assert!((from_anchor[0] - 1.0).abs() < 1e-6, "{from_anchor:?}");
+        assert!((from_anchor[2] - 1.0).abs() < 1e-6, "{from_anchor:?}");
+        assert!((from_anchor[3] - 2.0).abs() < 1e-6, "{from_anchor:?}");
     }
 
     #[test]
