@@ -200,36 +200,32 @@ impl Tethers {
         self.node.len()
     }
 
-    /// Moves every node beyond `(1 + slack) ×` its tether length from its anchor back onto
-    /// that sphere. Positions are `base + u` (Xpbd's displacements), or `u` alone when `base`
-    /// is empty. `moved(i, n)` is told the outward unit direction `n` of every node `i` pulled
-    /// (and zero for some that were within).
+    /// Moves every node at `base + u` (Xpbd's displacements) beyond `(1 + slack) ×` its
+    /// tether length from its anchor back onto that sphere, moving u by the excess only.
+    pub fn pull(&self, slack: f32, base: &[Vec3A], u: &mut [Vec3A]) {
+        self.pull_runs::<true, false>(slack, base, u, &mut []);
+    }
+
+    /// [`Tethers::pull`] of nodes at `x` (no base) moving at `v`: a node pulled back loses the
+    /// outward part of its velocity, as at a contact with the sphere (the explicit
+    /// integrators).
+    pub fn pull_stopping(&self, slack: f32, x: &mut [Vec3A], v: &mut [Vec3A]) {
+        self.pull_runs::<false, true>(slack, &[], x, v);
+    }
+
+    /// The pulls of every run: with the base positions `base` (`BASE`) or without, and with
+    /// the velocities `v` stopped (`STOP`) or not.
     ///
     /// The nodes of a run are distinct, so they go four at a time: four squared distances are
     /// compared with their limits, and only when one is past it do the four take a vector
-    /// square root and division, and every node's u is moved by its excess (zero when
-    /// within), without a branch per node.
-    pub fn pull(
+    /// square root and division, and every node is moved by its excess (zero when within),
+    /// without a branch per node.
+    fn pull_runs<const BASE: bool, const STOP: bool>(
         &self,
         slack: f32,
         base: &[Vec3A],
         u: &mut [Vec3A],
-        moved: impl FnMut(usize, Vec3A),
-    ) {
-        if base.is_empty() {
-            self.pull_runs::<false>(slack, base, u, moved);
-        } else {
-            self.pull_runs::<true>(slack, base, u, moved);
-        }
-    }
-
-    /// [`Tethers::pull`], with the base positions (`BASE`) or without.
-    fn pull_runs<const BASE: bool>(
-        &self,
-        slack: f32,
-        base: &[Vec3A],
-        u: &mut [Vec3A],
-        mut moved: impl FnMut(usize, Vec3A),
+        v: &mut [Vec3A],
     ) {
         let factor = Vec4::splat(1.0 + slack);
         for run in &self.runs {
@@ -244,38 +240,44 @@ impl Tethers {
             let (Some(a_base), Some(&a_u), Some(origins)) = (a_base, u.get(a), origins) else {
                 continue;
             };
-            let (Some(u), Some(lengths)) = (u.get_mut(nodes), self.length.get(run.clone())) else {
+            let velocities = if STOP { v.get_mut(nodes.clone()) } else { Some(&mut [][..]) };
+            let (Some(u), Some(lengths), Some(velocities)) =
+                (u.get_mut(nodes), self.length.get(run.clone()), velocities)
+            else {
                 continue;
             };
             let anchor = (a_base, a_u, factor);
             let (u4, u1) = u.as_chunks_mut::<4>();
             let (lengths4, lengths1) = lengths.as_chunks::<4>();
             let (origins4, origins1) = origins.as_chunks::<4>();
+            let (v4, v1) = velocities.as_chunks_mut::<4>();
+            let mut v4 = v4.iter_mut();
             for (k, (u, length)) in u4.iter_mut().zip(lengths4).enumerate() {
-                let origin = if BASE {
-                    origins4.get(k).copied().unwrap_or_default()
-                } else {
-                    [Vec3A::ZERO; 4]
+                let origin = match origins4.get(k) {
+                    Some(&origin) if BASE => origin,
+                    _ => [Vec3A::ZERO; 4],
                 };
-                pull4(anchor, &origin, u, Vec4::from(*length), |j, n| moved(first + 4 * k + j, n));
+                pull4(anchor, &origin, u, Vec4::from(*length), v4.next().filter(|_| STOP));
             }
             // The last few, padded with nodes at the anchor on an endless tether (never pulled).
-            if !u1.is_empty() {
+            let used = u1.len();
+            if used > 0 {
                 let (mut lanes, mut origin, mut length) =
                     ([a_u; 4], [a_base; 4], [f32::INFINITY; 4]);
-                lanes[..u1.len()].copy_from_slice(u1);
-                length[..u1.len()].copy_from_slice(lengths1);
+                lanes[..used].copy_from_slice(u1);
+                length[..used].copy_from_slice(lengths1);
                 if BASE {
-                    origin[..origins1.len()].copy_from_slice(origins1);
+                    origin[..used].copy_from_slice(origins1);
                 }
-                let last = first + 4 * u4.len();
-                let used = u1.len();
-                pull4(anchor, &origin, &mut lanes, Vec4::from(length), |j, n| {
-                    if j < used {
-                        moved(last + j, n);
-                    }
-                });
+                let mut speeds = [Vec3A::ZERO; 4];
+                if STOP {
+                    speeds[..v1.len()].copy_from_slice(v1);
+                }
+                pull4(anchor, &origin, &mut lanes, Vec4::from(length), STOP.then_some(&mut speeds));
                 u1.copy_from_slice(&lanes[..used]);
+                if STOP {
+                    v1.copy_from_slice(&speeds[..v1.len()]);
+                }
             }
         }
     }
@@ -283,14 +285,15 @@ impl Tethers {
 
 /// Pulls four distinct nodes at `origin + u` towards the anchor at `a_base + a_u` (`anchor` =
 /// (a_base, a_u, 1 + slack)) onto the spheres of radius `(1 + slack) × length`, as
-/// [`Tethers::pull`] says; `moved(lane, n)`.
+/// [`Tethers::pull`] says, and takes the outward part out of the velocities `v` of those
+/// pulled, if given.
 #[inline(always)]
 fn pull4(
     (a_base, a_u, factor): (Vec3A, Vec3A, Vec4),
     origin: &[Vec3A; 4],
     u: &mut [Vec3A; 4],
     length: Vec4,
-    mut moved: impl FnMut(usize, Vec3A),
+    v: Option<&mut [Vec3A; 4]>,
 ) {
     // The node's offset from its anchor: the bases' offset (fixed for the step) plus the
     // displacements', so a pull moves u by the small excess only and keeps its precision.
@@ -306,7 +309,13 @@ fn pull4(
     let (scale, inward) = ((excess * inward).to_array(), inward.to_array());
     for j in 0..4 {
         u[j] -= d[j] * scale[j];
-        moved(j, d[j] * inward[j]);
+    }
+    if let Some(v) = v {
+        for j in 0..4 {
+            // n is the outward unit direction, zero for a node within.
+            let n = d[j] * inward[j];
+            v[j] -= n * v[j].dot(n).max(0.0);
+        }
     }
 }
 
@@ -383,7 +392,7 @@ mod tests {
         let base = vec![Vec3A::X; 5];
         let mut u =
             vec![Vec3A::ZERO, Vec3A::ZERO, Vec3A::new(0.0, 3.0, 0.0), Vec3A::ZERO, Vec3A::ZERO];
-        t.pull(0.0, &base, &mut u, |_, _| {});
+        t.pull(0.0, &base, &mut u);
         assert!((base[2] + u[2] - Vec3A::new(1.0, 2.0, 0.0)).length() < 1e-6);
     }
 
@@ -398,15 +407,17 @@ mod tests {
             Vec3A::new(0.0, 0.0, 1.0),
             Vec3A::splat(100.0),
         ];
-        let mut moved = Vec::new();
-        t.pull(0.01, &[], &mut x, |i, n| {
-            if n != Vec3A::ZERO {
-                moved.push((i, n));
-            }
-        });
-        // Node 1 is within its 1% slack, node 2 is pulled back to 2.02 m, node 3 is near.
-        assert_eq!(moved, vec![(2, Vec3A::Y)]);
+        // Every node moving away from the anchor (at the origin) and sideways at once.
+        let start = x.clone();
+        let mut v: Vec<Vec3A> = x.iter().map(|&x| x + Vec3A::new(0.5, 0.0, 0.0)).collect();
+        t.pull_stopping(0.01, &mut x, &mut v);
+        // Node 1 is within its 1% slack, node 2 is pulled back to 2.02 m and stops moving
+        // outwards (along y) but keeps its sideways speed, node 3 is near.
         assert!((x[2] - Vec3A::new(0.0, 2.02, 0.0)).length() < 1e-6);
+        assert_eq!(v[2], Vec3A::new(0.5, 0.0, 0.0));
+        for i in [1, 3] {
+            assert_eq!((x[i], v[i]), (start[i], start[i] + Vec3A::new(0.5, 0.0, 0.0)), "node {i}");
+        }
         assert_eq!(x[4], Vec3A::splat(100.0), "an untethered node is free");
     }
 
@@ -425,7 +436,7 @@ mod tests {
             Vec3A::new(1.0, 0.0, 5.0),
             Vec3A::splat(100.0),
         ];
-        t.pull(0.0, &[], &mut x, |_, _| {});
+        t.pull_stopping(0.0, &mut x, &mut [Vec3A::ZERO; 5]);
         let from_anchor = x.map(|p| p.distance(Vec3A::X));
         assert!((from_anchor[0] - 1.0).abs() < 1e-6, "{from_anchor:?}");
         assert!((from_anchor[2] - 1.0).abs() < 1e-6, "{from_anchor:?}");

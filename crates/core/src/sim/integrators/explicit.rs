@@ -140,13 +140,8 @@ pub(crate) fn substep(
     }
     place_anchors(c, to, t1, dt);
     if let (Some(t), Some(tethers)) = (c.params.tethers, &c.tethers) {
-        // The position goes onto the tether's sphere; the velocity loses its outward part
-        // (n is zero for a node within its tether).
-        let vel = &mut to.vel;
-        tethers.pull(t.slack, &[], &mut to.pos, |i, n| {
-            let outward = vel[i].dot(n).max(0.0);
-            vel[i] -= n * outward;
-        });
+        // The position goes onto the tether's sphere; the velocity loses its outward part.
+        tethers.pull_stopping(t.slack, &mut to.pos, &mut to.vel);
     }
     Substep { dst: finite.then_some(dst), outside_work }
 }

@@ -162,7 +162,7 @@ impl Workspace {
         let scale = (1.0 / h) * global_factor(c.params.damping, h);
         let Workspace { u, u_prev, kick, .. } = self;
         if let (Some(t), Some(tethers)) = (c.params.tethers, &c.tethers) {
-            tethers.pull(t.slack, base, u, |_, _| {});
+            tethers.pull(t.slack, base, u);
         }
         let collide = !world.colliders.is_empty();
         let mut finite = true;
