@@ -143,13 +143,11 @@ impl Workspace {
         }
         self.h = h;
     }
-}
 
-impl Workspace {
     /// The end of a sub-step of `h` for every node: the tethers' pulls on u, then in one pass
-    /// v = (u − u_prev)/h · e^(−c h), the contacts, u_prev ← u and,
-    /// when `predict`, the next sub-step's prediction u ← u + h (v + kick) (otherwise u is
-    /// left for the next prediction to overwrite). Returns false if a node went non-finite.
+    /// v = (u − u_prev)/h · e^(−c h), the contacts, u_prev ← u and, when `predict`, the next
+    /// sub-step's prediction u ← u + h (v + kick) (otherwise u is left for the next prediction
+    /// to overwrite). Returns false if a node went non-finite.
     fn finish(
         &mut self,
         c: &Compiled,
