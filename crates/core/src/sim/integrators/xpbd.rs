@@ -147,7 +147,9 @@ impl Workspace {
     /// The end of a sub-step of `h` for every node: the tethers' pulls on u, then in one pass
     /// v = (u − u_prev)/h · e^(−c h), the contacts, u_prev ← u and, when `predict`, the next
     /// sub-step's prediction u ← u + h (v + kick) (otherwise u is left for the next prediction
-    /// to overwrite). Returns false if a node went non-finite.
+    /// to overwrite). Without contacts, v is only stored when there is no prediction to carry
+    /// it (the step's last sub-step, or every one of a model with gas). Returns false if a
+    /// node went non-finite.
     fn finish(
         &mut self,
         c: &Compiled,
@@ -162,24 +164,36 @@ impl Workspace {
         if let (Some(t), Some(tethers)) = (c.params.tethers, &c.tethers) {
             tethers.pull(t.slack, base, u);
         }
-        let collide = !world.colliders.is_empty();
         let mut finite = true;
         let nodes = u.iter_mut().zip(u_prev.iter_mut()).zip(v.iter_mut().zip(kick.iter()));
-        let at_rest = base.iter().zip(&c.nodes.free);
-        for (((u, u_prev), (v, &kick)), (&x0, &free)) in nodes.zip(at_rest) {
-            let mut x = *u;
-            let mut vx = (x - *u_prev) * scale;
-            finite &= (x + vx).is_finite();
-            if collide && free != 0.0 {
-                let mut at = x0 + x;
-                // Only a contact rewrites u: x0 + u − x0 would round away its precision.
-                if world.colliders.resolve(x0 + *u_prev, &mut at, &mut vx, h) {
-                    x = at - x0;
+        if world.colliders.is_empty() {
+            for ((u, u_prev), (v, &kick)) in nodes {
+                let x = *u;
+                let vx = (x - *u_prev) * scale;
+                finite &= (x + vx).is_finite();
+                *u_prev = x;
+                if predict {
+                    // v is only the next prediction's: kept in u, not stored.
+                    *u = x + (vx + kick) * h;
+                } else {
+                    *v = vx;
                 }
             }
-            *u_prev = x;
-            *u = if predict { x + (vx + kick) * h } else { x };
-            *v = vx;
+        } else {
+            let at_rest = base.iter().zip(&c.nodes.free);
+            for (((u, u_prev), (v, &kick)), (&x0, &free)) in nodes.zip(at_rest) {
+                let mut x = *u;
+                let mut vx = (x - *u_prev) * scale;
+                finite &= (x + vx).is_finite();
+                let mut at = x0 + x;
+                // Only a contact rewrites u: x0 + u − x0 would round away its precision.
+                if free != 0.0 && world.colliders.resolve(x0 + *u_prev, &mut at, &mut vx, h) {
+                    x = at - x0;
+                }
+                *u_prev = x;
+                *u = if predict { x + (vx + kick) * h } else { x };
+                *v = vx;
+            }
         }
         finite
     }
@@ -220,12 +234,13 @@ pub(crate) fn step(
     ws.u_prev.resize(base.len(), Vec3A::ZERO);
     ws.u.resize(base.len(), Vec3A::ZERO);
     let v = &mut out.vel;
-    v.copy_from_slice(&start.vel);
     // Without gas, each sub-step's node pass also predicts the next one (the gas needs every
     // node's position before its prediction); the first prediction comes from the step's start.
     let fused = world.gas.is_none();
     if fused {
-        predict(&ws.u_prev, v, &ws.kick, &mut ws.u, h);
+        predict(&ws.u_prev, &start.vel, &ws.kick, &mut ws.u, h);
+    } else {
+        v.copy_from_slice(&start.vel);
     }
     for i in 1..=n {
         let t = i as f32 / n as f32;
