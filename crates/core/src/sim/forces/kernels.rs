@@ -459,6 +459,27 @@ mod tests {
     }
 
     #[test]
+    fn only_batches_of_16384_springs_or_more_go_to_the_threads() {
+        // `pairs` springs that share no node: one colour, one batch of that many.
+        let disjoint = |pairs: u32| {
+            let mut m = SpringModel::default();
+            for i in 0..2 * pairs {
+                m.nodes.push(Node { position: Vec3::new(i as f32, 0.0, 0.0), mass: 1.0 });
+            }
+            for i in 0..pairs {
+                let (a, b) = (NodeId(2 * i), NodeId(2 * i + 1));
+                m.springs.push(Spring::new(a, b, 1.0, 10.0, SpringKind::Stretch));
+            }
+            Compiled::new(&m)
+        };
+        let (small, large) = (disjoint(16383), disjoint(16384));
+        assert_eq!(worth(Threads::All, &small.springs), Threads::One);
+        assert_eq!(worth(Threads::One, &large.springs), Threads::One);
+        let pool = if rayon::current_num_threads() > 1 { Threads::All } else { Threads::One };
+        assert_eq!(worth(Threads::All, &large.springs), pool);
+    }
+
+    #[test]
     fn the_leaking_pass_moves_like_the_batched_one_and_measures_its_leak() {
         let (c, base, u_old, u) = twisted();
         let (a, b) = (c.springs.a(), c.springs.b());
