@@ -246,15 +246,17 @@ impl Compiled {
             || SpringData::new(&model.springs, n),
         );
         let anchor_nodes: Vec<u32> = model.anchors.iter().map(|a| a.0).collect();
-        Compiled {
+        let mut compiled = Compiled {
             nodes: NodeData { mass: model.nodes.masses().to_vec(), inv_mass, free },
-            tethers: model.params.tethers.map(|_| Tethers::new(n, &springs, &anchor_nodes, &faces)),
+            tethers: None,
             springs,
             anchors: Anchors { nodes: anchor_nodes, start: anchor_pos.clone(), target: anchor_pos },
             faces,
             surface,
             params: model.params.clone(),
-        }
+        };
+        compiled.ready_tethers();
+        compiled
     }
 
     /// Builds the tethers if the parameters turn them on and they are not built for the
