@@ -310,12 +310,17 @@ fn coefficient_ok(value: f32) -> bool {
     value.is_finite() && value >= 0.0
 }
 
-/// The problem of one value of a spring, if it has one: not finite or negative, or (for a
-/// length) longer than [`MAX_LENGTH`].
-fn value_problems(spring: SpringId, field: &'static str, value: f32, out: &mut Vec<Problem>) {
+/// The problem of one value of a spring (its field's name, the value, whether it is a
+/// length), if it has one: not finite or negative, or (for a length) longer than
+/// [`MAX_LENGTH`].
+fn value_problems(
+    spring: SpringId,
+    (field, value, length): (&'static str, f32, bool),
+    out: &mut Vec<Problem>,
+) {
     if !coefficient_ok(value) {
         out.push(Problem::BadSpringValue { spring, field, value });
-    } else if field != "stiffness" && field != "damping" && value > MAX_LENGTH {
+    } else if length && value > MAX_LENGTH {
         out.push(Problem::LongSpringValue { spring, field, value });
     }
 }
@@ -396,10 +401,13 @@ impl SpringModel {
         if s.a == s.b {
             out.push(Problem::SpringToItself { spring, node: s.a });
         }
-        for (field, value) in
-            [("rest_length", s.rest_length), ("stiffness", s.stiffness), ("damping", s.damping)]
-        {
-            value_problems(spring, field, value, out);
+        let values = [
+            ("rest_length", s.rest_length, true),
+            ("stiffness", s.stiffness, false),
+            ("damping", s.damping, false),
+        ];
+        for value in values {
+            value_problems(spring, value, out);
         }
     }
 
@@ -408,7 +416,7 @@ impl SpringModel {
         let Some(s) = self.springs.get(spring) else { return };
         for (field, value) in [("break_min", s.break_min), ("break_max", s.break_max)] {
             if let Some(value) = value {
-                value_problems(spring, field, value, out);
+                value_problems(spring, (field, value, true), out);
             }
         }
         if let (Some(min), Some(max)) = (s.break_min, s.break_max)
