@@ -22,6 +22,16 @@ pub(crate) struct Batch {
     pub range: Range<usize>,
     /// True when no two springs of the batch share a node.
     pub independent: bool,
+    /// How many springs at the end of the batch are in bands
+    /// ([`crate::sim::forces::bands`]): the explicit force pass takes them from there.
+    pub banded: usize,
+}
+
+impl Batch {
+    /// The springs the explicit force pass takes from the batch (those not in bands).
+    pub fn unbanded(&self) -> Range<usize> {
+        self.range.start..self.range.end - self.banded
+    }
 }
 
 /// Number of colours tracked per node.
@@ -63,7 +73,11 @@ pub(crate) fn colour_edges(a: &[u32], b: &[u32], nodes: usize) -> (Vec<u32>, Vec
     }
     let batches = (0..=COLOURS as usize)
         .filter(|&c| counts[c] > 0)
-        .map(|c| Batch { range: starts[c]..starts[c + 1], independent: c < COLOURS as usize })
+        .map(|c| Batch {
+            range: starts[c]..starts[c + 1],
+            independent: c < COLOURS as usize,
+            banded: 0,
+        })
         .collect();
     (order, batches)
 }

@@ -3,6 +3,7 @@
 use crate::parallel::both;
 use crate::sim::coloring::{Batch, colour_edges, colour_faces};
 use crate::sim::constraints::tethers::Tethers;
+use crate::sim::forces::bands::Bands;
 use crate::sim::forces::pressure::{Gas, signed_volume};
 use crate::{NodeId, SimParams, SpringId, SpringModel};
 use glam::Vec3A;
@@ -38,6 +39,9 @@ pub(crate) struct SpringData {
     pub model_id: Vec<SpringId>,
     /// Runs of springs that share no node.
     pub batches: Vec<Batch>,
+    /// The springs at the ends of the batches ([`Batch::banded`]) again, as bands for the
+    /// explicit force pass.
+    pub bands: Bands,
     /// Solver indices of the springs with break limits that have not broken yet, with their
     /// limits (min, max) in metres (0 and ∞ where a limit is absent).
     pub limited: Vec<(u32, f32, f32)>,
@@ -50,7 +54,8 @@ impl SpringData {
     fn new(s: &crate::model::Springs, nodes: usize) -> SpringData {
         let raw_a: Vec<u32> = s.a().iter().map(|n| n.0).collect();
         let raw_b: Vec<u32> = s.b().iter().map(|n| n.0).collect();
-        let (order, batches) = colour_edges(&raw_a, &raw_b, nodes);
+        let (order, mut batches) = colour_edges(&raw_a, &raw_b, nodes);
+        let (bands, order) = band(s, (&raw_a, &raw_b), order, &mut batches);
         let pick = |col: &[f32]| -> Vec<f32> { order.iter().map(|&i| col[i as usize]).collect() };
         let limited = order
             .iter()
@@ -73,6 +78,7 @@ impl SpringData {
             damping: pick(s.dampings()),
             model_id: order.iter().map(|&i| SpringId(i)).collect(),
             batches,
+            bands,
             limited,
             has_damping: s.dampings().iter().any(|&d| d > 0.0),
         }
@@ -111,6 +117,13 @@ impl SpringData {
         for &i in gone {
             keep[i] = false;
         }
+        for batch in &self.batches {
+            let banded = batch.unbanded().end..batch.range.end;
+            let ends = self.a[banded.clone()].iter().zip(&self.b[banded.clone()]);
+            for ((&a, &b), _) in ends.zip(&keep[banded]).filter(|(_, kept)| !**kept) {
+                self.bands.clear(a, b);
+            }
+        }
         fn retain<T: Copy>(v: &mut Vec<T>, keep: &[bool]) {
             let mut k = keep.iter();
             v.retain(|_| k.next().copied().unwrap_or(true));
@@ -130,7 +143,9 @@ impl SpringData {
         }
         new_index.push(kept);
         for batch in &mut self.batches {
+            let banded_from = new_index[batch.unbanded().end];
             batch.range = new_index[batch.range.start]..new_index[batch.range.end];
+            batch.banded = batch.range.end - banded_from;
         }
         self.batches.retain(|b| !b.range.is_empty());
         for l in &mut self.limited {
@@ -138,6 +153,37 @@ impl SpringData {
         }
         self.has_damping = self.damping.iter().any(|&d| d > 0.0);
     }
+}
+
+/// Puts the springs of `s` (ends `a`, `b`) in bands where they fit
+/// ([`crate::sim::forces::bands`]): returns the bands and the solver order `order` with each
+/// independent batch's banded springs moved to its end, in their order, and counted in
+/// [`Batch::banded`].
+fn band(
+    s: &crate::model::Springs,
+    (a, b): (&[u32], &[u32]),
+    order: Vec<u32>,
+    batches: &mut [Batch],
+) -> (Bands, Vec<u32>) {
+    let mut eligible = vec![false; a.len()];
+    for batch in batches.iter().filter(|b| b.independent) {
+        for &i in &order[batch.range.clone()] {
+            eligible[i as usize] = true;
+        }
+    }
+    let columns = (s.rest_lengths(), s.stiffnesses(), s.dampings());
+    let (bands, taken) = Bands::find(a, b, columns, &eligible);
+    if bands.is_empty() {
+        return (bands, order);
+    }
+    let mut reordered = Vec::with_capacity(order.len());
+    for batch in batches.iter_mut() {
+        let springs = &order[batch.range.clone()];
+        reordered.extend(springs.iter().filter(|&&i| !taken[i as usize]));
+        reordered.extend(springs.iter().filter(|&&i| taken[i as usize]));
+        batch.banded = springs.iter().filter(|&&i| taken[i as usize]).count();
+    }
+    (bands, reordered)
 }
 
 /// Anchored nodes and where they are going. During a step each anchor moves in a straight

@@ -120,7 +120,7 @@ impl Simulation {
         Ok(Simulation {
             c: Compiled::new(model),
             states: States::new(initial),
-            scratch: explicit::Scratch { forces: vec![Vec3A::ZERO; n], grad: Vec::new() },
+            scratch: explicit::Scratch { forces: vec![Vec3A::ZERO; n], ..Default::default() },
             external: Vec::new(),
             relative: Vec::new(),
             hooks: Hooks::default(),

@@ -14,6 +14,10 @@
 //! least `SpringData::end_bound` long; `SpringData` records that bound when it is built and
 //! its end indices are private and never change, so every index is below it.
 //!
+//! The explicit force pass leaves the springs that lie in bands of one index offset (a grid
+//! numbered row by row) to [`crate::sim::forces::bands`], which walks them without indices,
+//! and takes only the rest of each batch.
+//!
 //! The formulas are those of [`crate::sim::integrators::explicit`] (forces) and [`crate::sim::integrators::xpbd`] (projections);
 //! a four-spring group computes exactly what four single springs would, operation for
 //! operation, and threads split batches only at group boundaries, so the result does not
@@ -36,6 +40,7 @@
 #![allow(unsafe_code)]
 
 use crate::sim::compile::SpringData;
+use crate::sim::forces::bands::BandScratch;
 use crate::sim::state::State;
 use glam::{DVec3, Mat4, Vec3A, Vec4};
 use rayon::prelude::*;
@@ -139,11 +144,12 @@ pub(crate) fn worth(threads: Threads, springs: &SpringData) -> Threads {
 }
 
 /// Adds every spring's force at state `s` to `forces` (the force pass of the explicit
-/// integrators).
+/// integrators): the springs in bands through [`crate::sim::forces::bands`], the others batch
+/// by batch here.
 pub(crate) fn spring_forces(
     springs: &SpringData,
     s: &State,
-    forces: &mut [Vec3A],
+    (forces, scratch): (&mut [Vec3A], &mut BandScratch),
     threads: Threads,
 ) {
     let bound = springs.end_bound();
@@ -154,6 +160,7 @@ pub(crate) fn spring_forces(
     } else {
         spring_forces_in::<false>(springs, s, out, threads);
     }
+    springs.bands.add_forces((&s.pos, &s.vel), springs.has_damping, scratch, forces);
 }
 
 /// [`spring_forces`], with the damping term compiled in or out.
@@ -197,7 +204,7 @@ fn spring_forces_in<const DAMPED: bool>(
         }
     };
     for batch in &springs.batches {
-        let r = batch.range.clone();
+        let r = batch.unbanded();
         let (a, b) = (&springs.a()[r.clone()], &springs.b()[r.clone()]);
         let (rest, k) = (&springs.rest[r.clone()], &springs.stiffness[r.clone()]);
         let damping = &springs.damping[r];
@@ -421,7 +428,7 @@ mod tests {
     use super::*;
     use crate::sim::compile::Compiled;
     use crate::sim::integrators::spin::FreeBody;
-    use crate::{Node, NodeId, Spring, SpringKind, SpringModel};
+    use crate::{Node, NodeId, Spring, SpringId, SpringKind, SpringModel};
     use glam::Vec3;
 
     /// Twelve nodes on a helix, each joined to the next three: springs of several colours, all
@@ -456,6 +463,77 @@ mod tests {
         let u: Vec<Vec3A> =
             u_old.iter().zip(&base).map(|(&u, &x)| u + Vec3A::Y.cross(x) * 0.05).collect();
         (c, base, u_old, u)
+    }
+
+    #[test]
+    fn banded_and_batched_springs_each_add_their_force_also_after_breaks() {
+        // A 20 × 20 grid numbered row by row (its springs go into bands), plus 40 springs
+        // between scattered nodes (which stay in the colour batches); damped, all stretched or
+        // squeezed and moving.
+        let n = 20;
+        let mut m = SpringModel::default();
+        let at = |k: u32| {
+            let (i, j) = ((k % n) as f32, (k / n) as f32);
+            Vec3::new(0.05 * i, 0.01 * (0.7 * i).sin() * (0.3 * j).cos(), 0.05 * j)
+        };
+        for k in 0..n * n {
+            m.nodes.push(Node { position: at(k), mass: 0.1 });
+        }
+        let mut add = |a: u32, b: u32| {
+            let rest = 0.95 * at(a).distance(at(b));
+            let spring =
+                Spring::new(NodeId(a), NodeId(b), rest, 300.0 + a as f32, SpringKind::Manual);
+            m.springs.push(spring.with_damping(0.01 * (b % 4) as f32));
+        };
+        for k in 0..n * n {
+            let (i, j) = (k % n, k / n);
+            for (di, dj) in [(1, 0), (0, 1), (1, 1), (2, 0), (0, 2)] {
+                if i + di < n && j + dj < n {
+                    add(k, k + di + dj * n);
+                }
+            }
+            if i >= 1 && j + 1 < n {
+                add(k, k - 1 + n);
+            }
+        }
+        for k in 0..40 {
+            add(k * 7 % 400, (k * 7 + 13 * k + 50) % 400);
+        }
+        let mut c = Compiled::new(&m);
+        let banded: usize = c.springs.batches.iter().map(|b| b.banded).sum();
+        assert!(banded > 2000 && banded < c.springs.len(), "{banded} of {}", c.springs.len());
+        let state = State {
+            pos: (0..n * n).map(|k| Vec3A::from(at(k)) * 1.02).collect(),
+            vel: (0..n * n).map(|k| Vec3A::new(0.1 * (k % 5) as f32, 0.0, -0.05)).collect(),
+        };
+        let check = |c: &Compiled, gone: &[SpringId]| {
+            let mut truth = vec![DVec3::ZERO; state.pos.len()];
+            let kept = |(id, _): &(usize, Spring)| !gone.contains(&SpringId(*id as u32));
+            for (_, s) in m.springs.iter().enumerate().filter(kept) {
+                let (a, b) = (s.a.index(), s.b.index());
+                let d = (state.pos[b] - state.pos[a]).as_dvec3();
+                let closing = (state.vel[b] - state.vel[a]).as_dvec3().dot(d) / d.length();
+                let stretch = d.length() - f64::from(s.rest_length);
+                let tension = f64::from(s.stiffness) * stretch + f64::from(s.damping) * closing;
+                truth[a] += d.normalize() * tension;
+                truth[b] -= d.normalize() * tension;
+            }
+            let mut forces = vec![Vec3A::ZERO; state.pos.len()];
+            let mut scratch = BandScratch::default();
+            spring_forces(&c.springs, &state, (&mut forces, &mut scratch), Threads::One);
+            for (i, (f, t)) in forces.iter().zip(&truth).enumerate() {
+                assert!((f.as_dvec3() - *t).length() < 1e-3, "node {i}: {f} vs {t}");
+            }
+        };
+        check(&c, &[]);
+        // Break the first spring of each batch and the last (banded where the batch has bands).
+        let mut gone: Vec<usize> =
+            c.springs.batches.iter().flat_map(|b| [b.range.start, b.range.end - 1]).collect();
+        gone.dedup();
+        let ids: Vec<SpringId> = gone.iter().map(|&i| c.springs.model_id[i]).collect();
+        c.springs.remove(&gone);
+        assert_eq!(c.springs.len(), m.springs.len() - gone.len());
+        check(&c, &ids);
     }
 
     #[test]

@@ -33,12 +33,13 @@
 //! and IX). Beyond that it blows up, which [`crate::Simulation::step`] detects and rejects.
 
 use crate::sim::compile::{Compiled, NodeData};
+use crate::sim::forces::bands::BandScratch;
 use crate::sim::forces::damping::global_factor;
 use crate::sim::forces::external;
 use crate::sim::forces::kernels::{Threads, spring_forces};
 use crate::sim::state::{State, States};
 use crate::sim::world::World;
-use glam::Vec3A;
+use glam::{BVec3A, Vec3A};
 
 /// Velocity and position update of all nodes from `src` into `dst`, consuming (and zeroing)
 /// `forces`. Returns false if any node became non-finite.
@@ -51,7 +52,8 @@ pub(crate) fn integrate(
     h: f32,
     decay: f32,
 ) -> bool {
-    let mut finite = true;
+    // Per component: every node so far finite (kept as a vector mask, not tested per node).
+    let mut finite = BVec3A::TRUE;
     let node_consts = nodes.inv_mass.iter().zip(&nodes.free);
     let inputs = src.pos.iter().zip(&src.vel).zip(forces.iter_mut());
     let outputs = dst.pos.iter_mut().zip(dst.vel.iter_mut());
@@ -61,9 +63,9 @@ pub(crate) fn integrate(
         *f = Vec3A::ZERO;
         *v_out = v_new;
         *x_out = x_new;
-        finite &= (x_new + v_new).is_finite();
+        finite &= (x_new + v_new).is_finite_mask();
     }
-    finite
+    finite.all()
 }
 
 /// Puts the anchors of `dst` where they are at fraction `t_end` of a step of `dt` seconds.
@@ -104,6 +106,8 @@ pub(crate) struct Scratch {
     pub forces: Vec<Vec3A>,
     /// The volume gradient of the gas pass.
     pub grad: Vec<Vec3A>,
+    /// The columns of the springs in bands.
+    pub bands: BandScratch,
 }
 
 /// One explicit sub-step of `h` seconds from buffer `src`, covering fractions `t0..t1` of a
@@ -121,7 +125,7 @@ pub(crate) fn substep(
 ) -> Substep {
     let (from, to, dst) = states.pair(src);
     let forces = &mut scratch.forces;
-    spring_forces(&c.springs, from, forces, threads);
+    spring_forces(&c.springs, from, (forces, &mut scratch.bands), threads);
     if let Some(gas) = &world.gas {
         let nodes = (from.pos.as_slice(), from.vel.as_slice(), c.nodes.inv_mass.as_slice());
         gas.add_forces(nodes, &c.faces, &mut scratch.grad, forces);
