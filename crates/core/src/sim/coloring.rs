@@ -25,12 +25,19 @@ pub(crate) struct Batch {
     /// How many springs at the end of the batch are in bands
     /// ([`crate::sim::forces::bands`]): the explicit force pass takes them from there.
     pub banded: usize,
+    /// How many of those, at the very end, are in long bands: Xpbd projects them in stripes.
+    pub striped: usize,
 }
 
 impl Batch {
     /// The springs the explicit force pass takes from the batch (those not in bands).
     pub fn unbanded(&self) -> Range<usize> {
         self.range.start..self.range.end - self.banded
+    }
+
+    /// The springs Xpbd takes from the batch (those not in long bands).
+    pub fn unstriped(&self) -> Range<usize> {
+        self.range.start..self.range.end - self.striped
     }
 }
 
@@ -77,6 +84,7 @@ pub(crate) fn colour_edges(a: &[u32], b: &[u32], nodes: usize) -> (Vec<u32>, Vec
             range: starts[c]..starts[c + 1],
             independent: c < COLOURS as usize,
             banded: 0,
+            striped: 0,
         })
         .collect();
     (order, batches)

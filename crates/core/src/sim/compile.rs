@@ -3,7 +3,7 @@
 use crate::parallel::both;
 use crate::sim::coloring::{Batch, colour_edges, colour_faces};
 use crate::sim::constraints::tethers::Tethers;
-use crate::sim::forces::bands::Bands;
+use crate::sim::forces::bands::{Bands, LONG_OFFSET};
 use crate::sim::forces::pressure::{Gas, signed_volume};
 use crate::{NodeId, SimParams, SpringId, SpringModel};
 use glam::Vec3A;
@@ -144,8 +144,10 @@ impl SpringData {
         new_index.push(kept);
         for batch in &mut self.batches {
             let banded_from = new_index[batch.unbanded().end];
+            let striped_from = new_index[batch.unstriped().end];
             batch.range = new_index[batch.range.start]..new_index[batch.range.end];
             batch.banded = batch.range.end - banded_from;
+            batch.striped = batch.range.end - striped_from;
         }
         self.batches.retain(|b| !b.range.is_empty());
         for l in &mut self.limited {
@@ -157,8 +159,8 @@ impl SpringData {
 
 /// Puts the springs of `s` (ends `a`, `b`) in bands where they fit
 /// ([`crate::sim::forces::bands`]): returns the bands and the solver order `order` with each
-/// independent batch's banded springs moved to its end, in their order, and counted in
-/// [`Batch::banded`].
+/// independent batch's banded springs moved to its end, those of long bands last (each group
+/// in its order), counted in [`Batch::banded`] and [`Batch::striped`].
 fn band(
     s: &crate::model::Springs,
     (a, b): (&[u32], &[u32]),
@@ -176,12 +178,19 @@ fn band(
     if bands.is_empty() {
         return (bands, order);
     }
+    // 0: not banded, 1: in a short band, 2: in a long one.
+    let group = |i: u32| {
+        let i = i as usize;
+        usize::from(taken[i]) * (1 + usize::from(a[i].abs_diff(b[i]) as usize >= LONG_OFFSET))
+    };
     let mut reordered = Vec::with_capacity(order.len());
     for batch in batches.iter_mut() {
         let springs = &order[batch.range.clone()];
-        reordered.extend(springs.iter().filter(|&&i| !taken[i as usize]));
-        reordered.extend(springs.iter().filter(|&&i| taken[i as usize]));
-        batch.banded = springs.iter().filter(|&&i| taken[i as usize]).count();
+        for g in 0..3 {
+            reordered.extend(springs.iter().filter(|&&i| group(i) == g));
+        }
+        batch.banded = springs.iter().filter(|&&i| group(i) > 0).count();
+        batch.striped = springs.iter().filter(|&&i| group(i) == 2).count();
     }
     (bands, reordered)
 }

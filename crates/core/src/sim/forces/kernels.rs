@@ -40,7 +40,7 @@
 #![allow(unsafe_code)]
 
 use crate::sim::compile::SpringData;
-use crate::sim::forces::bands::BandScratch;
+use crate::sim::forces::bands::{BandScratch, Stripes};
 use crate::sim::state::State;
 use glam::{DVec3, Mat4, Vec3A, Vec4};
 use rayon::prelude::*;
@@ -254,7 +254,9 @@ pub(crate) struct Weights<'a> {
     pub gd: &'a [f32],
 }
 
-/// One Xpbd constraint iteration over every spring, in order, on node displacements `u`:
+/// One Xpbd constraint iteration over every spring on node displacements `u`: the springs of
+/// long bands stripe by stripe ([`crate::sim::forces::bands`], with `stripes`), then the rest
+/// batch by batch, in order:
 /// spring s's vector is `(base[a] − base[b]) + (u[a] − u[b])` (see
 /// [`crate::sim::integrators::xpbd`]), and `u_prev` holds
 /// the displacements at the start of the sub-step (for the damping term, which is compiled
@@ -262,7 +264,7 @@ pub(crate) struct Weights<'a> {
 pub(crate) fn project_springs(
     springs: &SpringData,
     base: &[Vec3A],
-    weights: Weights,
+    (weights, stripes): (Weights, &mut Stripes),
     u_prev: &[Vec3A],
     u: &mut [Vec3A],
     threads: Threads,
@@ -271,6 +273,9 @@ pub(crate) fn project_springs(
     let Weights { ga, gb, gk, gd, .. } = weights;
     assert!(bound <= u.len() && bound <= u_prev.len() && bound <= base.len());
     assert!(ga.len() == n && gb.len() == n && gk.len() == n && gd.len() == n);
+    if springs.bands.has_long() {
+        stripes.project(&springs.bands, springs.has_damping, u_prev, u);
+    }
     if springs.has_damping {
         project_springs_in::<true>(springs, base, weights, u_prev, u, threads);
     } else {
@@ -332,7 +337,7 @@ fn project_springs_in<const DAMPED: bool>(
         }
     };
     for batch in &springs.batches {
-        let r = batch.range.clone();
+        let r = batch.unstriped();
         let (a, b) = (&springs.a()[r.clone()], &springs.b()[r.clone()]);
         let (rest, ga, gb) = (&springs.rest[r.clone()], &ga[r.clone()], &gb[r.clone()]);
         let (gk, gd) = (&gk[r.clone()], &gd[r]);
@@ -427,6 +432,7 @@ pub(crate) fn project_springs_leaking(
 mod tests {
     use super::*;
     use crate::sim::compile::Compiled;
+    use crate::sim::forces::bands::LONG_OFFSET;
     use crate::sim::integrators::spin::FreeBody;
     use crate::{Node, NodeId, Spring, SpringId, SpringKind, SpringModel};
     use glam::Vec3;
@@ -467,10 +473,10 @@ mod tests {
 
     #[test]
     fn banded_and_batched_springs_each_add_their_force_also_after_breaks() {
-        // A 20 × 20 grid numbered row by row (its springs go into bands), plus 40 springs
-        // between scattered nodes (which stay in the colour batches); damped, all stretched or
-        // squeezed and moving.
-        let n = 20;
+        // A 70 × 70 grid numbered row by row (its springs go into bands: short ones of offsets
+        // 1 and 2, long ones of 69, 70, 71 and 140), plus 40 springs between scattered nodes
+        // (which stay in the colour batches); damped, all stretched or squeezed and moving.
+        let n = 70;
         let mut m = SpringModel::default();
         let at = |k: u32| {
             let (i, j) = ((k % n) as f32, (k / n) as f32);
@@ -497,11 +503,25 @@ mod tests {
             }
         }
         for k in 0..40 {
-            add(k * 7 % 400, (k * 7 + 13 * k + 50) % 400);
+            add(k * 97 % 4900, (k * 97 + 13 * k + 500) % 4900);
         }
         let mut c = Compiled::new(&m);
         let banded: usize = c.springs.batches.iter().map(|b| b.banded).sum();
-        assert!(banded > 2000 && banded < c.springs.len(), "{banded} of {}", c.springs.len());
+        assert!(banded > 28000 && banded < c.springs.len(), "{banded} of {}", c.springs.len());
+        // Each batch ends with its springs of short bands, then those of long bands.
+        let layout = |c: &Compiled| {
+            let offset = |i: usize| c.springs.a()[i].abs_diff(c.springs.b()[i]) as usize;
+            let mut striped = 0;
+            for batch in &c.springs.batches {
+                let (short, long) =
+                    (batch.unbanded().end..batch.unstriped().end, batch.unstriped());
+                assert!(short.clone().all(|i| offset(i) < LONG_OFFSET));
+                assert!((long.end..batch.range.end).all(|i| offset(i) >= LONG_OFFSET));
+                striped += batch.striped;
+            }
+            striped
+        };
+        assert_eq!(layout(&c), 2 * 69 * 69 + 70 * 69 + 70 * 68);
         let state = State {
             pos: (0..n * n).map(|k| Vec3A::from(at(k)) * 1.02).collect(),
             vel: (0..n * n).map(|k| Vec3A::new(0.1 * (k % 5) as f32, 0.0, -0.05)).collect(),
@@ -531,8 +551,12 @@ mod tests {
             c.springs.batches.iter().flat_map(|b| [b.range.start, b.range.end - 1]).collect();
         gone.dedup();
         let ids: Vec<SpringId> = gone.iter().map(|&i| c.springs.model_id[i]).collect();
+        let tails = c.springs.batches.iter().map(|b| b.unstriped().end..b.range.end);
+        let long_gone = tails.flat_map(|t| gone.iter().filter(move |&i| t.contains(i)));
+        let striped_left = layout(&c) - long_gone.count();
         c.springs.remove(&gone);
         assert_eq!(c.springs.len(), m.springs.len() - gone.len());
+        assert_eq!(layout(&c), striped_left);
         check(&c, &ids);
     }
 
@@ -576,7 +600,9 @@ mod tests {
         }
         let weights = Weights { ga: &ga, gb: &gb, gc: &gc, gk: &gk, gd: &gd };
         let mut batched = u.clone();
-        project_springs(&c.springs, &base, weights, &u_old, &mut batched, Threads::One);
+        let mut stripes = Stripes::default();
+        let with = (weights, &mut stripes);
+        project_springs(&c.springs, &base, with, &u_old, &mut batched, Threads::One);
         let mut single = u.clone();
         let leak = project_springs_leaking(&c.springs, &base, weights, &u_old, &mut single);
         assert_eq!(batched, single, "the same corrections, operation for operation");

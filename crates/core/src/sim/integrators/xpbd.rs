@@ -12,7 +12,8 @@
 //!     x_prev ← x
 //!     v ← v + h w F_gas                                     (the gas; see crate::sim::forces::pressure)
 //!     x ← x + h (v + h (g + w F_ext))                       (predict; free nodes)
-//!     for each spring, in colour order (λ = 0: one iteration):
+//!     for each spring, long bands' stripes first, then colour by colour (λ = 0: one iteration;
+//!     see crate::sim::forces::bands):
 //!         d = x_a − x_b,  C = |d| − L,  n = d/|d|
 //!         α̃ = α / h² = 1 / (k h²),   γ = α̃ β h = d_s / (k h)       (β = d_s h²)
 //!         Δλ = −(C + γ n·(Δx_a − Δx_b)) / ((1 + γ)(w_a + w_b) + α̃)
@@ -76,6 +77,7 @@
 //! made the 128 × 128 benchmark cloth's frames 8% slower.
 
 use crate::sim::compile::Compiled;
+use crate::sim::forces::bands::Stripes;
 use crate::sim::forces::damping::global_factor;
 use crate::sim::forces::kernels::{Threads, Weights, project_springs, project_springs_leaking};
 use crate::sim::integrators::spin::FreeBody;
@@ -109,6 +111,8 @@ pub(crate) struct Workspace {
     grad: Vec<Vec3A>,
     /// The free body the spin correction turns ([`crate::sim::integrators::spin`]).
     body: FreeBody,
+    /// The long bands' weights and columns ([`crate::sim::forces::bands`]).
+    stripes: Stripes,
 }
 
 impl Workspace {
@@ -141,6 +145,7 @@ impl Workspace {
             self.gk.push(k);
             self.gd.push(d);
         }
+        s.bands.stripe_weights(h, w, &mut self.stripes);
         self.h = h;
     }
 
@@ -230,6 +235,9 @@ pub(crate) fn step(
     let spin = Spin::of(c, world);
     let (start, out, dst) = states.pair(states.committed_index());
     let base = &start.pos;
+    if c.springs.bands.has_long() {
+        ws.stripes.set_base(base);
+    }
     ws.u_prev.clear();
     ws.u_prev.resize(base.len(), Vec3A::ZERO);
     ws.u.resize(base.len(), Vec3A::ZERO);
@@ -307,6 +315,7 @@ impl Spin {
 fn project(c: &Compiled, ws: &mut Workspace, base: &[Vec3A], spin: Spin, threads: Threads) {
     let springs = &c.springs;
     let weights = Weights { ga: &ws.ga, gb: &ws.gb, gc: &ws.gc, gk: &ws.gk, gd: &ws.gd };
+    let weights = (weights, &mut ws.stripes);
     match spin {
         Spin::Untouched => project_springs(springs, base, weights, &ws.u_prev, &mut ws.u, threads),
         Spin::Free => {
@@ -321,7 +330,7 @@ fn project(c: &Compiled, ws: &mut Workspace, base: &[Vec3A], spin: Spin, threads
         }
         Spin::AnchoredGas => {
             let turnable = ws.body.measure(&ws.free_mass, base, &ws.u_prev);
-            let leak = project_springs_leaking(springs, base, weights, &ws.u_prev, &mut ws.u);
+            let leak = project_springs_leaking(springs, base, weights.0, &ws.u_prev, &mut ws.u);
             if turnable {
                 ws.body.undo(leak, &ws.free_mass, &mut ws.u);
             }
