@@ -25,6 +25,7 @@
 //! was before the step ([`state`] explains why that costs no copy).
 
 pub mod coloring;
+mod columns;
 mod compile;
 pub mod constraints;
 pub mod contacts;

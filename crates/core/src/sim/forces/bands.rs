@@ -73,10 +73,8 @@
 //! they do not overlap; it guarded the vector loop with run-time checks, and on damped models
 //! (twelve input columns) gave up and ran scalar code, slower than the colour batches. Each
 //! column is now an argument of its own (`chunk`).
-#![allow(unsafe_code)]
-
-use crate::sim::forces::kernels::components;
-use glam::{Mat4, Vec3A, Vec4};
+use crate::sim::columns::{ColumnLoop, Columns, Isa, gather, run, split};
+use glam::Vec3A;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -113,13 +111,13 @@ struct Band {
 }
 
 /// A spring's constants: rest length (m), stiffness (N/m), damping (N·s/m).
-pub(crate) type Columns<'a> = (&'a [f32], &'a [f32], &'a [f32]);
+pub(crate) type Constants<'a> = (&'a [f32], &'a [f32], &'a [f32]);
 
 impl Bands {
     /// Puts in bands the springs `(a[i], b[i])` with constants `columns` for which
     /// `eligible[i]` holds, where their offset has enough of them (module doc). Returns the
     /// bands and, per spring, whether it went into one.
-    pub fn find(a: &[u32], b: &[u32], columns: Columns, eligible: &[bool]) -> (Bands, Vec<bool>) {
+    pub fn find(a: &[u32], b: &[u32], columns: Constants, eligible: &[bool]) -> (Bands, Vec<bool>) {
         let ends = |i: usize| {
             let (x, y) = (a[i] as usize, b[i] as usize);
             (x.min(y), x.abs_diff(y))
@@ -207,49 +205,20 @@ impl Bands {
         if self.bands.is_empty() {
             return;
         }
-        scratch.ready(pos.len(), damped);
+        scratch.ready(pos.len());
         split(pos, &mut scratch.x);
         if damped {
             split(vel, &mut scratch.v);
         }
         let s = &mut *scratch;
-        match (isa, damped) {
-            #[cfg(target_arch = "x86_64")]
-            (Isa::Avx, true) => {
-                // SAFETY: `Isa::Avx` is only made by `Isa::detect` after the CPU was found to
-                // have AVX, the one requirement of a `#[target_feature(enable = "avx")]` function.
-                unsafe { all_bands_avx::<true>(&self.bands, &s.x, &s.v, &mut s.f, &mut s.g) }
-            }
-            #[cfg(target_arch = "x86_64")]
-            (Isa::Avx, false) => {
-                // SAFETY: as above.
-                unsafe { all_bands_avx::<false>(&self.bands, &s.x, &s.v, &mut s.f, &mut s.g) }
-            }
-            (_, true) => all_bands::<true>(&self.bands, &s.x, &s.v, &mut s.f, &mut s.g),
-            (_, false) => all_bands::<false>(&self.bands, &s.x, &s.v, &mut s.f, &mut s.g),
+        let (bands, x, v, f, g) = (&self.bands[..], &s.x, &s.v, &mut s.f, &mut s.g);
+        if damped {
+            run(isa, AllBands::<true> { bands, x, v, f, g });
+        } else {
+            run(isa, AllBands::<false> { bands, x, v, f, g });
         }
         gather::<true>(&scratch.f, forces);
         scratch.f.iter_mut().for_each(|c| c.fill(0.0));
-    }
-}
-
-/// The instruction set the band loops are built for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Isa {
-    /// The target the crate is built for (SSE2 on x86-64).
-    Baseline,
-    /// 8-lane AVX, when the CPU has it.
-    #[cfg(target_arch = "x86_64")]
-    Avx,
-}
-
-impl Isa {
-    fn detect() -> Isa {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx") {
-            return Isa::Avx;
-        }
-        Isa::Baseline
     }
 }
 
@@ -257,71 +226,35 @@ impl Isa {
 /// x, y and z columns, and the forces of a band's lanes for its second pass.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BandScratch {
-    x: [Vec<f32>; 3],
-    v: [Vec<f32>; 3],
+    x: Columns,
+    v: Columns,
     /// All zero between passes.
-    f: [Vec<f32>; 3],
-    g: [Vec<f32>; 3],
+    f: Columns,
+    g: Columns,
 }
 
 impl BandScratch {
-    /// Sizes the columns for `n` nodes (velocities only when `damped`).
-    fn ready(&mut self, n: usize, damped: bool) {
-        let size =
-            |cols: &mut [Vec<f32>; 3], len: usize| cols.iter_mut().for_each(|c| c.resize(len, 0.0));
-        size(&mut self.x, n);
-        size(&mut self.f, n);
-        size(&mut self.g, CHUNK);
-        if damped {
-            size(&mut self.v, n);
-        }
+    /// Sizes the force columns for `n` nodes, and the scratch for a chunk.
+    fn ready(&mut self, n: usize) {
+        self.f.iter_mut().for_each(|c| c.resize(n, 0.0));
+        self.g.iter_mut().for_each(|c| c.resize(CHUNK, 0.0));
     }
 }
 
-/// Copies vectors into x, y and z columns, four at a time through one 4 × 4 transpose.
-fn split(from: &[Vec3A], [x, y, z]: &mut [Vec<f32>; 3]) {
-    let (quads, rest) = from.as_chunks::<4>();
-    let columns = x.as_chunks_mut::<4>().0.iter_mut().zip(y.as_chunks_mut::<4>().0.iter_mut());
-    for (q, ((x, y), z)) in quads.iter().zip(columns.zip(z.as_chunks_mut::<4>().0)) {
-        let t = components(q);
-        (*x, *y, *z) = (t.x_axis.to_array(), t.y_axis.to_array(), t.z_axis.to_array());
-    }
-    let done = 4 * quads.len();
-    for (i, p) in rest.iter().enumerate() {
-        (x[done + i], y[done + i], z[done + i]) = (p.x, p.y, p.z);
-    }
+/// [`all_bands`] as a [`ColumnLoop`].
+struct AllBands<'a, const DAMPED: bool> {
+    bands: &'a [Band],
+    x: &'a Columns,
+    v: &'a Columns,
+    f: &'a mut Columns,
+    g: &'a mut Columns,
 }
 
-/// Adds x, y and z columns to vectors (or, unless `ADD`, writes them over the vectors), four
-/// at a time through one 4 × 4 transpose.
-fn gather<const ADD: bool>([x, y, z]: &[Vec<f32>; 3], to: &mut [Vec3A]) {
-    let put = |v: &mut Vec3A, c: Vec3A| *v = if ADD { *v + c } else { c };
-    let (quads, rest) = to.as_chunks_mut::<4>();
-    let columns = x.as_chunks::<4>().0.iter().zip(y.as_chunks::<4>().0);
-    for (q, ((x, y), z)) in quads.iter_mut().zip(columns.zip(z.as_chunks::<4>().0)) {
-        let t =
-            Mat4::from_cols(Vec4::from(*x), Vec4::from(*y), Vec4::from(*z), Vec4::ZERO).transpose();
-        for (v, c) in q.iter_mut().zip([t.x_axis, t.y_axis, t.z_axis, t.w_axis]) {
-            put(v, Vec3A::from_vec4(c));
-        }
+impl<const DAMPED: bool> ColumnLoop for AllBands<'_, DAMPED> {
+    #[inline(always)]
+    fn run(self) {
+        all_bands::<DAMPED>(self.bands, self.x, self.v, self.f, self.g);
     }
-    let done = 4 * quads.len();
-    for (i, v) in rest.iter_mut().enumerate() {
-        put(v, Vec3A::new(x[done + i], y[done + i], z[done + i]));
-    }
-}
-
-/// [`all_bands`] with the loops built for AVX; the caller has checked that the CPU has it.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
-fn all_bands_avx<const DAMPED: bool>(
-    bands: &[Band],
-    x: &[Vec<f32>; 3],
-    v: &[Vec<f32>; 3],
-    f: &mut [Vec<f32>; 3],
-    g: &mut [Vec<f32>; 3],
-) {
-    all_bands::<DAMPED>(bands, x, v, f, g);
 }
 
 /// Every band's forces into `f` (columns of the nodes' forces), from positions `x` and
@@ -329,10 +262,10 @@ fn all_bands_avx<const DAMPED: bool>(
 #[inline(always)]
 fn all_bands<const DAMPED: bool>(
     bands: &[Band],
-    [x, y, z]: &[Vec<f32>; 3],
-    [vx, vy, vz]: &[Vec<f32>; 3],
-    [fx, fy, fz]: &mut [Vec<f32>; 3],
-    [gx, gy, gz]: &mut [Vec<f32>; 3],
+    [x, y, z]: &Columns,
+    [vx, vy, vz]: &Columns,
+    [fx, fy, fz]: &mut Columns,
+    [gx, gy, gz]: &mut Columns,
 ) {
     for band in bands {
         let (o, lanes) = (band.offset, band.stiffness.len());
@@ -446,16 +379,21 @@ fn chunk<const DAMPED: bool, const KEEP: bool>(
 }
 
 /// Xpbd's side of the long bands: each lane's weights for one sub-step size (g_a, g_b, g_k,
-/// g_d of [`crate::sim::forces::kernels::Weights`]) and the nodes' columns a step works on.
+/// g_d of [`crate::sim::forces::kernels::Weights`]).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Stripes {
     /// Per long band, in offset order: g_a, g_b, g_k, g_d per lane.
     weights: Vec<[Vec<f32>; 4]>,
-    /// The nodes' positions at the start of the step, their displacements, and those a
-    /// sub-step ago (the last only for damped models).
-    base: [Vec<f32>; 3],
-    u: [Vec<f32>; 3],
-    u_prev: [Vec<f32>; 3],
+}
+
+/// What Xpbd's stripes work on: their weights, and the nodes' columns — positions at the
+/// step's start (filled by the caller), and scratch for the displacements now and a sub-step
+/// ago.
+pub(crate) struct StripeWork<'a> {
+    pub stripes: &'a Stripes,
+    pub base: &'a Columns,
+    pub u: &'a mut Columns,
+    pub u_prev: &'a mut Columns,
 }
 
 impl Bands {
@@ -491,24 +429,16 @@ impl Bands {
     }
 }
 
-impl Stripes {
-    /// Takes the positions `base` of the step's start.
-    pub fn set_base(&mut self, base: &[Vec3A]) {
-        let size =
-            |cols: &mut [Vec<f32>; 3]| cols.iter_mut().for_each(|c| c.resize(base.len(), 0.0));
-        size(&mut self.base);
-        split(base, &mut self.base);
-    }
-
-    /// One Xpbd iteration over the springs of the long bands, on the displacements `u`
+impl StripeWork<'_> {
+    /// One Xpbd iteration over the springs of the long `bands` on the displacements `u`
     /// (`u_prev`: those a sub-step ago, read when `damped`), stripe by stripe: a band's even
-    /// stripes of `offset` lanes, then its odd ones (module doc). [`Stripes::set_base`] and
-    /// [`Bands::stripe_weights`] come first.
+    /// stripes of `offset` lanes, then its odd ones (module doc). Nothing when the base
+    /// columns do not cover `u`.
     pub fn project(&mut self, bands: &Bands, damped: bool, u_prev: &[Vec3A], u: &mut [Vec3A]) {
         self.project_on(Isa::detect(), bands, damped, u_prev, u);
     }
 
-    /// [`Stripes::project`] with the loops built for `isa`.
+    /// [`StripeWork::project`] with the loops built for `isa`.
     fn project_on(
         &mut self,
         isa: Isa,
@@ -517,48 +447,37 @@ impl Stripes {
         u_prev: &[Vec3A],
         u: &mut [Vec3A],
     ) {
-        let n = u.len();
-        if self.base.iter().any(|c| c.len() != n) {
+        if self.base.iter().any(|c| c.len() != u.len()) {
             return;
         }
-        for cols in [&mut self.u, &mut self.u_prev] {
-            cols.iter_mut().for_each(|c| c.resize(n, 0.0));
-        }
-        split(u, &mut self.u);
+        split(u, self.u);
         if damped {
-            split(u_prev, &mut self.u_prev);
+            split(u_prev, self.u_prev);
         }
-        let long: Vec<(&Band, &[Vec<f32>; 4])> = bands.long().zip(&self.weights).collect();
-        let (base, up, cols) = (&self.base, &self.u_prev, &mut self.u);
-        match (isa, damped) {
-            #[cfg(target_arch = "x86_64")]
-            (Isa::Avx, true) => {
-                // SAFETY: `Isa::Avx` is only made by `Isa::detect` after the CPU was found to
-                // have AVX, the one requirement of a `#[target_feature(enable = "avx")]` function.
-                unsafe { all_stripes_avx::<true>(&long, base, up, cols) }
-            }
-            #[cfg(target_arch = "x86_64")]
-            (Isa::Avx, false) => {
-                // SAFETY: as above.
-                unsafe { all_stripes_avx::<false>(&long, base, up, cols) }
-            }
-            (_, true) => all_stripes::<true>(&long, base, up, cols),
-            (_, false) => all_stripes::<false>(&long, base, up, cols),
+        let long: Vec<(&Band, &[Vec<f32>; 4])> = bands.long().zip(&self.stripes.weights).collect();
+        let (bands, base, u_prev, cols) = (&long[..], self.base, &*self.u_prev, &mut *self.u);
+        if damped {
+            run(isa, AllStripes::<true> { bands, base, u_prev, u: cols });
+        } else {
+            run(isa, AllStripes::<false> { bands, base, u_prev, u: cols });
         }
-        gather::<false>(&self.u, u);
+        gather::<false>(self.u, u);
     }
 }
 
-/// [`all_stripes`] with the loops built for AVX; the caller has checked that the CPU has it.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
-fn all_stripes_avx<const DAMPED: bool>(
-    bands: &[(&Band, &[Vec<f32>; 4])],
-    base: &[Vec<f32>; 3],
-    u_prev: &[Vec<f32>; 3],
-    u: &mut [Vec<f32>; 3],
-) {
-    all_stripes::<DAMPED>(bands, base, u_prev, u);
+/// [`all_stripes`] as a [`ColumnLoop`].
+struct AllStripes<'a, const DAMPED: bool> {
+    bands: &'a [(&'a Band, &'a [Vec<f32>; 4])],
+    base: &'a Columns,
+    u_prev: &'a Columns,
+    u: &'a mut Columns,
+}
+
+impl<const DAMPED: bool> ColumnLoop for AllStripes<'_, DAMPED> {
+    #[inline(always)]
+    fn run(self) {
+        all_stripes::<DAMPED>(self.bands, self.base, self.u_prev, self.u);
+    }
 }
 
 /// Every long band's stripes (module doc), band by band, on the displacement columns `u`.
@@ -896,18 +815,20 @@ mod tests {
             u_prev.iter().map(|p| *p * 1.5 + Vec3A::new(0.0, -0.001, 0.0)).collect();
         let mut stripes = Stripes::default();
         bands.stripe_weights(h, &w, &mut stripes);
-        stripes.set_base(&pos);
+        let mut base = Columns::default();
+        split(&pos, &mut base);
+        let (mut cols, mut prev_cols) = (Columns::default(), Columns::default());
         for damped in [false, true] {
             let mut truth = u.clone();
             stripes_one_by_one(&bands, (h, &w), (&pos, &u_prev), damped, &mut truth);
             let moved = truth.iter().zip(&u).filter(|(t, u)| t != u).count();
             assert!(moved > n * n / 2, "the springs move the nodes: {moved}");
-            let mut isas = vec![Isa::Baseline];
-            #[cfg(target_arch = "x86_64")]
-            isas.extend((Isa::detect() == Isa::Avx).then_some(Isa::Avx));
-            for isa in isas {
+            for isa in Isa::available() {
                 let mut striped = u.clone();
-                stripes.project_on(isa, &bands, damped, &u_prev, &mut striped);
+                let (u_cols, u_prev_cols) = (&mut cols, &mut prev_cols);
+                let mut work =
+                    StripeWork { stripes: &stripes, base: &base, u: u_cols, u_prev: u_prev_cols };
+                work.project_on(isa, &bands, damped, &u_prev, &mut striped);
                 let same = striped.iter().zip(&truth).all(|(s, t)| s.to_array() == t.to_array());
                 assert!(same, "{isa:?}, damped {damped}");
             }
@@ -915,20 +836,18 @@ mod tests {
     }
 
     #[test]
-    fn the_avx_loops_give_the_baseline_bits() {
-        #[cfg(target_arch = "x86_64")]
-        if Isa::detect() == Isa::Avx {
-            let (pos, vel, springs) = grid(40);
-            let (bands, _) = bands_of(&springs, &vec![true; springs.len()]);
-            for damped in [false, true] {
-                let run = |isa| {
-                    let forces = banded_forces(&bands, isa, (&pos, &vel), damped);
-                    forces.iter().map(|f| f.to_array()).collect::<Vec<_>>()
-                };
-                assert_eq!(run(Isa::Avx), run(Isa::Baseline), "damped {damped}");
+    fn every_instruction_set_gives_the_same_forces_bit_for_bit() {
+        let (pos, vel, springs) = grid(40);
+        let (bands, _) = bands_of(&springs, &vec![true; springs.len()]);
+        for damped in [false, true] {
+            let run = |isa| {
+                let forces = banded_forces(&bands, isa, (&pos, &vel), damped);
+                forces.iter().map(|f| f.to_array()).collect::<Vec<_>>()
+            };
+            let baseline = run(Isa::Baseline);
+            for isa in Isa::available() {
+                assert_eq!(run(isa), baseline, "{isa:?}, damped {damped}");
             }
-            return;
         }
-        eprintln!("this CPU has no AVX: only the baseline loops ran");
     }
 }

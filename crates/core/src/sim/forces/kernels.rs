@@ -40,7 +40,7 @@
 #![allow(unsafe_code)]
 
 use crate::sim::compile::SpringData;
-use crate::sim::forces::bands::{BandScratch, Stripes};
+use crate::sim::forces::bands::{BandScratch, StripeWork};
 use crate::sim::state::State;
 use glam::{DVec3, Mat4, Vec3A, Vec4};
 use rayon::prelude::*;
@@ -264,7 +264,7 @@ pub(crate) struct Weights<'a> {
 pub(crate) fn project_springs(
     springs: &SpringData,
     base: &[Vec3A],
-    (weights, stripes): (Weights, &mut Stripes),
+    (weights, mut stripes): (Weights, StripeWork),
     u_prev: &[Vec3A],
     u: &mut [Vec3A],
     threads: Threads,
@@ -431,8 +431,9 @@ pub(crate) fn project_springs_leaking(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::columns::Columns;
     use crate::sim::compile::Compiled;
-    use crate::sim::forces::bands::LONG_OFFSET;
+    use crate::sim::forces::bands::{LONG_OFFSET, Stripes};
     use crate::sim::integrators::spin::FreeBody;
     use crate::{Node, NodeId, Spring, SpringId, SpringKind, SpringModel};
     use glam::Vec3;
@@ -600,8 +601,15 @@ mod tests {
         }
         let weights = Weights { ga: &ga, gb: &gb, gc: &gc, gk: &gk, gd: &gd };
         let mut batched = u.clone();
-        let mut stripes = Stripes::default();
-        let with = (weights, &mut stripes);
+        let (stripes, base_cols) = (Stripes::default(), Columns::default());
+        let (mut u_cols, mut u_prev_cols) = (Columns::default(), Columns::default());
+        let work = StripeWork {
+            stripes: &stripes,
+            base: &base_cols,
+            u: &mut u_cols,
+            u_prev: &mut u_prev_cols,
+        };
+        let with = (weights, work);
         project_springs(&c.springs, &base, with, &u_old, &mut batched, Threads::One);
         let mut single = u.clone();
         let leak = project_springs_leaking(&c.springs, &base, weights, &u_old, &mut single);

@@ -76,8 +76,9 @@
 //! stay in cache); keeping x0_a − x0_b per spring instead, a stream of 16 bytes a spring,
 //! made the 128 × 128 benchmark cloth's frames 8% slower.
 
+use crate::sim::columns::{Columns, gather, split};
 use crate::sim::compile::Compiled;
-use crate::sim::forces::bands::Stripes;
+use crate::sim::forces::bands::{StripeWork, Stripes};
 use crate::sim::forces::damping::global_factor;
 use crate::sim::forces::kernels::{Threads, Weights, project_springs, project_springs_leaking};
 use crate::sim::integrators::spin::FreeBody;
@@ -111,8 +112,13 @@ pub(crate) struct Workspace {
     grad: Vec<Vec3A>,
     /// The free body the spin correction turns ([`crate::sim::integrators::spin`]).
     body: FreeBody,
-    /// The long bands' weights and columns ([`crate::sim::forces::bands`]).
+    /// The long bands' weights ([`crate::sim::forces::bands`]).
     stripes: Stripes,
+    /// The nodes' positions at the start of the step, their displacements now and a sub-step
+    /// ago, as columns for the stripes and the tethers' pull ([`crate::sim::columns`]).
+    base_columns: Columns,
+    u_columns: Columns,
+    u_prev_columns: Columns,
 }
 
 impl Workspace {
@@ -165,9 +171,11 @@ impl Workspace {
         predict: bool,
     ) -> bool {
         let scale = (1.0 / h) * global_factor(c.params.damping, h);
-        let Workspace { u, u_prev, kick, .. } = self;
+        let Workspace { u, u_prev, kick, base_columns, u_columns, .. } = self;
         if let (Some(t), Some(tethers)) = (c.params.tethers, &c.tethers) {
-            tethers.pull(t.slack, base, u);
+            split(u, u_columns);
+            tethers.pull_columns(t.slack, base_columns, u_columns);
+            gather::<false>(u_columns, u);
         }
         let mut finite = true;
         let nodes = u.iter_mut().zip(u_prev.iter_mut()).zip(v.iter_mut().zip(kick.iter()));
@@ -235,8 +243,8 @@ pub(crate) fn step(
     let spin = Spin::of(c, world);
     let (start, out, dst) = states.pair(states.committed_index());
     let base = &start.pos;
-    if c.springs.bands.has_long() {
-        ws.stripes.set_base(base);
+    if c.springs.bands.has_long() || (c.params.tethers.is_some() && c.tethers.is_some()) {
+        split(base, &mut ws.base_columns);
     }
     ws.u_prev.clear();
     ws.u_prev.resize(base.len(), Vec3A::ZERO);
@@ -315,7 +323,13 @@ impl Spin {
 fn project(c: &Compiled, ws: &mut Workspace, base: &[Vec3A], spin: Spin, threads: Threads) {
     let springs = &c.springs;
     let weights = Weights { ga: &ws.ga, gb: &ws.gb, gc: &ws.gc, gk: &ws.gk, gd: &ws.gd };
-    let weights = (weights, &mut ws.stripes);
+    let stripes = StripeWork {
+        stripes: &ws.stripes,
+        base: &ws.base_columns,
+        u: &mut ws.u_columns,
+        u_prev: &mut ws.u_prev_columns,
+    };
+    let weights = (weights, stripes);
     match spin {
         Spin::Untouched => project_springs(springs, base, weights, &ws.u_prev, &mut ws.u, threads),
         Spin::Free => {
