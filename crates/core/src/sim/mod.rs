@@ -144,7 +144,7 @@ impl Simulation {
         }
         let n = self.substeps_for(dt);
         self.c.ready_tethers();
-        let threads = kernels::worth(self.threads, &self.c.springs);
+        let threads = kernels::worth(self.threads, &self.c.springs, self.c.params.integrator);
         let outcome = if threads == Threads::All {
             // On a pool thread, splitting each colour batch is a cheap local fork-join rather
             // than a cross-thread wake-up.

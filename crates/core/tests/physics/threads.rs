@@ -8,8 +8,8 @@ use springmesh_core::{Integrator, Simulation};
 fn threads_give_the_same_result_bit_for_bit() {
     // 200 × 200: colour batches of up to 20,000 springs, above the 16,384 below which a batch
     // stays on one thread, so they really are split (the 96 × 96 cloth this test had before
-    // the threshold rose no longer was). Numbered row by row, the explicit integrators take
-    // nearly all its springs in bands, which run on one thread; shuffled, none.
+    // the threshold rose no longer was) — once the grid is shuffled: numbered row by row, its
+    // springs lie in bands (kernels' `worth`), which run on one thread.
     let grid = grid_cloth(200, 0.05, 0.01, GridSprings { stiffness: 200.0, damping: 0.1 });
     for (model, numbering) in [(shuffled(&grid, 7919), "shuffled"), (grid, "row by row")] {
         for integrator in Integrator::ALL {
