@@ -49,8 +49,6 @@ use crate::NodeId;
 use crate::model::Buckets;
 use crate::sim::columns::{ColumnLoop, Columns, Isa, run};
 use crate::sim::compile::SpringData;
-use crate::sim::forces::kernels::squared_lengths;
-use glam::{Vec3A, Vec4};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::ops::Range;
@@ -208,75 +206,53 @@ impl Tethers {
     /// nodes of a hanging cloth are pulled every sub-step). Nothing when the columns do not
     /// cover the nodes.
     pub fn pull_columns(&self, slack: f32, base: &Columns, u: &mut Columns) {
-        self.pull_columns_on(Isa::detect(), slack, base, u);
+        self.pull_on::<true, false>(Isa::detect(), slack, base, u, &mut Columns::default());
     }
 
-    /// [`Tethers::pull_columns`] with the loop built for `isa`.
-    fn pull_columns_on(&self, isa: Isa, slack: f32, base: &Columns, u: &mut Columns) {
+    /// [`Tethers::pull_columns`] of nodes at `x` (no base) moving at `v`: a node pulled back
+    /// also loses the outward part of its velocity, as at a contact with the sphere (the
+    /// explicit integrators).
+    pub fn pull_stopping(&self, slack: f32, x: &mut Columns, v: &mut Columns) {
+        self.pull_on::<false, true>(Isa::detect(), slack, &Columns::default(), x, v);
+    }
+
+    /// The pulls with the loop built for `isa`: of nodes at `base + u` (`BASE`) or at `u`,
+    /// stopping their velocities `v` (`STOP`) or not.
+    fn pull_on<const BASE: bool, const STOP: bool>(
+        &self,
+        isa: Isa,
+        slack: f32,
+        base: &Columns,
+        u: &mut Columns,
+        v: &mut Columns,
+    ) {
         let n = u[0].len();
-        if base.iter().chain(u.iter()).any(|c| c.len() != n) {
+        let covered = |c: &Columns| c.iter().all(|c| c.len() == n);
+        if !covered(u) || (BASE && !covered(base)) || (STOP && !covered(v)) {
             return;
         }
-        run(isa, PullColumns { tethers: self, factor: 1.0 + slack, base, u });
-    }
-
-    /// Moves every tethered node at `x` beyond `(1 + slack) ×` its tether length from its
-    /// anchor back onto that sphere, and takes the outward part out of its velocity `v`, as
-    /// a contact with the sphere would (the explicit integrators).
-    ///
-    /// The nodes of a run are distinct, so they go four at a time: four squared distances are
-    /// compared with their limits, and only when one is past it do the four take a vector
-    /// square root and division, and every node is moved by its excess (zero when within),
-    /// without a branch per node.
-    pub fn pull_stopping(&self, slack: f32, x: &mut [Vec3A], v: &mut [Vec3A]) {
-        let factor = Vec4::splat(1.0 + slack);
-        for run in &self.runs {
-            let (Some(&a), Some(&first)) = (self.anchor.get(run.start), self.node.get(run.start))
-            else {
-                continue;
-            };
-            let nodes = first as usize..first as usize + run.len();
-            let Some(&anchor) = x.get(a as usize) else { continue };
-            let (Some(x), Some(lengths), Some(v)) =
-                (x.get_mut(nodes.clone()), self.length.get(run.clone()), v.get_mut(nodes))
-            else {
-                continue;
-            };
-            let (x4, x1) = x.as_chunks_mut::<4>();
-            let (v4, v1) = v.as_chunks_mut::<4>();
-            let lengths4 = lengths.as_chunks::<4>().0;
-            for ((x, v), length) in x4.iter_mut().zip(v4).zip(lengths4) {
-                pull4((anchor, factor), x, Vec4::from(*length), v);
-            }
-            // The last few, padded with nodes at the anchor on an endless tether (never pulled).
-            let used = x1.len();
-            if used > 0 {
-                let (mut lanes, mut speeds, mut length) =
-                    ([anchor; 4], [Vec3A::ZERO; 4], [f32::INFINITY; 4]);
-                lanes[..used].copy_from_slice(x1);
-                speeds[..used].copy_from_slice(v1);
-                length[..used].copy_from_slice(&lengths[lengths.len() - used..]);
-                pull4((anchor, factor), &mut lanes, Vec4::from(length), &mut speeds);
-                x1.copy_from_slice(&lanes[..used]);
-                v1.copy_from_slice(&speeds[..used]);
-            }
-        }
+        let factor = 1.0 + slack;
+        run(isa, PullColumns::<BASE, STOP> { tethers: self, factor, base, u, v });
     }
 }
 
-/// [`Tethers::pull_columns`]'s loop, as a [`ColumnLoop`].
-struct PullColumns<'a> {
+/// [`Tethers::pull_on`]'s loop, as a [`ColumnLoop`].
+struct PullColumns<'a, const BASE: bool, const STOP: bool> {
     tethers: &'a Tethers,
     /// 1 + slack.
     factor: f32,
+    /// Read when `BASE`.
     base: &'a Columns,
     u: &'a mut Columns,
+    /// Read and written when `STOP`.
+    v: &'a mut Columns,
 }
 
-impl ColumnLoop for PullColumns<'_> {
+impl<const BASE: bool, const STOP: bool> ColumnLoop for PullColumns<'_, BASE, STOP> {
     #[inline(always)]
     fn run(self) {
-        let PullColumns { tethers, factor, base: [bx, by, bz], u: [ux, uy, uz] } = self;
+        let PullColumns { tethers, factor, base: [bx, by, bz], u: [ux, uy, uz], v } = self;
+        let [vx, vy, vz] = v;
         let n = ux.len();
         for run in &tethers.runs {
             let (Some(&a), Some(&first)) =
@@ -284,34 +260,43 @@ impl ColumnLoop for PullColumns<'_> {
             else {
                 continue;
             };
-            let (a, nodes) = (a as usize, first as usize..first as usize + run.len());
-            let (Some(lengths), true, true) =
-                (tethers.length.get(run.clone()), a < n, nodes.end <= n)
+            let (a, r) = (a as usize, first as usize..first as usize + run.len());
+            let (Some(lengths), true, true) = (tethers.length.get(run.clone()), a < n, r.end <= n)
             else {
                 continue;
             };
-            let anchor = ([bx[a], by[a], bz[a]], [ux[a], uy[a], uz[a]]);
-            let r = nodes;
+            let (base_at, bases): ([f32; 3], [&[f32]; 3]) = if BASE {
+                ([bx[a], by[a], bz[a]], [&bx[r.clone()], &by[r.clone()], &bz[r.clone()]])
+            } else {
+                ([0.0; 3], [&[]; 3])
+            };
+            let anchor = (base_at, [ux[a], uy[a], uz[a]]);
+            let [ox, oy, oz] = bases;
+            let (vx, vy, vz) = if STOP {
+                (&mut vx[r.clone()], &mut vy[r.clone()], &mut vz[r.clone()])
+            } else {
+                (&mut vx[..0], &mut vy[..0], &mut vz[..0])
+            };
             #[rustfmt::skip]
-            pull_run(
-                anchor, factor, lengths,
-                &bx[r.clone()], &by[r.clone()], &bz[r.clone()],
-                &mut ux[r.clone()], &mut uy[r.clone()], &mut uz[r],
+            pull_run::<BASE, STOP>(
+                anchor, factor, lengths, ox, oy, oz,
+                &mut ux[r.clone()], &mut uy[r.clone()], &mut uz[r], vx, vy, vz,
             );
         }
     }
 }
 
 /// Pulls the nodes of one run (positions `ox, oy, oz` at the step's start plus displacements
-/// `ux, uy, uz`, tether lengths `lengths`) towards their anchor (`anchor` = its base position
-/// and displacement), lane by lane. The offset from the anchor is the bases' offset (fixed for
-/// the step) plus the displacements', so a pull moves u by the small excess only and keeps
-/// its precision. Every column is an argument of its own,
-/// so that the compiler knows they do not overlap and vectorizes the loop
-/// ([`crate::sim::forces::bands`]).
+/// `ux, uy, uz` when `BASE`, else positions `ux, uy, uz`; tether lengths `lengths`) towards
+/// their anchor (`anchor` = its base position and displacement, or position), lane by lane,
+/// and when `STOP` takes the outward part out of their velocities `vx, vy, vz`. With a base,
+/// the offset from the anchor is the bases' offset (fixed for the step) plus the
+/// displacements', so a pull moves u by the small excess only and keeps its precision. Every
+/// column is an argument of its own, so that the compiler knows they do not overlap and
+/// vectorizes the loop ([`crate::sim::forces::bands`]).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn pull_run(
+fn pull_run<const BASE: bool, const STOP: bool>(
     ([abx, aby, abz], [aux, auy, auz]): ([f32; 3], [f32; 3]),
     factor: f32,
     lengths: &[f32],
@@ -321,14 +306,19 @@ fn pull_run(
     ux: &mut [f32],
     uy: &mut [f32],
     uz: &mut [f32],
+    vx: &mut [f32],
+    vy: &mut [f32],
+    vz: &mut [f32],
 ) {
     let n = lengths.len();
-    let (ox, oy, oz, ux, uy, uz) =
-        (&ox[..n], &oy[..n], &oz[..n], &mut ux[..n], &mut uy[..n], &mut uz[..n]);
+    let (ux, uy, uz) = (&mut ux[..n], &mut uy[..n], &mut uz[..n]);
+    let bases = if BASE { Some((&ox[..n], &oy[..n], &oz[..n])) } else { None };
+    let mut velocities = if STOP { Some((&mut vx[..n], &mut vy[..n], &mut vz[..n])) } else { None };
     for j in 0..n {
-        let dx = (ox[j] - abx) + (ux[j] - aux);
-        let dy = (oy[j] - aby) + (uy[j] - auy);
-        let dz = (oz[j] - abz) + (uz[j] - auz);
+        let (mut dx, mut dy, mut dz) = (ux[j] - aux, uy[j] - auy, uz[j] - auz);
+        if let Some((ox, oy, oz)) = bases {
+            (dx, dy, dz) = ((ox[j] - abx) + dx, (oy[j] - aby) + dy, (oz[j] - abz) + dz);
+        }
         let squared = dx * dx + dy * dy + dz * dz;
         let max = lengths[j] * factor;
         let distance = squared.sqrt();
@@ -336,29 +326,13 @@ fn pull_run(
         let inward = if excess > 0.0 { 1.0 / distance } else { 0.0 };
         let scale = excess * inward;
         (ux[j], uy[j], uz[j]) = (ux[j] - dx * scale, uy[j] - dy * scale, uz[j] - dz * scale);
-    }
-}
-
-/// Pulls four distinct nodes at `x` towards their anchor at `anchor` (`(anchor, 1 + slack)`)
-/// onto the spheres of radius `(1 + slack) × length` and takes the outward part out of their
-/// velocities `v`.
-#[inline(always)]
-fn pull4((anchor, factor): (Vec3A, Vec4), x: &mut [Vec3A; 4], length: Vec4, v: &mut [Vec3A; 4]) {
-    let d: [Vec3A; 4] = std::array::from_fn(|j| x[j] - anchor);
-    let (squared, max) = (squared_lengths(&d), length * factor);
-    if !squared.cmpgt(max * max).any() {
-        return;
-    }
-    let distance = squared.sqrt();
-    let excess = (distance - max).max(Vec4::ZERO);
-    let pulled = excess.cmpgt(Vec4::ZERO);
-    let inward = Vec4::select(pulled, Vec4::ONE / distance, Vec4::ZERO);
-    let (scale, inward) = ((excess * inward).to_array(), inward.to_array());
-    for j in 0..4 {
-        x[j] -= d[j] * scale[j];
-        // n is the outward unit direction, zero for a node within.
-        let n = d[j] * inward[j];
-        v[j] -= n * v[j].dot(n).max(0.0);
+        if let Some((vx, vy, vz)) = velocities.as_mut() {
+            // n is the outward unit direction, zero for a node within.
+            let (nx, ny, nz) = (dx * inward, dy * inward, dz * inward);
+            let outward = (vx[j] * nx + vy[j] * ny + vz[j] * nz).max(0.0);
+            (vx[j], vy[j], vz[j]) =
+                (vx[j] - nx * outward, vy[j] - ny * outward, vz[j] - nz * outward);
+        }
     }
 }
 
@@ -393,7 +367,7 @@ mod tests {
     use crate::sim::columns::{gather, split};
     use crate::sim::compile::Compiled;
     use crate::{Face, Node, NodeId, Spring, SpringKind, SpringModel};
-    use glam::Vec3;
+    use glam::{Vec3, Vec3A};
 
     /// A chain 0-1-2-3 of 1 m springs with a 2.5 m shortcut 0-3, anchored at 0, and a node 4
     /// joined to nothing.
@@ -439,7 +413,13 @@ mod tests {
         split(&base, &mut base_columns);
         for isa in Isa::available() {
             split(&u, &mut u_columns);
-            t.pull_columns_on(isa, 0.0, &base_columns, &mut u_columns);
+            t.pull_on::<true, false>(
+                isa,
+                0.0,
+                &base_columns,
+                &mut u_columns,
+                &mut Columns::default(),
+            );
             let mut pulled = u.clone();
             gather::<false>(&u_columns, &mut pulled);
             assert!((base[2] + pulled[2] - Vec3A::new(1.0, 2.0, 0.0)).length() < 1e-6, "{isa:?}");
@@ -479,7 +459,13 @@ mod tests {
             .into_iter()
             .map(|isa| {
                 split(&u, &mut u_columns);
-                t.pull_columns_on(isa, slack, &base_columns, &mut u_columns);
+                t.pull_on::<true, false>(
+                    isa,
+                    slack,
+                    &base_columns,
+                    &mut u_columns,
+                    &mut Columns::default(),
+                );
                 let mut pulled = u.clone();
                 gather::<false>(&u_columns, &mut pulled);
                 pulled.iter().map(|p| p.to_array()).collect()
@@ -501,29 +487,42 @@ mod tests {
         }
     }
 
+    /// [`Tethers::pull_stopping`] on vectors, with the loop built for `isa`.
+    fn stopping(t: &Tethers, isa: Isa, slack: f32, x: &mut [Vec3A], v: &mut [Vec3A]) {
+        let (mut xc, mut vc) = (Columns::default(), Columns::default());
+        split(x, &mut xc);
+        split(v, &mut vc);
+        t.pull_on::<false, true>(isa, slack, &Columns::default(), &mut xc, &mut vc);
+        gather::<false>(&xc, x);
+        gather::<false>(&vc, v);
+    }
+
     #[test]
     fn a_node_too_far_is_pulled_onto_its_sphere_and_others_stay() {
         let c = chain();
         let t = Tethers::new(5, &c.springs, &c.anchors.nodes, &c.faces);
-        let mut x = vec![
+        let start = vec![
             Vec3A::ZERO,
             Vec3A::new(0.0, 1.005, 0.0),
             Vec3A::new(0.0, 3.0, 0.0),
             Vec3A::new(0.0, 0.0, 1.0),
             Vec3A::splat(100.0),
         ];
-        // Every node moving away from the anchor (at the origin) and sideways at once.
-        let start = x.clone();
-        let mut v: Vec<Vec3A> = x.iter().map(|&x| x + Vec3A::new(0.5, 0.0, 0.0)).collect();
-        t.pull_stopping(0.01, &mut x, &mut v);
-        // Node 1 is within its 1% slack, node 2 is pulled back to 2.02 m and stops moving
-        // outwards (along y) but keeps its sideways speed, node 3 is near.
-        assert!((x[2] - Vec3A::new(0.0, 2.02, 0.0)).length() < 1e-6);
-        assert_eq!(v[2], Vec3A::new(0.5, 0.0, 0.0));
-        for i in [1, 3] {
-            assert_eq!((x[i], v[i]), (start[i], start[i] + Vec3A::new(0.5, 0.0, 0.0)), "node {i}");
+        for isa in Isa::available() {
+            // Every node moving away from the anchor (at the origin) and sideways at once.
+            let mut x = start.clone();
+            let mut v: Vec<Vec3A> = x.iter().map(|&x| x + Vec3A::new(0.5, 0.0, 0.0)).collect();
+            stopping(&t, isa, 0.01, &mut x, &mut v);
+            // Node 1 is within its 1% slack, node 2 is pulled back to 2.02 m and stops moving
+            // outwards (along y) but keeps its sideways speed, node 3 is near.
+            assert!((x[2] - Vec3A::new(0.0, 2.02, 0.0)).length() < 1e-6, "{isa:?}");
+            assert_eq!(v[2], Vec3A::new(0.5, 0.0, 0.0), "{isa:?}");
+            for i in [1, 3] {
+                let moving = start[i] + Vec3A::new(0.5, 0.0, 0.0);
+                assert_eq!((x[i], v[i]), (start[i], moving), "{isa:?}: node {i}");
+            }
+            assert_eq!(x[4], Vec3A::splat(100.0), "{isa:?}: an untethered node is free");
         }
-        assert_eq!(x[4], Vec3A::splat(100.0), "an untethered node is free");
     }
 
     #[test]
@@ -541,7 +540,7 @@ mod tests {
             Vec3A::new(1.0, 0.0, 5.0),
             Vec3A::splat(100.0),
         ];
-        t.pull_stopping(0.0, &mut x, &mut [Vec3A::ZERO; 5]);
+        stopping(&t, Isa::detect(), 0.0, &mut x, &mut [Vec3A::ZERO; 5]);
         let from_anchor = x.map(|p| p.distance(Vec3A::X));
         assert!((from_anchor[0] - 1.0).abs() < 1e-6, "{from_anchor:?}");
         assert!((from_anchor[2] - 1.0).abs() < 1e-6, "{from_anchor:?}");

@@ -32,6 +32,7 @@
 //! (Hairer, Lubich & Wanner, "Geometric Numerical Integration", 2nd ed., 2006, chapters I
 //! and IX). Beyond that it blows up, which [`crate::Simulation::step`] detects and rejects.
 
+use crate::sim::columns::{Columns, gather, split};
 use crate::sim::compile::{Compiled, NodeData};
 use crate::sim::forces::bands::BandScratch;
 use crate::sim::forces::damping::global_factor;
@@ -108,6 +109,9 @@ pub(crate) struct Scratch {
     pub grad: Vec<Vec3A>,
     /// The columns of the springs in bands.
     pub bands: BandScratch,
+    /// The nodes' positions and velocities as columns, for the tethers' pull.
+    pub x_columns: Columns,
+    pub v_columns: Columns,
 }
 
 /// One explicit sub-step of `h` seconds from buffer `src`, covering fractions `t0..t1` of a
@@ -145,7 +149,12 @@ pub(crate) fn substep(
     place_anchors(c, to, t1, dt);
     if let (Some(t), Some(tethers)) = (c.params.tethers, &c.tethers) {
         // The position goes onto the tether's sphere; the velocity loses its outward part.
-        tethers.pull_stopping(t.slack, &mut to.pos, &mut to.vel);
+        let (x, v) = (&mut scratch.x_columns, &mut scratch.v_columns);
+        split(&to.pos, x);
+        split(&to.vel, v);
+        tethers.pull_stopping(t.slack, x, v);
+        gather::<false>(x, &mut to.pos);
+        gather::<false>(v, &mut to.vel);
     }
     Substep { dst: finite.then_some(dst), outside_work }
 }
