@@ -145,11 +145,14 @@ impl Bands {
         let mut bands = Bands { bands };
         let (rest, stiffness, damping) = columns;
         let mut taken = vec![false; a.len()];
+        // Per band, its lanes already filled: a repeated spring (which validation rejects)
+        // stays in the colour batches.
+        let mut filled: Vec<Vec<bool>> =
+            bands.bands.iter().map(|b| vec![false; b.stiffness.len()]).collect();
         for i in (0..a.len()).filter(|&i| eligible[i]) {
             let (first, offset) = ends(i);
-            let Some((band, lane)) = bands.lane(first, offset) else { continue };
-            // A repeated spring (which validation rejects) would find its lane taken.
-            if band.stiffness[lane] == 0.0 && band.rest[lane] == 0.0 && band.damping[lane] == 0.0 {
+            let Some((k, band, lane)) = bands.lane(first, offset) else { continue };
+            if !std::mem::replace(&mut filled[k][lane], true) {
                 band.stiffness[lane] = stiffness[i];
                 band.rest[lane] = rest[i];
                 band.damping[lane] = damping[i];
@@ -159,18 +162,19 @@ impl Bands {
         (bands, taken)
     }
 
-    /// The band and lane of the spring between `first` and `first + offset`, if banded.
-    fn lane(&mut self, first: usize, offset: usize) -> Option<(&mut Band, usize)> {
+    /// The band (its index and itself) and lane of the spring between `first` and
+    /// `first + offset`, if banded.
+    fn lane(&mut self, first: usize, offset: usize) -> Option<(usize, &mut Band, usize)> {
         let i = self.bands.binary_search_by_key(&offset, |b| b.offset).ok()?;
         let band = &mut self.bands[i];
         let lane = first.checked_sub(band.start).filter(|&l| l < band.stiffness.len())?;
-        Some((band, lane))
+        Some((i, band, lane))
     }
 
     /// Empties the lane of the banded spring between nodes `a` and `b` (it broke).
     pub fn clear(&mut self, a: u32, b: u32) {
         let (x, y) = (a as usize, b as usize);
-        if let Some((band, lane)) = self.lane(x.min(y), x.abs_diff(y)) {
+        if let Some((_, band, lane)) = self.lane(x.min(y), x.abs_diff(y)) {
             band.stiffness[lane] = 0.0;
             band.rest[lane] = 0.0;
             band.damping[lane] = 0.0;
@@ -454,12 +458,12 @@ impl StripeWork<'_> {
         if damped {
             split(u_prev, self.u_prev);
         }
-        let long: Vec<(&Band, &[Vec<f32>; 4])> = bands.long().zip(&self.stripes.weights).collect();
-        let (bands, base, u_prev, cols) = (&long[..], self.base, &*self.u_prev, &mut *self.u);
+        let weights = &self.stripes.weights[..];
+        let (base, u_prev, cols) = (self.base, &*self.u_prev, &mut *self.u);
         if damped {
-            run(isa, AllStripes::<true> { bands, base, u_prev, u: cols });
+            run(isa, AllStripes::<true> { bands, weights, base, u_prev, u: cols });
         } else {
-            run(isa, AllStripes::<false> { bands, base, u_prev, u: cols });
+            run(isa, AllStripes::<false> { bands, weights, base, u_prev, u: cols });
         }
         gather::<false>(self.u, u);
     }
@@ -467,7 +471,9 @@ impl StripeWork<'_> {
 
 /// [`all_stripes`] as a [`ColumnLoop`].
 struct AllStripes<'a, const DAMPED: bool> {
-    bands: &'a [(&'a Band, &'a [Vec<f32>; 4])],
+    bands: &'a Bands,
+    /// Per long band: its weights ([`Stripes`]).
+    weights: &'a [[Vec<f32>; 4]],
     base: &'a Columns,
     u_prev: &'a Columns,
     u: &'a mut Columns,
@@ -476,19 +482,20 @@ struct AllStripes<'a, const DAMPED: bool> {
 impl<const DAMPED: bool> ColumnLoop for AllStripes<'_, DAMPED> {
     #[inline(always)]
     fn run(self) {
-        all_stripes::<DAMPED>(self.bands, self.base, self.u_prev, self.u);
+        all_stripes::<DAMPED>(self.bands, self.weights, self.base, self.u_prev, self.u);
     }
 }
 
 /// Every long band's stripes (module doc), band by band, on the displacement columns `u`.
 #[inline(always)]
 fn all_stripes<const DAMPED: bool>(
-    bands: &[(&Band, &[Vec<f32>; 4])],
-    [bx, by, bz]: &[Vec<f32>; 3],
-    [px, py, pz]: &[Vec<f32>; 3],
-    [ux, uy, uz]: &mut [Vec<f32>; 3],
+    bands: &Bands,
+    weights: &[[Vec<f32>; 4]],
+    [bx, by, bz]: &Columns,
+    [px, py, pz]: &Columns,
+    [ux, uy, uz]: &mut Columns,
 ) {
-    for &(band, [ga, gb, gk, gd]) in bands {
+    for (band, [ga, gb, gk, gd]) in bands.long().zip(weights) {
         let (o, lanes) = (band.offset, band.stiffness.len());
         for parity in 0..2 {
             let mut done = parity * o;

@@ -153,10 +153,9 @@ pub(crate) fn worth(threads: Threads, springs: &SpringData, integrator: Integrat
     let splittable: usize = springs
         .batches
         .iter()
+        .filter(|b| b.independent)
         .map(|b| walked(b).len())
-        .zip(&springs.batches)
-        .filter(|&(walked, b)| b.independent && split(threads, walked))
-        .map(|(walked, _)| walked)
+        .filter(|&walked| split(threads, walked))
         .sum();
     let pays = splittable > 0 && 2 * splittable >= springs.len();
     if pays && rayon::current_num_threads() > 1 { Threads::All } else { Threads::One }
@@ -599,6 +598,68 @@ mod tests {
         assert_eq!(worth(Threads::One, &large.springs, Integrator::Xpbd), Threads::One);
         let pool = if rayon::current_num_threads() > 1 { Threads::All } else { Threads::One };
         assert_eq!(worth(Threads::All, &large.springs, Integrator::Xpbd), pool);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// Any pattern of springs — dense or sparse runs at short and long offsets, constants of
+        /// zero included, some of them broken — gives each spring its force, through bands or
+        /// batches.
+        #[test]
+        fn any_spring_pattern_gives_each_spring_its_force(seed in 1u64.., nodes in 300usize..900, density in 0.3f32..1.0) {
+            let mut state = seed;
+            let mut next = move || {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state % 1_000_000) as f32 / 1_000_000.0
+            };
+            let mut m = SpringModel::default();
+            for i in 0..nodes {
+                let position = Vec3::new(0.1 * i as f32, next() * 0.1, next() * 0.1);
+                m.nodes.push(Node { position, mass: 0.01 + next() });
+            }
+            for o in [1, 2, 7, 64, 65, 131] {
+                for i in 0..nodes.saturating_sub(o) {
+                    if next() < density {
+                        let draws = [next(), next(), next(), next(), next(), next()];
+                        let constant = |x: f32, zero: f32| if zero < 0.1 { 0.0 } else { x };
+                        let k = constant(100.0 * draws[0], draws[1]);
+                        let rest = constant(0.2 * draws[2], draws[3]);
+                        let damping = constant(draws[4], draws[5]);
+                        let spring = Spring::new(NodeId(i as u32), NodeId((i + o) as u32), rest, k, SpringKind::Manual);
+                        m.springs.push(spring.with_damping(damping));
+                    }
+                }
+            }
+            let mut c = Compiled::new(&m);
+            let state = State {
+                pos: m.nodes.positions().iter().map(|&p| Vec3A::from(p) * 1.01).collect(),
+                vel: (0..nodes).map(|_| Vec3A::new(next() - 0.5, next() - 0.5, 0.0)).collect(),
+            };
+            let gone: Vec<usize> = (0..c.springs.len()).filter(|_| next() < 0.05).collect();
+            let ids: Vec<SpringId> = gone.iter().map(|&i| c.springs.model_id[i]).collect();
+            c.springs.remove(&gone);
+            let mut truth = vec![DVec3::ZERO; nodes];
+            for (id, s) in m.springs.iter().enumerate() {
+                if ids.contains(&SpringId(id as u32)) {
+                    continue;
+                }
+                let (a, b) = (s.a.index(), s.b.index());
+                let d = (state.pos[b] - state.pos[a]).as_dvec3();
+                let closing = (state.vel[b] - state.vel[a]).as_dvec3().dot(d) / d.length();
+                let stretch = d.length() - f64::from(s.rest_length);
+                let tension = f64::from(s.stiffness) * stretch + f64::from(s.damping) * closing;
+                truth[a] += d.normalize() * tension;
+                truth[b] -= d.normalize() * tension;
+            }
+            let mut forces = vec![Vec3A::ZERO; nodes];
+            let mut scratch = BandScratch::default();
+            spring_forces(&c.springs, &state, (&mut forces, &mut scratch), Threads::One);
+            for (i, (f, t)) in forces.iter().zip(&truth).enumerate() {
+                proptest::prop_assert!((f.as_dvec3() - *t).length() < 1e-3 * (1.0 + t.length()), "node {} {} {}", i, f, t);
+            }
+        }
     }
 
     #[test]
