@@ -17,11 +17,18 @@
 //! square roots and divisions, whose throughput per lane wider registers do not raise.
 #![allow(unsafe_code)]
 
-use crate::sim::forces::kernels::components;
 use glam::{Mat4, Vec3A, Vec4};
 
 /// x, y and z columns of node vectors.
 pub(crate) type Columns = [Vec<f32>; 3];
+
+/// Four vectors as components: `x_axis` holds their x, `y_axis` their y, `z_axis` their z
+/// (`w_axis` is zero). One 4 × 4 transpose.
+#[inline(always)]
+pub(crate) fn components(d: &[Vec3A; 4]) -> Mat4 {
+    Mat4::from_cols(d[0].extend(0.0), d[1].extend(0.0), d[2].extend(0.0), d[3].extend(0.0))
+        .transpose()
+}
 
 /// Copies vectors into x, y and z columns (sized to match).
 pub(crate) fn split(from: &[Vec3A], to: &mut Columns) {

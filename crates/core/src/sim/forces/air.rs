@@ -42,7 +42,7 @@
 
 use crate::NodeId;
 use crate::model::Air;
-use crate::sim::forces::kernels::components;
+use crate::sim::columns::components;
 use glam::{Mat4, Vec3A, Vec4};
 
 /// The wind and its gusts for one step: the noise values at the integer phases the step's

@@ -74,6 +74,7 @@
 //! (twelve input columns) gave up and ran scalar code, slower than the colour batches. Each
 //! column is now an argument of its own (`chunk`).
 use crate::sim::columns::{ColumnLoop, Columns, Isa, gather, run, split};
+use crate::sim::forces::spring::{force_over_length, projection, weights};
 use glam::Vec3A;
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -88,9 +89,6 @@ pub(crate) const LONG_OFFSET: usize = 64;
 
 /// Most lanes of one chunk: a chunk's streams stay in the first-level cache.
 const CHUNK: usize = 1024;
-
-/// Squared length below which a spring has no direction (m²), as in the other kernels.
-const MIN_LENGTH_SQUARED: f32 = 1e-24;
 
 /// The springs in bands, for the explicit force pass.
 #[derive(Clone, Debug, Default)]
@@ -367,14 +365,14 @@ fn chunk<const DAMPED: bool, const KEEP: bool>(
     for j in 0..n {
         let (dx, dy, dz) = (xb[j] - xa[j], yb[j] - ya[j], zb[j] - za[j]);
         let len2 = dx * dx + dy * dy + dz * dz;
-        let inv_len = 1.0 / len2.sqrt();
-        let mut f_over_len = k[j] * (1.0 - rest[j] * inv_len);
-        if let Some((vxa, vya, vza, vxb, vyb, vzb, damping)) = velocities {
-            let (ux, uy, uz) = (vxb[j] - vxa[j], vyb[j] - vya[j], vzb[j] - vza[j]);
-            let closing = ux * dx + uy * dy + uz * dz;
-            f_over_len += damping[j] * closing * inv_len * inv_len;
-        }
-        let f_over_len = if len2 > MIN_LENGTH_SQUARED { f_over_len } else { 0.0 };
+        let (closing, damping) = match velocities {
+            Some((vxa, vya, vza, vxb, vyb, vzb, damping)) => {
+                let (ux, uy, uz) = (vxb[j] - vxa[j], vyb[j] - vya[j], vzb[j] - vza[j]);
+                (ux * dx + uy * dy + uz * dz, damping[j])
+            }
+            None => (0.0, 0.0),
+        };
+        let f_over_len = force_over_length::<f32, DAMPED>(len2, closing, k[j], rest[j], damping);
         let (qx, qy, qz) = (dx * f_over_len, dy * f_over_len, dz * f_over_len);
         (fxa[j], fya[j], fza[j]) = (fxa[j] + qx, fya[j] + qy, fza[j] + qz);
         (fxb[j], fyb[j], fzb[j]) =
@@ -416,10 +414,9 @@ impl Bands {
             for j in 0..lanes {
                 let a = band.start + j;
                 let (wa, wb) = (w.get(a).copied(), w.get(a + band.offset).copied());
-                let (wa, wb) = (wa.unwrap_or(0.0), wb.unwrap_or(0.0));
-                let (k, d) = (band.stiffness[j] * h * h, band.damping[j] * h);
-                let q = 1.0 / ((k + d) * (wa + wb) + 1.0);
-                for (column, value) in g.iter_mut().zip([wa * q, wb * q, k, d]) {
+                let ends = (wa.unwrap_or(0.0), wb.unwrap_or(0.0));
+                let lane = weights(band.stiffness[j], band.damping[j], ends, h);
+                for (column, value) in g.iter_mut().zip([lane.ga, lane.gb, lane.gk, lane.gd]) {
                     column.push(value);
                 }
             }
@@ -576,16 +573,16 @@ fn stripe<const DAMPED: bool>(
         let dy = (bya[j] - byb[j]) + (uya[j] - uyb[j]);
         let dz = (bza[j] - bzb[j]) + (uza[j] - uzb[j]);
         let len2 = dx * dx + dy * dy + dz * dz;
-        let len = len2.sqrt();
-        let inv_len = 1.0 / len;
-        let mut numerator = gk[j] * (rest[j] - len);
-        if let Some((pxa, pya, pza, pxb, pyb, pzb, gd)) = earlier {
-            let mx = (uxa[j] - pxa[j]) - (uxb[j] - pxb[j]);
-            let my = (uya[j] - pya[j]) - (uyb[j] - pyb[j]);
-            let mz = (uza[j] - pza[j]) - (uzb[j] - pzb[j]);
-            numerator -= gd[j] * (dx * mx + dy * my + dz * mz) * inv_len;
-        }
-        let s = if len2 > MIN_LENGTH_SQUARED { numerator * inv_len } else { 0.0 };
+        let (moved, gd) = match earlier {
+            Some((pxa, pya, pza, pxb, pyb, pzb, gd)) => {
+                let mx = (uxa[j] - pxa[j]) - (uxb[j] - pxb[j]);
+                let my = (uya[j] - pya[j]) - (uyb[j] - pyb[j]);
+                let mz = (uza[j] - pza[j]) - (uzb[j] - pzb[j]);
+                (dx * mx + dy * my + dz * mz, gd[j])
+            }
+            None => (0.0, 0.0),
+        };
+        let s = projection::<f32, DAMPED>(len2, moved, rest[j], gk[j], gd);
         let (sa, sb) = (ga[j] * s, gb[j] * s);
         (uxa[j], uya[j], uza[j]) = (uxa[j] + dx * sa, uya[j] + dy * sa, uza[j] + dz * sa);
         (uxb[j], uyb[j], uzb[j]) = (uxb[j] - dx * sb, uyb[j] - dy * sb, uzb[j] - dz * sb);
@@ -603,6 +600,7 @@ fn subtract(f: &mut [f32], g: &[f32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::forces::spring::reference_forces;
 
     /// An n × n grid numbered row by row, with the benchmark cloth's springs (structural,
     /// shear, skip-one bend), bent out of plane so that every spring is stretched or squeezed;
@@ -672,17 +670,7 @@ mod tests {
         pos: &[Vec3A],
         vel: &[Vec3A],
     ) -> Vec<glam::DVec3> {
-        let mut f = vec![glam::DVec3::ZERO; pos.len()];
-        for &(a, b, rest, k, damping) in springs {
-            let (a, b) = (a as usize, b as usize);
-            let d = (pos[b] - pos[a]).as_dvec3();
-            let len = d.length();
-            let closing = (vel[b] - vel[a]).as_dvec3().dot(d) / len;
-            let tension = f64::from(k) * (len - f64::from(rest)) + f64::from(damping) * closing;
-            f[a] += d / len * tension;
-            f[b] -= d / len * tension;
-        }
-        f
+        reference_forces(springs.iter().copied(), pos, vel)
     }
 
     #[test]
@@ -783,22 +771,20 @@ mod tests {
                 .chain((0..lanes).filter(|j| (j / o) % 2 == 1));
             for j in order {
                 let (a, b) = (band.start + j, band.start + j + o);
-                let (k, d) = (band.stiffness[j] * h * h, band.damping[j] * h);
-                let q = 1.0 / ((k + d) * (w[a] + w[b]) + 1.0);
+                let g = weights(band.stiffness[j], band.damping[j], (w[a], w[b]), h);
                 let c = |v: Vec3A| v.to_array();
                 let (ba, bb, ua, ub, pa, pb) =
                     (c(base[a]), c(base[b]), c(u[a]), c(u[b]), c(u_prev[a]), c(u_prev[b]));
                 let dv: [f32; 3] = std::array::from_fn(|i| (ba[i] - bb[i]) + (ua[i] - ub[i]));
                 let len2 = dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2];
-                let len = len2.sqrt();
-                let inv_len = 1.0 / len;
-                let mut numerator = k * (band.rest[j] - len);
-                if damped {
-                    let m: [f32; 3] = std::array::from_fn(|i| (ua[i] - pa[i]) - (ub[i] - pb[i]));
-                    numerator -= d * (dv[0] * m[0] + dv[1] * m[1] + dv[2] * m[2]) * inv_len;
-                }
-                let s = if len2 > MIN_LENGTH_SQUARED { numerator * inv_len } else { 0.0 };
-                let (sa, sb) = (w[a] * q * s, w[b] * q * s);
+                let m: [f32; 3] = std::array::from_fn(|i| (ua[i] - pa[i]) - (ub[i] - pb[i]));
+                let moved = dv[0] * m[0] + dv[1] * m[1] + dv[2] * m[2];
+                let s = if damped {
+                    projection::<f32, true>(len2, moved, band.rest[j], g.gk, g.gd)
+                } else {
+                    projection::<f32, false>(len2, moved, band.rest[j], g.gk, g.gd)
+                };
+                let (sa, sb) = (g.ga * s, g.gb * s);
                 u[a] = Vec3A::from_array(std::array::from_fn(|i| ua[i] + dv[i] * sa));
                 u[b] = Vec3A::from_array(std::array::from_fn(|i| ub[i] - dv[i] * sb));
             }

@@ -41,14 +41,13 @@
 
 use crate::Integrator;
 use crate::sim::coloring::Batch;
+use crate::sim::columns::components;
 use crate::sim::compile::SpringData;
 use crate::sim::forces::bands::{BandScratch, StripeWork};
+use crate::sim::forces::spring::{force_over_length, projection, weights};
 use crate::sim::state::State;
-use glam::{DVec3, Mat4, Vec3A, Vec4};
+use glam::{DVec3, Vec3A, Vec4};
 use rayon::prelude::*;
-
-/// Squared length below which a spring has no direction (m²).
-const MIN_LENGTH_SQUARED: f32 = 1e-24;
 
 /// Independent batches smaller than this many springs are not split between threads: the
 /// fork-join of every batch of every sub-step would cost more than it saves. Measured on 2
@@ -110,14 +109,6 @@ impl Shared {
         // SAFETY: guaranteed by the caller.
         unsafe { *self.0.add(i) -= v }
     }
-}
-
-/// Four vectors as components: `x_axis` holds their x, `y_axis` their y, `z_axis` their z
-/// (`w_axis` is zero). One 4 × 4 transpose.
-#[inline(always)]
-pub(crate) fn components(d: &[Vec3A; 4]) -> Mat4 {
-    Mat4::from_cols(d[0].extend(0.0), d[1].extend(0.0), d[2].extend(0.0), d[3].extend(0.0))
-        .transpose()
 }
 
 /// |d_j|² of four vectors: a 4 × 4 transpose and three multiply-adds.
@@ -199,19 +190,18 @@ fn spring_forces_in<const DAMPED: bool>(
         let d = unsafe {
             [0, 1, 2, 3].map(|j| *s.pos.get_unchecked(b4[j]) - *s.pos.get_unchecked(a4[j]))
         };
-        let len2 = squared_lengths(&d);
-        let inv_len = Vec4::ONE / len2.sqrt();
-        let mut f_over_len = Vec4::from(*k4) * (Vec4::ONE - Vec4::from(*rest4) * inv_len);
-        if DAMPED {
+        let closing = if DAMPED {
             // SAFETY: as above.
-            let closing = unsafe {
+            Vec4::from(unsafe {
                 [0, 1, 2, 3]
                     .map(|j| (*s.vel.get_unchecked(b4[j]) - *s.vel.get_unchecked(a4[j])).dot(d[j]))
-            };
-            f_over_len += Vec4::from(*damping4) * Vec4::from(closing) * inv_len * inv_len;
-        }
-        let has_direction = len2.cmpgt(Vec4::splat(MIN_LENGTH_SQUARED));
-        let f = Vec4::select(has_direction, f_over_len, Vec4::ZERO).to_array();
+            })
+        } else {
+            Vec4::ZERO
+        };
+        let (k, rest, damping) = (Vec4::from(*k4), Vec4::from(*rest4), Vec4::from(*damping4));
+        let f = force_over_length::<Vec4, DAMPED>(squared_lengths(&d), closing, k, rest, damping)
+            .to_array();
         for j in 0..4 {
             let force = d[j] * f[j];
             // SAFETY: as above.
@@ -240,16 +230,10 @@ fn spring_forces_in<const DAMPED: bool>(
         for i in 4 * groups..a.len() {
             let (ai, bi) = (a[i] as usize, b[i] as usize);
             let d = pos[bi] - pos[ai];
+            let closing = if DAMPED { (vel[bi] - vel[ai]).dot(d) } else { 0.0 };
             let len2 = d.length_squared();
-            if len2 <= MIN_LENGTH_SQUARED {
-                continue;
-            }
-            let inv_len = 1.0 / len2.sqrt();
-            let mut f_over_len = k[i] * (1.0 - rest[i] * inv_len);
-            if DAMPED {
-                f_over_len += damping[i] * (vel[bi] - vel[ai]).dot(d) * inv_len * inv_len;
-            }
-            let force = d * f_over_len;
+            let force =
+                d * force_over_length::<f32, DAMPED>(len2, closing, k[i], rest[i], damping[i]);
             // SAFETY: ai, bi < end_bound <= forces' length; left-over springs run on this
             // thread alone, after the batch's groups have finished.
             unsafe {
@@ -270,6 +254,44 @@ pub(crate) struct Weights<'a> {
     pub gc: &'a [f32],
     pub gk: &'a [f32],
     pub gd: &'a [f32],
+}
+
+/// The per-spring Xpbd weights for one sub-step size, owned ([`Weights`] borrows them).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WeightColumns {
+    ga: Vec<f32>,
+    gb: Vec<f32>,
+    gc: Vec<f32>,
+    gk: Vec<f32>,
+    gd: Vec<f32>,
+}
+
+impl WeightColumns {
+    /// Every spring's [`weights`] for sub-step `h`, with the nodes' inverse masses `w`.
+    pub fn fill(&mut self, springs: &SpringData, w: &[f32], h: f32) {
+        let columns = [&mut self.ga, &mut self.gb, &mut self.gc, &mut self.gk, &mut self.gd];
+        for g in columns {
+            g.clear();
+        }
+        let constants = springs.stiffness.iter().zip(&springs.damping);
+        for ((&a, &b), (&k, &damping)) in springs.a().iter().zip(springs.b()).zip(constants) {
+            let g = weights(k, damping, (w[a as usize], w[b as usize]), h);
+            self.ga.push(g.ga);
+            self.gb.push(g.gb);
+            self.gc.push(g.gc);
+            self.gk.push(g.gk);
+            self.gd.push(g.gd);
+        }
+    }
+
+    /// Springs they are for.
+    pub fn len(&self) -> usize {
+        self.ga.len()
+    }
+
+    pub fn weights(&self) -> Weights<'_> {
+        Weights { ga: &self.ga, gb: &self.gb, gc: &self.gc, gk: &self.gk, gd: &self.gd }
+    }
 }
 
 /// One Xpbd constraint iteration over every spring on node displacements `u`: the springs of
@@ -325,15 +347,9 @@ fn project_springs_in<const DAMPED: bool>(
                 (*base.get_unchecked(a) - *base.get_unchecked(b)) + (p.get(a) - p.get(b))
             })
         };
-        let len2 = squared_lengths(&d);
-        let len = len2.sqrt();
-        let inv_len = Vec4::ONE / len;
-        let has_direction = len2.cmpgt(Vec4::splat(MIN_LENGTH_SQUARED));
-        // −(k h² C + d h ∇C·Δx)/|d|, so that w Δλ n = d·(g·s): one division.
-        let mut numerator = Vec4::from(*gk4) * (Vec4::from(*rest4) - len);
-        if DAMPED {
+        let moved = if DAMPED {
             // SAFETY: as above.
-            let moved = unsafe {
+            Vec4::from(unsafe {
                 [0, 1, 2, 3].map(|j| {
                     let (a, b) = (a4[j], b4[j]);
                     d[j].dot(
@@ -341,10 +357,13 @@ fn project_springs_in<const DAMPED: bool>(
                             - (p.get(b) - *u_prev.get_unchecked(b)),
                     )
                 })
-            };
-            numerator -= Vec4::from(*gd4) * Vec4::from(moved) * inv_len;
-        }
-        let s = Vec4::select(has_direction, numerator * inv_len, Vec4::ZERO);
+            })
+        } else {
+            Vec4::ZERO
+        };
+        // s = −(k h² C + d h ∇C·Δx)/|d|, so that w Δλ n = d·(g·s): one division.
+        let (rest, gk, gd) = (Vec4::from(*rest4), Vec4::from(*gk4), Vec4::from(*gd4));
+        let s = projection::<Vec4, DAMPED>(squared_lengths(&d), moved, rest, gk, gd);
         let (sa, sb) = ((Vec4::from(*ga4) * s).to_array(), (Vec4::from(*gb4) * s).to_array());
         for j in 0..4 {
             // SAFETY: as above.
@@ -380,9 +399,7 @@ fn project_springs_in<const DAMPED: bool>(
                     (*base.get_unchecked(ai) - *base.get_unchecked(bi)) + (p.get(ai) - p.get(bi));
                 let moved = (p.get(ai) - *u_prev.get_unchecked(ai))
                     - (p.get(bi) - *u_prev.get_unchecked(bi));
-                let Some(s) = correction::<DAMPED>(d, moved, rest[i], gk[i], gd[i]) else {
-                    continue;
-                };
+                let s = correction::<DAMPED>(d, moved, rest[i], gk[i], gd[i]);
                 p.add(ai, d * (ga[i] * s));
                 p.sub(bi, d * (gb[i] * s));
             }
@@ -390,27 +407,12 @@ fn project_springs_in<const DAMPED: bool>(
     }
 }
 
-/// s = −(k h² C + d h ∇C·Δx)/|d| of a spring of rest length `rest` along `d` whose ends moved
-/// apart by `moved` in the sub-step (`gk` = k h², `gd` = d h), so that w Δλ n = d·(g·s);
-/// `None` when the spring has no direction.
+/// s of one spring along `d` whose ends moved apart by `moved` in the sub-step
+/// ([`projection`]; `gk` = k h², `gd` = d h), so that w Δλ n = d·(g·s).
 #[inline(always)]
-fn correction<const DAMPED: bool>(
-    d: Vec3A,
-    moved: Vec3A,
-    rest: f32,
-    gk: f32,
-    gd: f32,
-) -> Option<f32> {
-    let len2 = d.length_squared();
-    (len2 > MIN_LENGTH_SQUARED).then(|| {
-        let len = len2.sqrt();
-        let inv_len = 1.0 / len;
-        let mut numerator = gk * (rest - len);
-        if DAMPED {
-            numerator -= gd * d.dot(moved) * inv_len;
-        }
-        numerator * inv_len
-    })
+fn correction<const DAMPED: bool>(d: Vec3A, moved: Vec3A, rest: f32, gk: f32, gd: f32) -> f32 {
+    let moved = if DAMPED { d.dot(moved) } else { 0.0 };
+    projection::<f32, DAMPED>(d.length_squared(), moved, rest, gk, gd)
 }
 
 /// [`project_springs`] one spring at a time on this thread, in the same order, returning also
@@ -437,7 +439,6 @@ pub(crate) fn project_springs_leaking(
         } else {
             correction::<false>(d, moved, rest, gk, gd)
         };
-        let Some(s) = s else { continue };
         u[a] += d * (ga * s);
         u[b] -= d * (gb * s);
         let start = offset + (u_old[a] - u_old[b]);
@@ -452,9 +453,15 @@ mod tests {
     use crate::sim::columns::Columns;
     use crate::sim::compile::Compiled;
     use crate::sim::forces::bands::{LONG_OFFSET, Stripes};
+    use crate::sim::forces::spring::reference_forces;
     use crate::sim::integrators::spin::FreeBody;
     use crate::{Node, NodeId, Spring, SpringId, SpringKind, SpringModel};
     use glam::Vec3;
+
+    /// A model spring as (a, b, rest, k, damping), for [`reference_forces`].
+    fn constants(s: Spring) -> (u32, u32, f32, f32, f32) {
+        (s.a.0, s.b.0, s.rest_length, s.stiffness, s.damping)
+    }
 
     /// Twelve nodes on a helix, each joined to the next three: springs of several colours, all
     /// stretched or squeezed by a displacement that also turns the model.
@@ -546,17 +553,9 @@ mod tests {
             vel: (0..n * n).map(|k| Vec3A::new(0.1 * (k % 5) as f32, 0.0, -0.05)).collect(),
         };
         let check = |c: &Compiled, gone: &[SpringId]| {
-            let mut truth = vec![DVec3::ZERO; state.pos.len()];
             let kept = |(id, _): &(usize, Spring)| !gone.contains(&SpringId(*id as u32));
-            for (_, s) in m.springs.iter().enumerate().filter(kept) {
-                let (a, b) = (s.a.index(), s.b.index());
-                let d = (state.pos[b] - state.pos[a]).as_dvec3();
-                let closing = (state.vel[b] - state.vel[a]).as_dvec3().dot(d) / d.length();
-                let stretch = d.length() - f64::from(s.rest_length);
-                let tension = f64::from(s.stiffness) * stretch + f64::from(s.damping) * closing;
-                truth[a] += d.normalize() * tension;
-                truth[b] -= d.normalize() * tension;
-            }
+            let springs = m.springs.iter().enumerate().filter(kept).map(|(_, s)| s);
+            let truth = reference_forces(springs.map(constants), &state.pos, &state.vel);
             let mut forces = vec![Vec3A::ZERO; state.pos.len()];
             let mut scratch = BandScratch::default();
             spring_forces(&c.springs, &state, (&mut forces, &mut scratch), Threads::One);
@@ -640,19 +639,8 @@ mod tests {
             let gone: Vec<usize> = (0..c.springs.len()).filter(|_| next() < 0.05).collect();
             let ids: Vec<SpringId> = gone.iter().map(|&i| c.springs.model_id[i]).collect();
             c.springs.remove(&gone);
-            let mut truth = vec![DVec3::ZERO; nodes];
-            for (id, s) in m.springs.iter().enumerate() {
-                if ids.contains(&SpringId(id as u32)) {
-                    continue;
-                }
-                let (a, b) = (s.a.index(), s.b.index());
-                let d = (state.pos[b] - state.pos[a]).as_dvec3();
-                let closing = (state.vel[b] - state.vel[a]).as_dvec3().dot(d) / d.length();
-                let stretch = d.length() - f64::from(s.rest_length);
-                let tension = f64::from(s.stiffness) * stretch + f64::from(s.damping) * closing;
-                truth[a] += d.normalize() * tension;
-                truth[b] -= d.normalize() * tension;
-            }
+            let kept = m.springs.iter().enumerate().filter(|(id, _)| !ids.contains(&SpringId(*id as u32)));
+            let truth = reference_forces(kept.map(|(_, s)| constants(s)), &state.pos, &state.vel);
             let mut forces = vec![Vec3A::ZERO; nodes];
             let mut scratch = BandScratch::default();
             spring_forces(&c.springs, &state, (&mut forces, &mut scratch), Threads::One);
@@ -698,21 +686,9 @@ mod tests {
     #[test]
     fn the_leaking_pass_moves_like_the_batched_one_and_measures_its_leak() {
         let (c, base, u_old, u) = twisted();
-        let (a, b) = (c.springs.a(), c.springs.b());
-        let h = 1.0 / 600.0;
-        let (mut ga, mut gb, mut gc, mut gk, mut gd) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        for i in 0..c.springs.len() {
-            let (wa, wb) = (c.nodes.inv_mass[a[i] as usize], c.nodes.inv_mass[b[i] as usize]);
-            let (k, damping) = (c.springs.stiffness[i] * h * h, c.springs.damping[i] * h);
-            let q = 1.0 / ((k + damping) * (wa + wb) + 1.0);
-            ga.push(wa * q);
-            gb.push(wb * q);
-            gc.push(q);
-            gk.push(k);
-            gd.push(damping);
-        }
-        let weights = Weights { ga: &ga, gb: &gb, gc: &gc, gk: &gk, gd: &gd };
+        let mut columns = WeightColumns::default();
+        columns.fill(&c.springs, &c.nodes.inv_mass, 1.0 / 600.0);
+        let weights = columns.weights();
         let mut batched = u.clone();
         let (stripes, base_cols) = (Stripes::default(), Columns::default());
         let (mut u_cols, mut u_prev_cols) = (Columns::default(), Columns::default());

@@ -1,4 +1,5 @@
-//! Forces: the spring kernels, damping, air, the gas of closed models, forces held over a step.
+//! Forces: the spring's formulas ([`spring`]) and the loops that apply them ([`kernels`],
+//! [`bands`]), damping, air, the gas of closed models, forces held over a step.
 
 pub mod air;
 pub mod bands;
@@ -6,3 +7,4 @@ pub mod damping;
 pub mod external;
 pub mod kernels;
 pub mod pressure;
+pub(crate) mod spring;

@@ -80,7 +80,9 @@ use crate::sim::columns::{Columns, gather, split};
 use crate::sim::compile::Compiled;
 use crate::sim::forces::bands::{StripeWork, Stripes};
 use crate::sim::forces::damping::global_factor;
-use crate::sim::forces::kernels::{Threads, Weights, project_springs, project_springs_leaking};
+use crate::sim::forces::kernels::{
+    Threads, WeightColumns, project_springs, project_springs_leaking,
+};
 use crate::sim::integrators::spin::FreeBody;
 use crate::sim::state::States;
 use crate::sim::world::World;
@@ -92,12 +94,8 @@ pub(crate) struct Workspace {
     /// Sub-step the weights are for; NaN when they must be recomputed.
     h: f32,
     /// Per spring (solver order): g_a = w_a q, g_b = w_b q, g_c = q, g_k = k h², g_d = d_s h
-    /// ([`kernels::Weights`]).
-    ga: Vec<f32>,
-    gb: Vec<f32>,
-    gc: Vec<f32>,
-    gk: Vec<f32>,
-    gd: Vec<f32>,
+    /// ([`crate::sim::forces::spring`]).
+    weights: WeightColumns,
     /// The nodes' masses with the anchors' set to zero: what an anchored model with gas needs
     /// to undo the spin its springs leak.
     free_mass: Vec<f32>,
@@ -129,29 +127,15 @@ impl Workspace {
 
     /// Recomputes the weights unless they are already those of sub-step `h`.
     fn ensure_weights(&mut self, c: &Compiled, h: f32) {
-        if self.h == h && self.ga.len() == c.springs.len() {
+        if self.h == h && self.weights.len() == c.springs.len() {
             return;
         }
-        let s = &c.springs;
         let w = &c.nodes.inv_mass;
-        for g in [&mut self.ga, &mut self.gb, &mut self.gc, &mut self.gk, &mut self.gd] {
-            g.clear();
-        }
         self.free_mass.clear();
         let free = c.nodes.free.iter().zip(&c.nodes.mass);
         self.free_mass.extend(free.map(|(&free, &m)| free * m));
-        for i in 0..s.len() {
-            let (wa, wb) = (w[s.a()[i] as usize], w[s.b()[i] as usize]);
-            let (k, d) = (s.stiffness[i] * h * h, s.damping[i] * h);
-            // k = d_s = 0 (a broken spring) gives g_k = g_d = 0: it does nothing.
-            let q = 1.0 / ((k + d) * (wa + wb) + 1.0);
-            self.ga.push(wa * q);
-            self.gb.push(wb * q);
-            self.gc.push(q);
-            self.gk.push(k);
-            self.gd.push(d);
-        }
-        s.bands.stripe_weights(h, w, &mut self.stripes);
+        self.weights.fill(&c.springs, w, h);
+        c.springs.bands.stripe_weights(h, w, &mut self.stripes);
         self.h = h;
     }
 
@@ -322,7 +306,7 @@ impl Spin {
 /// The sub-step's spring pass on `ws.u`, with the spin correction `spin` asks for.
 fn project(c: &Compiled, ws: &mut Workspace, base: &[Vec3A], spin: Spin, threads: Threads) {
     let springs = &c.springs;
-    let weights = Weights { ga: &ws.ga, gb: &ws.gb, gc: &ws.gc, gk: &ws.gk, gd: &ws.gd };
+    let weights = ws.weights.weights();
     let stripes = StripeWork {
         stripes: &ws.stripes,
         base: &ws.base_columns,
