@@ -12,34 +12,7 @@
 //! goes to a final batch that is walked sequentially.
 
 use crate::model::Buckets;
-use std::ops::Range;
-
-/// A run of springs in solver order that share no node with each other (unless `independent`
-/// is false: the overflow batch of springs at nodes with very many springs).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Batch {
-    /// Solver indices of the batch.
-    pub range: Range<usize>,
-    /// True when no two springs of the batch share a node.
-    pub independent: bool,
-    /// How many springs at the end of the batch are in bands
-    /// ([`crate::sim::forces::bands`]): the explicit force pass takes them from there.
-    pub banded: usize,
-    /// How many of those, at the very end, are in long bands: Xpbd projects them in stripes.
-    pub striped: usize,
-}
-
-impl Batch {
-    /// The springs the explicit force pass takes from the batch (those not in bands).
-    pub fn unbanded(&self) -> Range<usize> {
-        self.range.start..self.range.end - self.banded
-    }
-
-    /// The springs Xpbd takes from the batch (those not in long bands).
-    pub fn unstriped(&self) -> Range<usize> {
-        self.range.start..self.range.end - self.striped
-    }
-}
+use crate::sim::data::Batch;
 
 /// Number of colours tracked per node.
 const COLOURS: u32 = 64;

@@ -29,6 +29,7 @@ mod columns;
 mod compile;
 pub mod constraints;
 pub mod contacts;
+pub(crate) mod data;
 pub mod forces;
 pub mod integrators;
 pub mod readout;

@@ -48,7 +48,6 @@
 use crate::NodeId;
 use crate::model::Buckets;
 use crate::sim::columns::{ColumnLoop, Columns, Isa, run};
-use crate::sim::compile::SpringData;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::ops::Range;
@@ -76,11 +75,12 @@ pub(crate) struct Tethers {
 }
 
 impl Tethers {
-    /// The tethers of `nodes` nodes to `anchors` through `springs` and across the triangles
-    /// `faces` (those whose three edges are springs).
+    /// The tethers of `nodes` nodes to `anchors` through the springs `(a[i], b[i])` of rest
+    /// lengths `rest[i]`, and across the triangles `faces` (those whose three edges are
+    /// springs).
     pub fn new(
         nodes: usize,
-        springs: &SpringData,
+        (a, b, rest): (&[u32], &[u32], &[f32]),
         anchors: &[u32],
         faces: &[[NodeId; 3]],
     ) -> Tethers {
@@ -89,7 +89,7 @@ impl Tethers {
         }
         // Each node's neighbours through the springs, with the rest lengths.
         let edges = Buckets::in_order(nodes, || {
-            let ends = springs.a().iter().zip(springs.b()).zip(&springs.rest);
+            let ends = a.iter().zip(b).zip(rest);
             ends.flat_map(|((&a, &b), &rest)| [(a, b, rest.max(0.0)), (b, a, rest.max(0.0))])
         });
         // Each usable triangle listed at each of its corners, as (the other two corners, the
@@ -386,7 +386,12 @@ mod tests {
     #[test]
     fn lengths_are_shortest_rest_paths_to_the_nearest_anchors() {
         let c = chain();
-        let t = Tethers::new(5, &c.springs, &c.anchors.nodes, &c.faces);
+        let t = Tethers::new(
+            5,
+            (c.springs.a(), c.springs.b(), &c.springs.rest),
+            &c.anchors.nodes,
+            &c.faces,
+        );
         let mut found: Vec<(u32, u32, f32)> =
             (0..t.len()).map(|k| (t.node[k], t.anchor[k], t.length[k])).collect();
         found.sort_by_key(|e| e.0);
@@ -395,7 +400,12 @@ mod tests {
         // With node 3 anchored too, nodes 1 and 2 are tied to both anchors.
         let mut c = chain();
         c.anchors.nodes.push(3);
-        let t = Tethers::new(5, &c.springs, &c.anchors.nodes, &c.faces);
+        let t = Tethers::new(
+            5,
+            (c.springs.a(), c.springs.b(), &c.springs.rest),
+            &c.anchors.nodes,
+            &c.faces,
+        );
         let mut found: Vec<(u32, u32, f32)> =
             (0..t.len()).map(|k| (t.node[k], t.anchor[k], t.length[k])).collect();
         found.sort_by_key(|e| (e.0, e.1));
@@ -406,7 +416,12 @@ mod tests {
     #[test]
     fn displacements_from_a_base_are_pulled_the_same() {
         let c = chain();
-        let t = Tethers::new(5, &c.springs, &c.anchors.nodes, &c.faces);
+        let t = Tethers::new(
+            5,
+            (c.springs.a(), c.springs.b(), &c.springs.rest),
+            &c.anchors.nodes,
+            &c.faces,
+        );
         let base = vec![Vec3A::X; 5];
         let u = vec![Vec3A::ZERO, Vec3A::ZERO, Vec3A::new(0.0, 3.0, 0.0), Vec3A::ZERO, Vec3A::ZERO];
         let (mut base_columns, mut u_columns) = (Columns::default(), Columns::default());
@@ -445,7 +460,12 @@ mod tests {
         }
         m.anchors = vec![NodeId(0), NodeId(n - 1), NodeId(n * n / 2 + 7)];
         let c = Compiled::new(&m);
-        let t = Tethers::new((n * n) as usize, &c.springs, &c.anchors.nodes, &c.faces);
+        let t = Tethers::new(
+            (n * n) as usize,
+            (c.springs.a(), c.springs.b(), &c.springs.rest),
+            &c.anchors.nodes,
+            &c.faces,
+        );
         let base: Vec<Vec3A> = m.nodes.positions().iter().map(|&p| p.into()).collect();
         let u: Vec<Vec3A> = (0..n * n)
             .map(|k| {
@@ -500,7 +520,12 @@ mod tests {
     #[test]
     fn a_node_too_far_is_pulled_onto_its_sphere_and_others_stay() {
         let c = chain();
-        let t = Tethers::new(5, &c.springs, &c.anchors.nodes, &c.faces);
+        let t = Tethers::new(
+            5,
+            (c.springs.a(), c.springs.b(), &c.springs.rest),
+            &c.anchors.nodes,
+            &c.faces,
+        );
         let start = vec![
             Vec3A::ZERO,
             Vec3A::new(0.0, 1.005, 0.0),
@@ -531,7 +556,12 @@ mod tests {
         // through the chain, 2 m, its shortcut being to node 0), node 4 on none.
         let mut c = chain();
         c.anchors.nodes = vec![1];
-        let t = Tethers::new(5, &c.springs, &c.anchors.nodes, &c.faces);
+        let t = Tethers::new(
+            5,
+            (c.springs.a(), c.springs.b(), &c.springs.rest),
+            &c.anchors.nodes,
+            &c.faces,
+        );
         assert_eq!(t.runs, vec![0..1, 1..3], "nodes 0 and 2–3 are two runs");
         let mut x = [
             Vec3A::new(-3.0, 0.0, 0.0),

@@ -74,115 +74,15 @@
 //! (twelve input columns) gave up and ran scalar code, slower than the colour batches. Each
 //! column is now an argument of its own (`chunk`).
 use crate::sim::columns::{ColumnLoop, Columns, Isa, gather, run, split};
+use crate::sim::data::{Band, Bands, LONG_OFFSET};
 use crate::sim::forces::spring::{force_over_length, projection, weights};
 use glam::Vec3A;
-use std::collections::BTreeMap;
 use std::ops::Range;
-
-/// Fewest springs of one offset that make a band: below this a band's fixed costs (the
-/// passes' set-up, its scratch) are not paid back.
-pub(crate) const MIN_BAND: usize = 256;
-
-/// Smallest offset of a long band: the explicit pass walks it in one pass, Xpbd in stripes
-/// (see the module doc).
-pub(crate) const LONG_OFFSET: usize = 64;
 
 /// Most lanes of one chunk: a chunk's streams stay in the first-level cache.
 const CHUNK: usize = 1024;
 
-/// The springs in bands, for the explicit force pass.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Bands {
-    /// Sorted by offset, one band per offset.
-    bands: Vec<Band>,
-}
-
-/// The springs from node `start + j` to node `start + j + offset`, lane j.
-#[derive(Clone, Debug)]
-struct Band {
-    offset: usize,
-    start: usize,
-    /// Per lane: stiffness (N/m), rest length (m), damping (N·s/m); all 0 in an empty lane.
-    stiffness: Vec<f32>,
-    rest: Vec<f32>,
-    damping: Vec<f32>,
-}
-
-/// A spring's constants: rest length (m), stiffness (N/m), damping (N·s/m).
-pub(crate) type Constants<'a> = (&'a [f32], &'a [f32], &'a [f32]);
-
 impl Bands {
-    /// Puts in bands the springs `(a[i], b[i])` with constants `columns` for which
-    /// `eligible[i]` holds, where their offset has enough of them (module doc). Returns the
-    /// bands and, per spring, whether it went into one.
-    pub fn find(a: &[u32], b: &[u32], columns: Constants, eligible: &[bool]) -> (Bands, Vec<bool>) {
-        let ends = |i: usize| {
-            let (x, y) = (a[i] as usize, b[i] as usize);
-            (x.min(y), x.abs_diff(y))
-        };
-        // Per offset: springs, first and last first end.
-        let mut spans: BTreeMap<usize, (usize, usize, usize)> = BTreeMap::new();
-        for i in (0..a.len()).filter(|&i| eligible[i]) {
-            let (first, offset) = ends(i);
-            let span = spans.entry(offset).or_insert((0, first, first));
-            *span = (span.0 + 1, span.1.min(first), span.2.max(first));
-        }
-        let bands: Vec<Band> = spans
-            .into_iter()
-            .filter(|&(offset, (count, lo, hi))| {
-                offset > 0 && count >= MIN_BAND && 4 * count >= 3 * (hi - lo + 1)
-            })
-            .map(|(offset, (_, lo, hi))| Band {
-                offset,
-                start: lo,
-                stiffness: vec![0.0; hi - lo + 1],
-                rest: vec![0.0; hi - lo + 1],
-                damping: vec![0.0; hi - lo + 1],
-            })
-            .collect();
-        let mut bands = Bands { bands };
-        let (rest, stiffness, damping) = columns;
-        let mut taken = vec![false; a.len()];
-        // Per band, its lanes already filled: a repeated spring (which validation rejects)
-        // stays in the colour batches.
-        let mut filled: Vec<Vec<bool>> =
-            bands.bands.iter().map(|b| vec![false; b.stiffness.len()]).collect();
-        for i in (0..a.len()).filter(|&i| eligible[i]) {
-            let (first, offset) = ends(i);
-            let Some((k, band, lane)) = bands.lane(first, offset) else { continue };
-            if !std::mem::replace(&mut filled[k][lane], true) {
-                band.stiffness[lane] = stiffness[i];
-                band.rest[lane] = rest[i];
-                band.damping[lane] = damping[i];
-                taken[i] = true;
-            }
-        }
-        (bands, taken)
-    }
-
-    /// The band (its index and itself) and lane of the spring between `first` and
-    /// `first + offset`, if banded.
-    fn lane(&mut self, first: usize, offset: usize) -> Option<(usize, &mut Band, usize)> {
-        let i = self.bands.binary_search_by_key(&offset, |b| b.offset).ok()?;
-        let band = &mut self.bands[i];
-        let lane = first.checked_sub(band.start).filter(|&l| l < band.stiffness.len())?;
-        Some((i, band, lane))
-    }
-
-    /// Empties the lane of the banded spring between nodes `a` and `b` (it broke).
-    pub fn clear(&mut self, a: u32, b: u32) {
-        let (x, y) = (a as usize, b as usize);
-        if let Some((_, band, lane)) = self.lane(x.min(y), x.abs_diff(y)) {
-            band.stiffness[lane] = 0.0;
-            band.rest[lane] = 0.0;
-            band.damping[lane] = 0.0;
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.bands.is_empty()
-    }
-
     /// Adds the force of every banded spring at positions `pos` and velocities `vel` to
     /// `forces` (`damped`: some spring has damping). Every array covers the model's nodes.
     pub fn add_forces(
@@ -204,7 +104,7 @@ impl Bands {
         scratch: &mut BandScratch,
         forces: &mut [Vec3A],
     ) {
-        if self.bands.is_empty() {
+        if self.is_empty() {
             return;
         }
         scratch.ready(pos.len());
@@ -213,7 +113,7 @@ impl Bands {
             split(vel, &mut scratch.v);
         }
         let s = &mut *scratch;
-        let (bands, x, v, f, g) = (&self.bands[..], &s.x, &s.v, &mut s.f, &mut s.g);
+        let (bands, x, v, f, g) = (self.all(), &s.x, &s.v, &mut s.f, &mut s.g);
         if damped {
             run(isa, AllBands::<true> { bands, x, v, f, g });
         } else {
@@ -270,7 +170,7 @@ fn all_bands<const DAMPED: bool>(
     [gx, gy, gz]: &mut Columns,
 ) {
     for band in bands {
-        let (o, lanes) = (band.offset, band.stiffness.len());
+        let (o, lanes) = (band.offset, band.lanes());
         let one_pass = o >= LONG_OFFSET;
         let mut done = 0;
         while done < lanes {
@@ -399,17 +299,12 @@ pub(crate) struct StripeWork<'a> {
 }
 
 impl Bands {
-    /// The long bands (offset ≥ [`LONG_OFFSET`]): those Xpbd projects in stripes.
-    fn long(&self) -> impl Iterator<Item = &Band> {
-        self.bands.iter().filter(|b| b.offset >= LONG_OFFSET)
-    }
-
     /// Works out the Xpbd weights of every lane of the long bands for sub-step `h`, with the
     /// nodes' inverse masses `w`, as [`crate::sim::integrators::xpbd`] does for every spring.
     pub fn stripe_weights(&self, h: f32, w: &[f32], stripes: &mut Stripes) {
         stripes.weights.clear();
         for band in self.long() {
-            let lanes = band.stiffness.len();
+            let lanes = band.lanes();
             let mut g = [(); 4].map(|_| Vec::with_capacity(lanes));
             for j in 0..lanes {
                 let a = band.start + j;
@@ -422,11 +317,6 @@ impl Bands {
             }
             stripes.weights.push(g);
         }
-    }
-
-    /// True when Xpbd has stripes to project.
-    pub fn has_long(&self) -> bool {
-        self.long().next().is_some()
     }
 }
 
@@ -493,7 +383,7 @@ fn all_stripes<const DAMPED: bool>(
     [ux, uy, uz]: &mut Columns,
 ) {
     for (band, [ga, gb, gk, gd]) in bands.long().zip(weights) {
-        let (o, lanes) = (band.offset, band.stiffness.len());
+        let (o, lanes) = (band.offset, band.lanes());
         for parity in 0..2 {
             let mut done = parity * o;
             while done < lanes {
@@ -600,6 +490,7 @@ fn subtract(f: &mut [f32], g: &[f32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::data::NO_SPRING;
     use crate::sim::forces::spring::reference_forces;
 
     /// An n × n grid numbered row by row, with the benchmark cloth's springs (structural,
@@ -649,7 +540,9 @@ mod tests {
         let rest: Vec<f32> = springs.iter().map(|s| s.2).collect();
         let k: Vec<f32> = springs.iter().map(|s| s.3).collect();
         let damping: Vec<f32> = springs.iter().map(|s| s.4).collect();
-        Bands::find(&a, &b, (&rest, &k, &damping), eligible)
+        let (mut bands, taken) = Bands::find(&a, &b, eligible);
+        bands.refresh(&rest, &k, &damping);
+        (bands, taken)
     }
 
     /// The band forces on every node, added to zero forces.
@@ -680,11 +573,11 @@ mod tests {
         // 2·20·19 structural, 2·19² shear, 2·20·18 bend.
         assert_eq!(springs.len(), 760 + 722 + 720);
         let (bands, taken) = bands_of(&springs, &vec![true; springs.len()]);
-        let offsets: Vec<usize> = bands.bands.iter().map(|b| b.offset).collect();
+        let offsets: Vec<usize> = bands.all().iter().map(|b| b.offset).collect();
         assert_eq!(offsets, vec![1, 2, 19, 20, 21, 40]);
         assert!(taken.iter().all(|&t| t), "every spring is in a band");
         // Offset 1 spans first ends 0..=398 (the last row's 18), with a gap at each row's end.
-        let first = &bands.bands[0];
+        let first = &bands.all()[0];
         assert_eq!((first.start, first.stiffness.len()), (0, 399));
         assert_eq!(first.stiffness.iter().filter(|&&k| k == 0.0).count(), 399 - 380);
     }
@@ -735,11 +628,17 @@ mod tests {
         let (pos, vel, springs) = grid(20);
         let (mut bands, _) = bands_of(&springs, &vec![true; springs.len()]);
         // Break a structural spring (offset 1), a vertical one given from its larger end
-        // (offset 20) and a bend spring (offset 40).
+        // (offset 20) and a bend spring (offset 40): their lanes lose their springs.
         let broken = [(45u32, 46u32), (65, 45), (101, 141)];
-        for (a, b) in broken {
-            bands.clear(a, b);
-        }
+        let is_broken = |s: &(u32, u32, f32, f32, f32)| broken.contains(&(s.0, s.1));
+        let renamed: Vec<u32> = (0..springs.len() as u32)
+            .map(|i| if is_broken(&springs[i as usize]) { NO_SPRING } else { i })
+            .collect();
+        bands.renumber(&renamed);
+        let column = |f: fn(&(u32, u32, f32, f32, f32)) -> f32| springs.iter().map(f).collect();
+        let (rest, k, damping): (Vec<f32>, Vec<f32>, Vec<f32>) =
+            (column(|s| s.2), column(|s| s.3), column(|s| s.4));
+        bands.refresh(&rest, &k, &damping);
         let left: Vec<_> = springs
             .iter()
             .copied()
@@ -765,7 +664,7 @@ mod tests {
     ) {
         for band in bands.long() {
             let o = band.offset;
-            let lanes = band.stiffness.len();
+            let lanes = band.lanes();
             let order = (0..lanes)
                 .filter(|j| (j / o) % 2 == 0)
                 .chain((0..lanes).filter(|j| (j / o) % 2 == 1));

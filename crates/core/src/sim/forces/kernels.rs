@@ -1,4 +1,9 @@
-//! The inner loops of the solvers — and the only `unsafe` code in springmesh-core.
+//! The inner loops of the solvers over colour batches, with unchecked node indexing.
+//!
+//! springmesh-core has `unsafe` code in two modules, both solver kernels: this one (node
+//! arrays indexed without bounds checks, and written from several threads through
+//! [`Shared`]), and [`crate::sim::columns`] (calling a loop built for AVX once the CPU is
+//! known to have it). Every other module denies it (the workspace's `unsafe_code` lint).
 //!
 //! Both loops walk the springs batch by batch ([`crate::sim::coloring`]). The springs of an
 //! independent batch share no node, so four are processed at once: their four lengths come
@@ -18,8 +23,8 @@
 //! numbered row by row) to [`crate::sim::forces::bands`], which walks them without indices,
 //! and takes only the rest of each batch.
 //!
-//! The formulas are those of [`crate::sim::integrators::explicit`] (forces) and [`crate::sim::integrators::xpbd`] (projections);
-//! a four-spring group computes exactly what four single springs would, operation for
+//! The formulas are those of [`crate::sim::forces::spring`], called on four springs at once
+//! (`Vec4`) and on the left-overs one at a time (`f32`); a four-spring group computes exactly what four single springs would, operation for
 //! operation, and threads split batches only at group boundaries, so the result does not
 //! depend on how springs fall into groups or on the number of threads.
 //!
@@ -40,9 +45,9 @@
 #![allow(unsafe_code)]
 
 use crate::Integrator;
-use crate::sim::coloring::Batch;
 use crate::sim::columns::components;
-use crate::sim::compile::SpringData;
+use crate::sim::data::Batch;
+use crate::sim::data::SpringData;
 use crate::sim::forces::bands::{BandScratch, StripeWork};
 use crate::sim::forces::spring::{force_over_length, projection, weights};
 use crate::sim::state::State;
@@ -79,8 +84,9 @@ pub enum Threads {
 struct Shared(*mut Vec3A);
 
 // SAFETY: threads only write through a `Shared` at the nodes of the springs of their own
-// groups, and the springs of an independent batch share no node (coloring.rs), so no element
-// is accessed by two threads.
+// groups, and the springs of an independent batch share no node (coloring.rs makes them so;
+// compile.rs checks it with a debug assertion whenever a model compiles), so no element is
+// accessed by two threads.
 unsafe impl Send for Shared {}
 // SAFETY: as above.
 unsafe impl Sync for Shared {}
@@ -452,7 +458,8 @@ mod tests {
     use super::*;
     use crate::sim::columns::Columns;
     use crate::sim::compile::Compiled;
-    use crate::sim::forces::bands::{LONG_OFFSET, Stripes};
+    use crate::sim::data::LONG_OFFSET;
+    use crate::sim::forces::bands::Stripes;
     use crate::sim::forces::spring::reference_forces;
     use crate::sim::integrators::spin::FreeBody;
     use crate::{Node, NodeId, Spring, SpringId, SpringKind, SpringModel};

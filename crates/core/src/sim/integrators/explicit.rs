@@ -33,7 +33,8 @@
 //! and IX). Beyond that it blows up, which [`crate::Simulation::step`] detects and rejects.
 
 use crate::sim::columns::{Columns, gather, split};
-use crate::sim::compile::{Compiled, NodeData};
+use crate::sim::compile::Compiled;
+use crate::sim::data::NodeData;
 use crate::sim::forces::bands::BandScratch;
 use crate::sim::forces::damping::global_factor;
 use crate::sim::forces::external;

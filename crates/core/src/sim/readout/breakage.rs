@@ -12,7 +12,7 @@
 //! its gas escapes, as a popped balloon's does.
 
 use crate::SpringId;
-use crate::sim::compile::SpringData;
+use crate::sim::data::SpringData;
 use glam::Vec3A;
 
 /// A spring that broke.

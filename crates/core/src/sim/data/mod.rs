@@ -1,0 +1,28 @@
+//! # The compiled model: the arrays the solver walks
+//!
+//! What [`crate::sim::compile`] builds from a [`crate::SpringModel`] and every pass of the
+//! solver reads: per-node constants ([`NodeData`]), the springs in solver order with their
+//! colour batches and band layout ([`SpringData`], [`Batch`], [`Bands`]), the anchors
+//! ([`Anchors`]) and what the triangles enclose ([`SurfaceData`]). One `Vec` per field.
+//!
+//! This module imports nothing of the solver (forces, constraints, integrators, readout): the
+//! code that walks these arrays lives above them and changes without touching them, and each
+//! array's invariants are kept here, by the only functions that change it (a spring's
+//! constants live in [`SpringData`] alone; a band's lanes name their springs and copy the
+//! constants from there, see [`Bands::refresh`]).
+
+mod anchors;
+mod bands;
+mod batches;
+mod nodes;
+mod springs;
+mod surface;
+
+pub(crate) use anchors::Anchors;
+pub(crate) use bands::{Band, Bands, LONG_OFFSET};
+#[cfg(test)]
+pub(crate) use bands::NO_SPRING;
+pub(crate) use batches::{Batch, share_no_node};
+pub(crate) use nodes::NodeData;
+pub(crate) use springs::SpringData;
+pub(crate) use surface::SurfaceData;
