@@ -88,14 +88,21 @@ pub extern "C" fn sm_last_error() -> *const c_char {
 }
 
 /// Copies up to `cap` items of `items` to `out` (nothing if `out` is NULL); how many were copied.
-pub(crate) fn copy_out<T: Copy>(items: impl Iterator<Item = T>, out: *mut T, cap: usize) -> usize {
+///
+/// # Safety
+/// `out` is NULL or points to at least `cap` writable items.
+pub(crate) unsafe fn copy_out<T: Copy>(
+    items: impl Iterator<Item = T>,
+    out: *mut T,
+    cap: usize,
+) -> usize {
     if out.is_null() {
         return 0;
     }
     let mut written = 0;
     for item in items.take(cap) {
-        // SAFETY: the caller promises `out` points to at least `cap` writable items, and
-        // `written < cap` here (take(cap)).
+        // SAFETY: a non-NULL `out` points to at least `cap` writable items (the function's
+        // contract), and `written < cap` here (take(cap)).
         unsafe { out.add(written).write(item) };
         written += 1;
     }

@@ -20,8 +20,12 @@
 //! - Threading: one `SmSim` is used by one thread at a time; an `SmModel` is read-only and
 //!   may be shared between threads.
 //!
-//! This is the one crate of the workspace with `unsafe` code: dereferencing the pointers a C
-//! caller passes. Each block says why it is sound, given the caller keeps the contract above.
+//! `unsafe` code in the workspace lives here — dereferencing the pointers a C caller passes —
+//! and in two of springmesh-core's solver kernels (`sim::forces::kernels`, `sim::columns`);
+//! every other module denies it. Each helper that dereferences a caller's pointer is an
+//! `unsafe fn` whose `# Safety` section states its contract, and each block says why it is
+//! sound, given the caller keeps the contract above. (The tests' and benches' counting
+//! allocators implement `GlobalAlloc`, which is unsafe by definition.)
 #![allow(unsafe_code)] // The C boundary; every block has a SAFETY comment.
 
 mod error;

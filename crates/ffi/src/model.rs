@@ -98,8 +98,11 @@ pub unsafe extern "C" fn sm_model_free(m: *mut SmModel) {
 }
 
 /// The model behind `m`, or a NULL failure.
-pub(crate) fn model<'a>(m: *const SmModel) -> Result<&'a SpringModel, Failure> {
-    // SAFETY: a non-NULL `m` is a live model from `sm_model_load*` (the C contract), only read.
+///
+/// # Safety
+/// `m` is NULL or a live model from `sm_model_load*`, not freed while the reference lives.
+pub(crate) unsafe fn model<'a>(m: *const SmModel) -> Result<&'a SpringModel, Failure> {
+    // SAFETY: a non-NULL `m` is a live model (the function's contract), only read.
     unsafe { m.as_ref() }.map(|m| &m.model).ok_or_else(|| Failure::null("model"))
 }
 
@@ -109,7 +112,8 @@ pub(crate) fn model<'a>(m: *const SmModel) -> Result<&'a SpringModel, Failure> {
 /// `m` is NULL or a live model.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sm_model_node_count(m: *const SmModel) -> u32 {
-    value(0, || Ok(model(m)?.nodes.len() as u32))
+    // SAFETY: `m` is NULL or a live model (this function's contract).
+    value(0, || Ok(unsafe { model(m) }?.nodes.len() as u32))
 }
 
 /// Number of springs (0 for NULL).
@@ -118,7 +122,8 @@ pub unsafe extern "C" fn sm_model_node_count(m: *const SmModel) -> u32 {
 /// `m` is NULL or a live model.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sm_model_spring_count(m: *const SmModel) -> u32 {
-    value(0, || Ok(model(m)?.springs.len() as u32))
+    // SAFETY: `m` is NULL or a live model (this function's contract).
+    value(0, || Ok(unsafe { model(m) }?.springs.len() as u32))
 }
 
 /// Number of triangles (0 for NULL).
@@ -127,7 +132,8 @@ pub unsafe extern "C" fn sm_model_spring_count(m: *const SmModel) -> u32 {
 /// `m` is NULL or a live model.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sm_model_face_count(m: *const SmModel) -> u32 {
-    value(0, || Ok(model(m)?.faces.len() as u32))
+    // SAFETY: `m` is NULL or a live model (this function's contract).
+    value(0, || Ok(unsafe { model(m) }?.faces.len() as u32))
 }
 
 /// Writes the triangles' node indices, 3 per face, counter-clockwise seen from the front, to
@@ -138,8 +144,10 @@ pub unsafe extern "C" fn sm_model_face_count(m: *const SmModel) -> u32 {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sm_model_faces(m: *const SmModel, out: *mut u32, cap: usize) -> usize {
     value(0, || {
-        let faces = model(m)?.faces.nodes();
-        Ok(copy_out(faces.iter().flatten().map(|n| n.0), out, cap))
+        // SAFETY: `m` is NULL or a live model (this function's contract).
+        let faces = unsafe { model(m) }?.faces.nodes();
+        // SAFETY: `out` is NULL or holds `cap` writable items (this function's contract).
+        Ok(unsafe { copy_out(faces.iter().flatten().map(|n| n.0), out, cap) })
     })
 }
 
@@ -151,7 +159,8 @@ pub unsafe extern "C" fn sm_model_faces(m: *const SmModel, out: *mut u32, cap: u
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sm_model_uvs(m: *const SmModel, out: *mut f32, cap: usize) -> usize {
     value(0, || {
-        let m = model(m)?;
+        // SAFETY: `m` is NULL or a live model (this function's contract).
+        let m = unsafe { model(m) }?;
         if m.uvs.is_empty() {
             return Ok(0);
         }
@@ -160,7 +169,8 @@ pub unsafe extern "C" fn sm_model_uvs(m: *const SmModel, out: *mut f32, cap: usi
             Some(c) => c.map(corner),
             None => [[0.0, 0.0]; 3],
         });
-        Ok(copy_out(corners.flatten(), out, cap))
+        // SAFETY: `out` is NULL or holds `cap` writable items (this function's contract).
+        Ok(unsafe { copy_out(corners.flatten(), out, cap) })
     })
 }
 
@@ -170,5 +180,6 @@ pub unsafe extern "C" fn sm_model_uvs(m: *const SmModel, out: *mut f32, cap: usi
 /// `m` is NULL or a live model; `out` is NULL or has room for `cap` numbers.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sm_model_anchors(m: *const SmModel, out: *mut u32, cap: usize) -> usize {
-    value(0, || Ok(copy_out(model(m)?.anchors.iter().map(|a| a.0), out, cap)))
+    // SAFETY: `m` is NULL or a live model; `out` is NULL or holds `cap` writable items (this function's contract).
+    value(0, || Ok(unsafe { copy_out(model(m)?.anchors.iter().map(|a| a.0), out, cap) }))
 }

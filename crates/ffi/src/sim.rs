@@ -39,16 +39,24 @@ impl SmSim {
 }
 
 /// The simulation behind `s` for reading, or a NULL failure.
-pub(crate) fn read<'a>(s: *const SmSim) -> Result<&'a SmSim, Failure> {
-    // SAFETY: a non-NULL `s` is a live simulation from `sm_sim_new`, not used by another thread
-    // at the same time (the C contract); only read here.
+///
+/// # Safety
+/// `s` is NULL or a live simulation from `sm_sim_new`, not changed by another thread while
+/// the reference lives.
+pub(crate) unsafe fn read<'a>(s: *const SmSim) -> Result<&'a SmSim, Failure> {
+    // SAFETY: a non-NULL `s` is a live simulation that nothing changes meanwhile (the
+    // function's contract); only read here.
     unsafe { s.as_ref() }.ok_or_else(|| Failure::null("simulation"))
 }
 
 /// The simulation behind `s` for changing, or a NULL failure.
-pub(crate) fn write<'a>(s: *mut SmSim) -> Result<&'a mut SmSim, Failure> {
-    // SAFETY: a non-NULL `s` is a live simulation from `sm_sim_new`, used by this thread alone
-    // during the call (the C contract).
+///
+/// # Safety
+/// `s` is NULL or a live simulation from `sm_sim_new`, used by this thread alone while the
+/// reference lives.
+pub(crate) unsafe fn write<'a>(s: *mut SmSim) -> Result<&'a mut SmSim, Failure> {
+    // SAFETY: a non-NULL `s` is a live simulation used by this thread alone (the function's
+    // contract).
     unsafe { s.as_mut() }.ok_or_else(|| Failure::null("simulation"))
 }
 
@@ -64,7 +72,8 @@ pub unsafe extern "C" fn sm_sim_new(m: *const SmModel, out: *mut *mut SmSim) -> 
         unsafe { out.write(std::ptr::null_mut()) };
     }
     status(|| {
-        let model = model(m)?;
+        // SAFETY: `m` is NULL or a live model (this function's contract).
+        let model = unsafe { model(m) }?;
         if out.is_null() {
             return Err(Failure::null("out"));
         }
@@ -99,7 +108,8 @@ pub unsafe extern "C" fn sm_sim_free(s: *mut SmSim) {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sm_sim_step(s: *mut SmSim, dt: f32) -> c_int {
     status(|| {
-        let s = write(s)?;
+        // SAFETY: `s` is NULL or a live simulation (this function's contract).
+        let s = unsafe { write(s) }?;
         let report = s.sim.step(dt).map_err(|e| match e {
             CoreError::BadTimeStep { .. } => Failure::new(SM_ERR_ARGUMENT, e.to_string()),
             other => Failure::new(SM_ERR_NON_FINITE, other.to_string()),
@@ -116,7 +126,8 @@ pub unsafe extern "C" fn sm_sim_step(s: *mut SmSim, dt: f32) -> c_int {
 /// `s` is NULL or a live simulation.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sm_sim_node_count(s: *const SmSim) -> u32 {
-    value(0, || Ok(read(s)?.sim.node_count() as u32))
+    // SAFETY: `s` is NULL or a live simulation (this function's contract).
+    value(0, || Ok(unsafe { read(s) }?.sim.node_count() as u32))
 }
 
 /// Simulated time (s) since the simulation was made (0 for NULL).
@@ -125,7 +136,8 @@ pub unsafe extern "C" fn sm_sim_node_count(s: *const SmSim) -> u32 {
 /// `s` is NULL or a live simulation.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sm_sim_time(s: *const SmSim) -> f64 {
-    value(0.0, || Ok(read(s)?.sim.time()))
+    // SAFETY: `s` is NULL or a live simulation (this function's contract).
+    value(0.0, || Ok(unsafe { read(s) }?.sim.time()))
 }
 
 /// The node positions, 3 floats (x, y, z in m) per node; valid until the next step or free of
@@ -135,7 +147,8 @@ pub unsafe extern "C" fn sm_sim_time(s: *const SmSim) -> f64 {
 /// `s` is NULL or a live simulation.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sm_sim_positions(s: *const SmSim) -> *const f32 {
-    value(std::ptr::null(), || Ok(read(s)?.packed.as_ptr()))
+    // SAFETY: `s` is NULL or a live simulation (this function's contract).
+    value(std::ptr::null(), || Ok(unsafe { read(s) }?.packed.as_ptr()))
 }
 
 /// Copies the positions, 3 floats per node, to `out` (room for `cap` floats); returns how
@@ -149,7 +162,8 @@ pub unsafe extern "C" fn sm_sim_copy_positions(
     out: *mut f32,
     cap: usize,
 ) -> usize {
-    value(0, || Ok(copy_out(read(s)?.packed.iter().copied(), out, cap)))
+    // SAFETY: `s` is NULL or a live simulation; `out` is NULL or holds `cap` writable items (this function's contract).
+    value(0, || Ok(unsafe { copy_out(read(s)?.packed.iter().copied(), out, cap) }))
 }
 
 /// Writes unit vertex normals (area-weighted over the faces), 3 floats per node, to `out`
@@ -161,8 +175,10 @@ pub unsafe extern "C" fn sm_sim_copy_positions(
 pub unsafe extern "C" fn sm_sim_copy_normals(s: *const SmSim, out: *mut f32, cap: usize) -> usize {
     value(0, || {
         let mut normals = Vec::new();
-        read(s)?.sim.vertex_normals(&mut normals);
-        Ok(copy_out(normals.iter().flat_map(|n| n.to_array()), out, cap))
+        // SAFETY: `s` is NULL or a live simulation (this function's contract).
+        unsafe { read(s) }?.sim.vertex_normals(&mut normals);
+        // SAFETY: `out` is NULL or holds `cap` writable items (this function's contract).
+        Ok(unsafe { copy_out(normals.iter().flat_map(|n| n.to_array()), out, cap) })
     })
 }
 
@@ -179,7 +195,8 @@ pub unsafe extern "C" fn sm_sim_set_anchor_position(
     xyz: *const f32,
 ) -> c_int {
     status(|| {
-        let s = write(s)?;
+        // SAFETY: `s` is NULL or a live simulation (this function's contract).
+        let s = unsafe { write(s) }?;
         let p = vec3(xyz, "xyz")?;
         s.sim
             .set_anchor_position(NodeId(node), p)
@@ -211,7 +228,8 @@ pub unsafe extern "C" fn sm_sim_broken_springs(
     out: *mut u32,
     cap: usize,
 ) -> usize {
-    value(0, || Ok(copy_out(read(s)?.broken.iter().map(|b| b.0), out, cap)))
+    // SAFETY: `s` is NULL or a live simulation; `out` is NULL or holds `cap` writable items (this function's contract).
+    value(0, || Ok(unsafe { copy_out(read(s)?.broken.iter().map(|b| b.0), out, cap) }))
 }
 
 /// Writes the state's energy to `out` (zeros for a NULL `s`).
@@ -221,7 +239,8 @@ pub unsafe extern "C" fn sm_sim_broken_springs(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sm_sim_energy(s: *const SmSim, out: *mut SmEnergy) {
     let energy = value(SmEnergy::default(), || {
-        let e = read(s)?.sim.energy();
+        // SAFETY: `s` is NULL or a live simulation (this function's contract).
+        let e = unsafe { read(s) }?.sim.energy();
         Ok(SmEnergy { kinetic: e.kinetic, elastic: e.elastic, gravitational: e.gravitational })
     });
     if !out.is_null() {

@@ -135,7 +135,8 @@ impl Collider for CCollider {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sm_sim_set_gravity(s: *mut SmSim, g: *const f32) -> c_int {
     status(|| {
-        let s = write(s)?;
+        // SAFETY: `s` is NULL or a live simulation (this function's contract).
+        let s = unsafe { write(s) }?;
         s.sim.params_mut().gravity = vec3(g, "gravity")?;
         Ok(())
     })
@@ -149,7 +150,8 @@ pub unsafe extern "C" fn sm_sim_set_gravity(s: *mut SmSim, g: *const f32) -> c_i
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sm_sim_set_wind(s: *mut SmSim, wind: *const f32) -> c_int {
     status(|| {
-        let s = write(s)?;
+        // SAFETY: `s` is NULL or a live simulation (this function's contract).
+        let s = unsafe { write(s) }?;
         let wind = vec3(wind, "wind")?;
         s.sim.params_mut().air.get_or_insert_with(Air::default).wind = wind;
         Ok(())
@@ -162,7 +164,8 @@ pub unsafe extern "C" fn sm_sim_set_wind(s: *mut SmSim, wind: *const f32) -> c_i
 /// `s` is NULL or a live simulation.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sm_sim_collider_count(s: *const SmSim) -> u32 {
-    value(0, || Ok(read(s)?.rest_colliders.len() as u32))
+    // SAFETY: `s` is NULL or a live simulation (this function's contract).
+    value(0, || Ok(unsafe { read(s) }?.rest_colliders.len() as u32))
 }
 
 /// Places the model's collider `index` for the next steps: its shape as saved in the model,
@@ -181,7 +184,8 @@ pub unsafe extern "C" fn sm_sim_set_collider_pose(
     rotation: *const f32,
 ) -> c_int {
     status(|| {
-        let s = write(s)?;
+        // SAFETY: `s` is NULL or a live simulation (this function's contract).
+        let s = unsafe { write(s) }?;
         let at = vec3(position, "position")?;
         let turn = if rotation.is_null() {
             Quat::IDENTITY
@@ -232,7 +236,8 @@ fn posed(shape: &Shape, at: Vec3, turn: Quat) -> Shape {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sm_sim_add_force(s: *mut SmSim, f: SmForceFn, user: *mut c_void) -> c_int {
     status(|| {
-        let s = write(s)?;
+        // SAFETY: `s` is NULL or a live simulation (this function's contract).
+        let s = unsafe { write(s) }?;
         let f = f.ok_or_else(|| Failure::null("force callback"))?;
         let scratch = Mutex::new((Vec::new(), Vec::new(), Vec::new()));
         s.sim.add_force_field(Arc::new(CForce { callback: Callback { f, user }, scratch }));
@@ -256,7 +261,8 @@ pub unsafe extern "C" fn sm_sim_add_collider(
     restitution: f32,
 ) -> c_int {
     status(|| {
-        let s = write(s)?;
+        // SAFETY: `s` is NULL or a live simulation (this function's contract).
+        let s = unsafe { write(s) }?;
         let f = f.ok_or_else(|| Failure::null("collision callback"))?;
         if !(friction.is_finite() && friction >= 0.0 && (0.0..=1.0).contains(&restitution)) {
             return Err(Failure::new(
