@@ -26,6 +26,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod assemble;
 pub mod brace;
 pub mod connect;
 mod error;
@@ -50,10 +51,11 @@ pub use import::{
     DEFAULT_MAX_TRIANGLES, ImportLimits, MAX_FACE_CORNERS, MAX_IMPLICIT_ELEMENTS, MeshFormat,
     in_isolated_parser,
 };
+pub use masses::MassMode;
 pub use mesh::{RawMesh, Texture};
 pub use options::{
     ConvertOptions, DEFAULT_BEND, DEFAULT_NODE_MASS, DEFAULT_RELATIVE_WELD, DEFAULT_STRETCH,
-    DEFAULT_VICINITY, MassMode, SpringSettings,
+    DEFAULT_VICINITY, SpringSettings,
 };
 pub use painted::PinColor;
 pub use pipeline::{

@@ -6,24 +6,104 @@
 //!   third to each corner, m_i = M · (Σ_{t ∋ i} A_t / 3) / Σ_t A_t: the lumped mass matrix of
 //!   linear triangles, so a dense patch of small triangles is not heavier than a sparse one.
 //!   A mesh of zero total area falls back to even shares.
-//! - Density: a total of ρ · V, V the volume the surface encloses (divergence theorem, as
-//!   [`crate::solid::signed_volume`]), shared by area like the above.
+//! - Density: a total of ρ · V, V the volume the surface encloses (divergence theorem,
+//!   [`signed_volume`]), shared by area like the above.
+//!
+//! A solid ([`crate::solid`]) shares the same way, by the volume each node stands for
+//! instead of the area: [`MassMode::share`] says how, once, for both.
 
-use crate::options::MassMode;
+use crate::ConvertError;
+use crate::painted::Painted;
+use crate::report::ConvertReport;
 use glam::Vec3;
+use serde::Serialize;
+
+/// How node masses are set.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(tag = "mode", rename_all = "snake_case")]
+pub enum MassMode {
+    /// Every node gets this mass (kg).
+    PerNode {
+        /// kg per node.
+        mass: f32,
+    },
+    /// This total mass (kg) is shared evenly between the nodes.
+    TotalEven {
+        /// kg in all.
+        mass: f32,
+    },
+    /// This total mass (kg) is shared by area: each triangle carries mass in proportion to
+    /// its area and gives a third of it to each corner (a solid: by the volume each node
+    /// stands for).
+    TotalByArea {
+        /// kg in all.
+        mass: f32,
+    },
+    /// The volume the surface encloses times this density (kg/m³), shared like
+    /// [`MassMode::TotalByArea`].
+    Density {
+        /// kg/m³.
+        density: f32,
+    },
+}
+
+impl MassMode {
+    /// The number the mode carries (kg, or kg/m³ for a density).
+    pub fn value(self) -> f32 {
+        match self {
+            MassMode::PerNode { mass }
+            | MassMode::TotalEven { mass }
+            | MassMode::TotalByArea { mass } => mass,
+            MassMode::Density { density } => density,
+        }
+    }
+}
+
+/// How a [`MassMode`] shares mass between nodes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Share {
+    /// Every node gets this mass (kg).
+    PerNode(f32),
+    /// This total (kg) is shared evenly.
+    Even(f32),
+    /// This total (kg) is shared in proportion to what each node stands for (area on a
+    /// surface, volume in a solid).
+    Proportional(f32),
+}
+
+impl MassMode {
+    /// How this mode shares mass, `volume` giving the volume (m³) a density fills.
+    pub fn share(self, volume: impl FnOnce() -> f32) -> Share {
+        match self {
+            MassMode::PerNode { mass } => Share::PerNode(mass),
+            MassMode::TotalEven { mass } => Share::Even(mass),
+            MassMode::TotalByArea { mass } => Share::Proportional(mass),
+            MassMode::Density { density } => Share::Proportional(density * volume()),
+        }
+    }
+}
+
+/// The volume (m³) the triangles enclose, signed: positive when they face outwards (the
+/// divergence theorem, Σ a · (b × c) / 6).
+pub fn signed_volume(positions: &[Vec3], triangles: &[[u32; 3]]) -> f64 {
+    triangles
+        .iter()
+        .map(|t| {
+            let [a, b, c] = t.map(|i| positions[i as usize].as_dvec3());
+            a.dot(b.cross(c)) / 6.0
+        })
+        .sum()
+}
 
 /// The mass of each of the nodes at `positions` (triangles `triangles`), and whether an
 /// area share had to fall back to even shares.
 pub fn node_masses(mode: MassMode, positions: &[Vec3], triangles: &[[u32; 3]]) -> (Vec<f32>, bool) {
     let n = positions.len();
-    match mode {
-        MassMode::PerNode { mass } => (vec![mass; n], false),
-        MassMode::TotalEven { mass } => (vec![mass / n.max(1) as f32; n], false),
-        MassMode::Density { density } => {
-            let volume = crate::solid::signed_volume(positions, triangles).abs() as f32;
-            node_masses(MassMode::TotalByArea { mass: density * volume }, positions, triangles)
-        }
-        MassMode::TotalByArea { mass } => {
+    let volume = || signed_volume(positions, triangles).abs() as f32;
+    match mode.share(volume) {
+        Share::PerNode(mass) => (vec![mass; n], false),
+        Share::Even(mass) => (vec![mass / n.max(1) as f32; n], false),
+        Share::Proportional(mass) => {
             let mut share = vec![0.0f64; n];
             for t in triangles {
                 let [a, b, c] = t.map(|i| positions[i as usize]);
@@ -40,6 +120,37 @@ pub fn node_masses(mode: MassMode, positions: &[Vec3], triangles: &[[u32; 3]]) -
             }
         }
     }
+}
+
+/// The masses stage of a conversion: the solid's masses (`solid`, surface then interior) or
+/// the surface's by `mode`, times the painted factors; the report notes an area share that
+/// fell back to even shares and the nodes whose mass was painted.
+pub(crate) fn model_masses(
+    mode: MassMode,
+    solid: Option<&[f32]>,
+    (positions, triangles): (&[Vec3], &[[u32; 3]]),
+    painted: impl FnOnce() -> Result<Painted, ConvertError>,
+    report: &mut ConvertReport,
+) -> Result<(Vec<f32>, Painted), ConvertError> {
+    let (masses, area_fallback) = match solid {
+        Some(masses) => (masses.to_vec(), false),
+        None => node_masses(mode, positions, triangles),
+    };
+    if masses.iter().any(|&m| !(m.is_finite() && m > 0.0)) {
+        let reason = "a mass from a density needs a closed surface: this mesh encloses no volume";
+        return Err(ConvertError::Options { reason: reason.into() });
+    }
+    report.warn(
+        "area_masses",
+        usize::from(area_fallback),
+        Vec::new(),
+        "some nodes touch only zero-area triangles: masses are shared evenly instead of by area"
+            .into(),
+    );
+    let painted = painted()?;
+    let masses = masses.iter().enumerate().map(|(n, &m)| m * painted.mass_factor(n)).collect();
+    report.weighted_masses = painted.mass.iter().filter(|&&f| f != 1.0).count();
+    Ok((masses, painted))
 }
 
 #[cfg(test)]

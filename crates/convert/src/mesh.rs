@@ -1,8 +1,10 @@
 //! The imported mesh: what the OBJ and glTF readers produce and the pipeline consumes.
 
+use crate::ConvertError;
+use crate::report::ConvertReport;
 use glam::{Vec2, Vec3};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A triangle soup with texture coordinates, as read from a file, before welding.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -79,5 +81,56 @@ impl RawMesh {
     pub fn push_triangle(&mut self, corners: [u32; 3], uvs: Option<[u32; 3]>) {
         self.triangles.push(corners);
         self.triangle_uvs.push(uvs);
+    }
+}
+
+impl RawMesh {
+    /// Checks the mesh read from `file` before conversion, and scales it by `scale`: it has
+    /// triangles, finite positions within [`springmesh_core::model::MAX_COORDINATE`] (after
+    /// scaling), and triangles that name existing vertices.
+    pub(crate) fn prepare(&mut self, scale: f32, file: &Path) -> Result<(), ConvertError> {
+        let file = || file.to_path_buf();
+        if self.triangles.is_empty() {
+            return Err(ConvertError::NoTriangles {
+                file: file(),
+                points: self.points,
+                lines: self.lines,
+            });
+        }
+        let non_finite = |p: &[Vec3]| p.iter().position(|p| !p.is_finite());
+        if let Some(vertex) = non_finite(&self.positions) {
+            return Err(ConvertError::NonFinite { file: file(), vertex });
+        }
+        let n = self.positions.len();
+        if let Some(t) = self.triangles.iter().position(|t| t.iter().any(|&i| i as usize >= n)) {
+            let what = format!("triangle {t} names a vertex that does not exist");
+            return Err(ConvertError::TooLarge { file: file(), what });
+        }
+        if scale != 1.0 {
+            for p in &mut self.positions {
+                *p *= scale;
+            }
+            if let Some(vertex) = non_finite(&self.positions) {
+                return Err(ConvertError::NonFinite { file: file(), vertex });
+            }
+        }
+        let limit = springmesh_core::model::MAX_COORDINATE;
+        if let Some(vertex) = self.positions.iter().position(|p| p.abs().max_element() > limit) {
+            return Err(ConvertError::FarVertex { file: file(), vertex, limit });
+        }
+        Ok(())
+    }
+
+    /// The import's part of the report: points and lines skipped, and the reader's notes.
+    pub(crate) fn report_skipped(&mut self, report: &mut ConvertReport) {
+        report.warn(
+            "points_and_lines",
+            self.points + self.lines,
+            Vec::new(),
+            format!("{} points and {} line segments were skipped", self.points, self.lines),
+        );
+        for note in std::mem::take(&mut self.notes) {
+            report.warn("material", 1, Vec::new(), note);
+        }
     }
 }

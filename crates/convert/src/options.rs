@@ -9,6 +9,7 @@
 //! nodes it was 1.1% and 46%). Heavier or finer meshes want stiffer springs or lighter nodes.
 
 use crate::ImportLimits;
+use crate::masses::MassMode;
 use crate::painted::PinColor;
 use crate::solid::SolidOptions;
 use serde::Serialize;
@@ -21,47 +22,6 @@ pub struct SpringSettings {
     pub stiffness: f32,
     /// Damping along the spring (N·s/m).
     pub damping: f32,
-}
-
-/// How node masses are set.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(tag = "mode", rename_all = "snake_case")]
-pub enum MassMode {
-    /// Every node gets this mass (kg).
-    PerNode {
-        /// kg per node.
-        mass: f32,
-    },
-    /// This total mass (kg) is shared evenly between the nodes.
-    TotalEven {
-        /// kg in all.
-        mass: f32,
-    },
-    /// This total mass (kg) is shared by area: each triangle carries mass in proportion to
-    /// its area and gives a third of it to each corner (a solid: by the volume each node
-    /// stands for).
-    TotalByArea {
-        /// kg in all.
-        mass: f32,
-    },
-    /// The volume the surface encloses times this density (kg/m³), shared like
-    /// [`MassMode::TotalByArea`].
-    Density {
-        /// kg/m³.
-        density: f32,
-    },
-}
-
-impl MassMode {
-    /// The number the mode carries (kg, or kg/m³ for a density).
-    pub fn value(self) -> f32 {
-        match self {
-            MassMode::PerNode { mass }
-            | MassMode::TotalEven { mass }
-            | MassMode::TotalByArea { mass } => mass,
-            MassMode::Density { density } => density,
-        }
-    }
 }
 
 /// Default stretch springs: 5000 N/m (see the module docs for what that gives).

@@ -16,7 +16,9 @@
 //! any of them holds the node), the mean for the rest. A part of the mesh without an attribute
 //! has none (NaN in [`crate::RawMesh::attributes`]): no pin, factor 1.
 
+use crate::ConvertError;
 use serde::Serialize;
+use springmesh_core::model::Springs;
 
 /// The attribute names Springmesh reads.
 pub const KNOWN: [&str; 3] = ["_PIN", "_STIFFNESS", "_MASS"];
@@ -113,6 +115,33 @@ impl Painted {
     /// The mass factor of node `n`.
     pub fn mass_factor(&self, n: usize) -> f32 {
         self.mass.get(n).copied().unwrap_or(1.0)
+    }
+
+    /// These values, if every painted mass factor is a number > 0.
+    pub(crate) fn checked(self) -> Result<Painted, ConvertError> {
+        if self.mass.iter().any(|&f| !(f.is_finite() && f > 0.0)) {
+            let reason = "a painted _MASS must be a number > 0 wherever it is painted";
+            return Err(ConvertError::Options { reason: reason.into() });
+        }
+        Ok(self)
+    }
+
+    /// Multiplies each spring's stiffness by its painted factor (a negative one counts as 0);
+    /// how many springs had a factor other than 1.
+    pub(crate) fn scale_stiffness(&self, springs: &mut Springs) -> usize {
+        if self.stiffness.is_empty() {
+            return 0;
+        }
+        let mut weighted = 0;
+        let ends = springs.a().iter().zip(springs.b()).map(|(a, b)| (a.0, b.0));
+        let factors: Vec<f32> = ends.map(|(a, b)| self.stiffness_factor(a, b)).collect();
+        for (k, factor) in springs.stiffnesses_mut().iter_mut().zip(factors) {
+            if factor != 1.0 {
+                weighted += 1;
+                *k *= factor.max(0.0);
+            }
+        }
+        weighted
     }
 }
 

@@ -187,7 +187,7 @@ pub fn to_obj(mesh: &RawMesh) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solid::signed_volume;
+    use crate::masses::signed_volume;
 
     fn volume(m: &RawMesh) -> f64 {
         signed_volume(&m.positions, &m.triangles)

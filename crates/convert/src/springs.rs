@@ -17,6 +17,7 @@
 //!
 //! Vicinity springs come last ([`crate::vicinity`]) and skip every pair joined here.
 
+use crate::report::ConvertReport;
 use crate::topology::{ByFirst, edge_table, unkey};
 
 /// The pairs of each kind, each list sorted by pair and free of repeats.
@@ -115,6 +116,35 @@ pub fn joined(nodes: usize, lists: &[&[u64]]) -> ByFirst<()> {
             (a, b, ())
         })
     })
+}
+
+impl SurfacePairs {
+    /// The springs stage's part of the report: boundary and non-manifold edges, and edges too
+    /// crowded for every bend spring.
+    pub(crate) fn report(&self, report: &mut ConvertReport) {
+        report.boundary_edges = self.boundary_edges;
+        report.non_manifold_edges = self.non_manifold_count;
+        let first_edges =
+            self.non_manifold_edges.iter().flat_map(|&(a, b)| [a as usize, b as usize]).collect();
+        report.warn(
+            "non_manifold_edges",
+            self.non_manifold_count,
+            first_edges,
+            format!(
+                "{} edges have three or more triangles (node pairs listed)",
+                self.non_manifold_count
+            ),
+        );
+        report.warn(
+            "crowded_edges",
+            self.crowded_edges,
+            Vec::new(),
+            format!(
+                "{} edges have more than {MAX_FAN} different triangles: their bend springs only join neighbours",
+                self.crowded_edges
+            ),
+        );
+    }
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@
 //! With a cap k, each node keeps its k nearest candidates, and a pair is kept when either end
 //! keeps it.
 
+use crate::springs::{SurfacePairs, joined};
 use crate::topology::{ByFirst, key};
 use glam::Vec3;
 
@@ -111,6 +112,20 @@ pub fn vicinity_pairs(
     keys.sort_unstable();
     keys.dedup();
     keys
+}
+
+/// The vicinity stage of a conversion: with a `radius`, the pairs of nodes at `positions`
+/// closer than it that the surface's springs `surface` do not join yet (at most `cap` per
+/// node); none without.
+pub(crate) fn stage(
+    positions: &[Vec3],
+    surface: &SurfacePairs,
+    radius: Option<f32>,
+    cap: Option<usize>,
+) -> Vec<u64> {
+    let Some(r) = radius else { return Vec::new() };
+    let joined = joined(positions.len(), &[&surface.stretch, &surface.shear, &surface.bend]);
+    vicinity_pairs(positions, r, cap, &joined)
 }
 
 #[cfg(test)]

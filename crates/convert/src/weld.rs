@@ -12,8 +12,13 @@
 //! the work is linear in the number of vertices. A tolerance of 0 welds identical positions
 //! only (0.0 and −0.0 are identical).
 
+use crate::mesh::RawMesh;
+use crate::options::DEFAULT_RELATIVE_WELD;
+use crate::report::ConvertReport;
+use crate::springs::LISTED;
 use glam::Vec3;
 use rustc_hash::FxHashMap;
+use springmesh_core::Aabb;
 
 /// "No vertex" in the per-cell chains.
 const NONE: u32 = u32::MAX;
@@ -81,6 +86,145 @@ fn weld_near(positions: &[Vec3], tolerance: f32) -> Vec<u32> {
         welded_to.push(found);
     }
     welded_to
+}
+
+/// The mesh after welding: node positions, and triangles and quads in node indices.
+pub(crate) struct Welded {
+    pub positions: Vec<Vec3>,
+    /// Each vertex of the file's node, if it has one.
+    pub node_of_vertex: Vec<Option<u32>>,
+    pub triangles: Vec<[u32; 3]>,
+    pub triangle_uvs: Vec<Option<[u32; 3]>>,
+    pub quads: Vec<[u32; 4]>,
+}
+
+impl Welded {
+    /// Welds `mesh` within `tolerance` (by default [`DEFAULT_RELATIVE_WELD`] of its bounding
+    /// box's diagonal), drops triangles that collapse and vertices no triangle uses, and
+    /// numbers the remaining representatives in file order; the report counts and warns.
+    pub(crate) fn new(
+        mesh: &RawMesh,
+        tolerance: Option<f32>,
+        report: &mut ConvertReport,
+    ) -> Welded {
+        let diagonal = Aabb::from_points(&mesh.positions).map_or(0.0, |b| b.diagonal());
+        let tolerance = tolerance.unwrap_or(DEFAULT_RELATIVE_WELD * diagonal);
+        report.weld_tolerance = tolerance;
+        let welded_to = weld(&mesh.positions, tolerance);
+        report.welded = welded_to.iter().enumerate().filter(|&(i, &r)| r as usize != i).count();
+        let (mut triangles, triangle_uvs, dropped) = kept_triangles(mesh, &welded_to);
+        // Number the representatives that a kept triangle uses, in file order.
+        const UNUSED: u32 = u32::MAX;
+        let mut node_of = vec![UNUSED; mesh.positions.len()];
+        for t in &triangles {
+            for &v in t {
+                node_of[v as usize] = 0;
+            }
+        }
+        let mut positions = Vec::new();
+        for (v, slot) in node_of.iter_mut().enumerate() {
+            if *slot != UNUSED {
+                *slot = positions.len() as u32;
+                positions.push(mesh.positions[v]);
+            }
+        }
+        let representatives =
+            welded_to.iter().enumerate().filter(|&(i, &r)| r as usize == i).count();
+        let unused = representatives - positions.len() + mesh.unreferenced;
+        report.dropped_vertices = unused;
+        report.dropped_triangles = dropped.0;
+        for t in &mut triangles {
+            *t = t.map(|v| node_of[v as usize]);
+        }
+        let node_of_vertex =
+            welded_to.iter().map(|&r| Some(node_of[r as usize]).filter(|&n| n != UNUSED)).collect();
+        let quads = mesh
+            .quads
+            .iter()
+            .map(|q| q.map(|v| node_of[welded_to[v as usize] as usize]))
+            .filter(|q| !q.contains(&UNUSED))
+            .collect();
+        let zero_area = zero_area(&positions, &triangles);
+        report.zero_area_triangles = zero_area.len();
+        warn(report, dropped, &zero_area, unused, tolerance);
+        Welded { positions, node_of_vertex, triangles, triangle_uvs, quads }
+    }
+}
+
+/// The triangles of `mesh` whose corners stay distinct once welded (`welded_to`), in welded
+/// vertex indices, with their uvs; and how many were dropped, with the first few.
+#[allow(clippy::type_complexity)]
+fn kept_triangles(
+    mesh: &RawMesh,
+    welded_to: &[u32],
+) -> (Vec<[u32; 3]>, Vec<Option<[u32; 3]>>, (usize, Vec<usize>)) {
+    let mut triangles = Vec::with_capacity(mesh.triangles.len());
+    let mut triangle_uvs = Vec::with_capacity(mesh.triangles.len());
+    let (mut dropped, mut first_dropped) = (0, Vec::new());
+    for (i, (t, uvs)) in mesh.triangles.iter().zip(&mesh.triangle_uvs).enumerate() {
+        let [a, b, c] = t.map(|v| welded_to[v as usize]);
+        if a == b || b == c || a == c {
+            dropped += 1;
+            if first_dropped.len() < LISTED {
+                first_dropped.push(i);
+            }
+        } else {
+            triangles.push([a, b, c]);
+            triangle_uvs.push(*uvs);
+        }
+    }
+    (triangles, triangle_uvs, (dropped, first_dropped))
+}
+
+/// The triangles (over `positions`) whose area is zero.
+fn zero_area(positions: &[Vec3], triangles: &[[u32; 3]]) -> Vec<usize> {
+    triangles
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| {
+            let [a, b, c] = t.map(|v| positions[v as usize]);
+            (b - a).cross(c - a).length_squared() == 0.0
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Welding's warnings: triangles `dropped` (with the first few), of `zero_area`, vertices
+/// `unused`, vertices welded within `tolerance`.
+fn warn(
+    report: &mut ConvertReport,
+    (dropped, first_dropped): (usize, Vec<usize>),
+    zero_area: &[usize],
+    unused: usize,
+    tolerance: f32,
+) {
+    report.warn(
+        "degenerate_triangles",
+        dropped,
+        first_dropped,
+        format!("{dropped} triangles had two corners on the same node after welding and were dropped (file triangles listed)"),
+    );
+    report.warn(
+        "zero_area_triangles",
+        zero_area.len(),
+        zero_area.iter().take(LISTED).copied().collect(),
+        format!("{} triangles have zero area (model faces listed)", zero_area.len()),
+    );
+    report.warn(
+        "unreferenced_vertices",
+        unused,
+        Vec::new(),
+        format!("{unused} vertices are used by no triangle and were dropped"),
+    );
+    report.warn(
+        "welded_vertices",
+        report.welded,
+        Vec::new(),
+        format!(
+            "{} vertices were merged into coincident ones (within {tolerance} m)",
+            report.welded
+        ),
+    );
 }
 
 #[cfg(test)]

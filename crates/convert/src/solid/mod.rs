@@ -45,10 +45,11 @@ pub mod binding;
 pub mod lattice;
 pub mod material;
 pub mod slices;
+pub(crate) mod stage;
 pub mod struts;
 pub mod winding;
 
-use crate::options::MassMode;
+use crate::masses::{MassMode, Share, signed_volume};
 use glam::Vec3;
 use lattice::Lattice;
 use rayon::prelude::*;
@@ -263,11 +264,10 @@ impl Solid {
 /// or in proportion to the volume each node stands for.
 fn masses(mode: MassMode, area: &[f32], interior: usize, h: f32, volume: f32) -> Vec<f32> {
     let n = area.len() + interior;
-    let (total, even) = match mode {
-        MassMode::PerNode { mass } => return vec![mass; n],
-        MassMode::TotalEven { mass } => (mass, true),
-        MassMode::TotalByArea { mass } => (mass, false),
-        MassMode::Density { density } => (density * volume, false),
+    let (total, even) = match mode.share(|| volume) {
+        Share::PerNode(mass) => return vec![mass; n],
+        Share::Even(mass) => (mass, true),
+        Share::Proportional(mass) => (mass, false),
     };
     let shares = material::volume_shares(area, interior, h);
     let sum: f32 = shares.iter().sum();
@@ -275,18 +275,6 @@ fn masses(mode: MassMode, area: &[f32], interior: usize, h: f32, volume: f32) ->
         return vec![total / n.max(1) as f32; n];
     }
     shares.iter().map(|s| total * s / sum).collect()
-}
-
-/// The volume (m³) the triangles enclose, signed: positive when they face outwards (the
-/// divergence theorem, Σ a · (b × c) / 6).
-pub fn signed_volume(positions: &[Vec3], triangles: &[[u32; 3]]) -> f64 {
-    triangles
-        .iter()
-        .map(|t| {
-            let [a, b, c] = t.map(|i| positions[i as usize].as_dvec3());
-            a.dot(b.cross(c)) / 6.0
-        })
-        .sum()
 }
 
 /// Mean length (m) of the triangles' edges (each shared edge counted from both sides).

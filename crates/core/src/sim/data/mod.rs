@@ -19,9 +19,9 @@ mod springs;
 mod surface;
 
 pub(crate) use anchors::Anchors;
-pub(crate) use bands::{Band, Bands, LONG_OFFSET};
 #[cfg(test)]
 pub(crate) use bands::NO_SPRING;
+pub(crate) use bands::{Band, Bands, LONG_OFFSET};
 pub(crate) use batches::{Batch, share_no_node};
 pub(crate) use nodes::NodeData;
 pub(crate) use springs::SpringData;

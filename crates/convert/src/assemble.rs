@@ -1,0 +1,134 @@
+//! The finishing stage of a conversion: the model assembled from what the stages made — the
+//! nodes with their masses, every kind of spring with its settings (or the solid's material),
+//! painted pins and stiffness, faces and uvs, the metadata — and the report's counts.
+
+use crate::ConvertError;
+use crate::masses::model_masses;
+use crate::mesh::RawMesh;
+use crate::options::{ConvertOptions, SpringSettings};
+use crate::painted::Painted;
+use crate::report::{ConvertReport, SpringCounts};
+use crate::solid::{Solid, stage};
+use crate::springs::SurfacePairs;
+use crate::topology::unkey;
+use crate::weld::Welded;
+use springmesh_core::model::Springs;
+use springmesh_core::{Face, Metadata, Node, NodeId, Spring, SpringKind, SpringModel};
+use std::path::Path;
+
+/// What the earlier stages made.
+pub(crate) struct Made<'a> {
+    pub welded: &'a Welded,
+    pub pairs: &'a SurfacePairs,
+    pub vicinity: &'a [u64],
+    pub solid: Option<&'a Solid>,
+}
+
+/// The model of `made` from `mesh` (its uvs are taken), converted from `source` with
+/// `options`; the report gets the counts, masses and painted data, the solid and its parts.
+pub(crate) fn model(
+    made: &Made,
+    mesh: &mut RawMesh,
+    options: &ConvertOptions,
+    source: &Path,
+    report: &mut ConvertReport,
+) -> Result<SpringModel, ConvertError> {
+    let mut springs = springs(made, options, source)?;
+    let welded = made.welded;
+    let nodes = welded.positions.len();
+    let painted = || Painted::combine(mesh, &welded.node_of_vertex, nodes, options.pin_color);
+    let surface = (&welded.positions[..], &welded.triangles[..]);
+    let solid_masses = made.solid.map(|s| &s.masses[..]);
+    let painted = || painted().checked();
+    let (masses, painted) = model_masses(options.mass, solid_masses, surface, painted, report)?;
+    report.weighted_springs = painted.scale_stiffness(&mut springs);
+    let interior = made.solid.map_or(&[][..], |s| &s.interior[..]);
+    let positions = welded.positions.iter().chain(interior);
+    let mut model = SpringModel {
+        nodes: positions.zip(&masses).map(|(&position, &mass)| Node { position, mass }).collect(),
+        springs,
+        anchors: painted.anchors().map(NodeId).collect(),
+        faces: welded
+            .triangles
+            .iter()
+            .zip(&welded.triangle_uvs)
+            .map(|(t, &uvs)| Face { nodes: t.map(NodeId), uvs })
+            .collect(),
+        uvs: std::mem::take(&mut mesh.uvs),
+        metadata: Metadata {
+            name: source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+            source: Some(source.display().to_string()),
+            conversion: options.to_metadata(),
+        },
+        ..SpringModel::default()
+    };
+    if let Some(s) = made.solid {
+        model.params.substeps = s.substeps;
+    }
+    count(made, &model, report);
+    if let Some(s) = made.solid {
+        stage::report(s, &masses, report);
+    }
+    report.components = model.parts().count;
+    report.warn(
+        "components",
+        usize::from(report.components > 1) * report.components,
+        Vec::new(),
+        format!("the model is {} separate parts that no spring joins", report.components),
+    );
+    Ok(model)
+}
+
+/// Every spring of `made`: stretch, shear, bend and vicinity pairs with the settings of
+/// `options` (on a solid, the surface's stiffness and damping from its material), then the
+/// solid's interior springs. An error when they would be more than a `u32` can count.
+fn springs(made: &Made, options: &ConvertOptions, source: &Path) -> Result<Springs, ConvertError> {
+    let pairs = made.pairs;
+    let groups: [(&[u64], SpringKind, SpringSettings); 4] = [
+        (&pairs.stretch, SpringKind::Stretch, options.stretch),
+        (&pairs.shear, SpringKind::Stretch, options.stretch),
+        (&pairs.bend, SpringKind::Bend, options.bend_springs),
+        (made.vicinity, SpringKind::Vicinity, options.vicinity),
+    ];
+    let interior = made.solid.map_or(&[][..], |s| &s.springs[..]);
+    let total: usize = groups.iter().map(|g| g.0.len()).sum::<usize>() + interior.len();
+    if total > u32::MAX as usize {
+        let what = format!("{total} springs");
+        return Err(ConvertError::TooLarge { file: source.to_path_buf(), what });
+    }
+    let positions = &made.welded.positions;
+    let mut springs = Springs::with_capacity(total);
+    for (keys, kind, settings) in groups {
+        for &k in keys {
+            let (a, b) = unkey(k);
+            let rest = positions[a as usize].distance(positions[b as usize]);
+            let (stiffness, damping) = match made.solid {
+                Some(s) if kind != SpringKind::Vicinity => s.surface_spring(a, b, kind, rest),
+                _ => (settings.stiffness, settings.damping),
+            };
+            let spring = Spring::new(NodeId(a), NodeId(b), rest, stiffness, kind);
+            springs.push(spring.with_damping(damping));
+        }
+    }
+    for &spring in interior {
+        springs.push(spring);
+    }
+    Ok(springs)
+}
+
+/// The report's counts of `model`, made from `made`.
+fn count(made: &Made, model: &SpringModel, report: &mut ConvertReport) {
+    let pairs = made.pairs;
+    report.anchors = model.anchors.len();
+    report.nodes = model.nodes.len();
+    report.faces = model.faces.len();
+    report.springs = SpringCounts {
+        stretch: pairs.stretch.len() + pairs.shear.len(),
+        bend: pairs.bend.len(),
+        vicinity: made.vicinity.len(),
+        manual: 0,
+        interior: made.solid.map_or(0, |s| s.springs.len()),
+        total: model.springs.len(),
+        shear: pairs.shear.len(),
+    };
+}
