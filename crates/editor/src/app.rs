@@ -7,10 +7,11 @@ use crate::document::{Document, Origin, file_name};
 use crate::history::Direction;
 use crate::live::Live;
 use crate::loader::{Loader, Request};
-use crate::panels::editing::{self, EditForm};
-use crate::panels::model::ConvertForm;
+use crate::panels::editing;
+use crate::panels::model::ModelPanel;
 use crate::panels::prompt::{self, Answer};
-use crate::panels::{inspector, menu, messages, model, simulation, status};
+use crate::panels::side::SidePanel;
+use crate::panels::{menu, messages, status};
 use crate::recent::{self, RecentFiles};
 use crate::screenshot::Screenshot;
 use crate::timing::FrameTime;
@@ -77,16 +78,15 @@ pub struct EditorApp {
     /// The test simulation.
     pub live: Live,
     loader: Loader,
-    /// What a mesh is converted with.
-    pub convert_form: ConvertForm,
-    /// The values the Edit section applies.
-    pub edit_form: EditForm,
+    /// The left panel, with the conversion settings a mesh is converted with.
+    pub model_panel: ModelPanel,
+    /// The right panel: the inspector, the Edit section's values, the Test section.
+    pub side_panel: SidePanel,
     /// Recently opened files.
     pub recent: RecentFiles,
     pending: Option<Pending>,
     /// Messages shown over the viewport (errors, mostly).
     pub messages: Vec<String>,
-    jump: String,
     frame_time: FrameTime,
     last_frame: Option<Instant>,
     /// Frame the camera on the model at the next frame (after opening).
@@ -144,12 +144,11 @@ impl EditorApp {
             viewport: Viewport::default(),
             live: Live::default(),
             loader: Loader::default(),
-            convert_form: ConvertForm::default(),
-            edit_form: EditForm::default(),
+            model_panel: ModelPanel::default(),
+            side_panel: SidePanel::default(),
             recent,
             pending: None,
             messages: Vec::new(),
-            jump: String::new(),
             frame_time: FrameTime::default(),
             last_frame: None,
             frame_next: true,
@@ -274,7 +273,7 @@ impl EditorApp {
             }
             Command::Delete | Command::ToggleAnchor | Command::Connect => {
                 if let Some((edit, label)) =
-                    editing::command_edit(command, &self.doc, &self.edit_form)
+                    editing::command_edit(command, &self.doc, &self.side_panel.edit)
                 {
                     self.apply(Action::Edit(edit, label), ctx);
                 }
@@ -311,7 +310,7 @@ impl EditorApp {
         self.live = Live::default();
         self.live.playing = std::mem::take(&mut self.autoplay);
         self.frame_next = true;
-        self.convert_form.follow(&self.doc);
+        self.model_panel.form.follow(&self.doc);
     }
 
     fn save(&mut self) -> bool {
@@ -381,10 +380,10 @@ impl EditorApp {
     }
 }
 
-impl eframe::App for EditorApp {
-    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
-        let started = Instant::now();
-        let ctx = ui.ctx().clone();
+impl EditorApp {
+    /// The start of a frame: finished loads and checks taken, the keyboard's commands and a
+    /// dropped file, a close request held for unsaved changes, the live test advanced.
+    fn begin_frame(&mut self, ctx: &egui::Context) -> Vec<Action> {
         self.receive();
         if let Some(fix) = self.live.check.poll() {
             match self.doc.edit(fix, "Brace the worst region".to_string()) {
@@ -393,7 +392,7 @@ impl eframe::App for EditorApp {
             }
         }
         let mut actions: Vec<Action> =
-            commands::pressed(&ctx).into_iter().map(Action::Run).collect();
+            commands::pressed(ctx).into_iter().map(Action::Run).collect();
         let dropped: Vec<PathBuf> =
             ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect());
         actions.extend(dropped.into_iter().take(1).map(Action::Open));
@@ -404,7 +403,6 @@ impl eframe::App for EditorApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.pending = Some(Pending::Quit);
         }
-
         let now = Instant::now();
         let elapsed = self.last_frame.map_or(0.0, |t| now.duration_since(t).as_secs_f64());
         self.last_frame = Some(now);
@@ -416,59 +414,26 @@ impl eframe::App for EditorApp {
         {
             ctx.request_repaint();
         }
-        self.convert_form.follow(&self.doc);
+        self.model_panel.form.follow(&self.doc);
+        actions
+    }
 
-        // The previous frame's times: its paint callback and eframe's total ran after `ui`.
-        let render = self.viewport.stats.lock().map(|s| s.clone()).unwrap_or_default();
-        self.frame_time.upload_ms = render.upload_ms;
-        self.frame_time.draw_ms = render.draw_ms;
-        self.frame_time.total_ms = frame.info().cpu_usage.map(|s| s * 1e3);
-        actions.extend(
-            egui::Panel::top("menu")
-                .show(ui, |ui| menu::show(ui, &self.recent, &self.doc.history))
-                .inner,
-        );
-        let progress = self.loader.progress();
+    /// Every panel, the viewport and the messages over it, each drawing itself; what they
+    /// asked for. `render_error` is the 3D view's last failure.
+    fn show_panels(&mut self, ui: &mut egui::Ui, render_error: Option<&str>) -> Vec<Action> {
+        let mut actions = egui::Panel::top("menu")
+            .show(ui, |ui| menu::show(ui, &self.recent, &self.doc.history))
+            .inner;
+        let (progress, frame_time) = (self.loader.progress(), self.frame_time);
         actions.extend(
             egui::Panel::bottom("status")
-                .show(ui, |ui| status::show(ui, &self.doc, &self.live, progress, self.frame_time))
+                .show(ui, |ui| status::show(ui, &self.doc, &self.live, progress, frame_time))
                 .inner,
         );
         let busy = self.is_loading();
-        actions.extend(
-            egui::Panel::left("model")
-                .default_size(300.0)
-                .show(ui, |ui| {
-                    model::show(
-                        ui,
-                        &self.doc,
-                        &mut self.convert_form,
-                        &mut self.viewport.settings,
-                        busy,
-                    )
-                })
-                .inner,
-        );
-        actions.extend(
-            egui::Panel::right("inspector")
-                .default_size(320.0)
-                .show(ui, |ui| {
-                    egui::ScrollArea::vertical()
-                        .show(ui, |ui| {
-                            let mut actions =
-                                inspector::show(ui, &mut self.doc, &self.live, &mut self.jump);
-                            ui.separator();
-                            let form = &mut self.edit_form;
-                            actions.extend(editing::show(ui, &mut self.doc, &self.live, form));
-                            ui.separator();
-                            let k = (self.edit_form.stiffness, self.edit_form.damping);
-                            actions.extend(simulation::show(ui, &mut self.doc, &self.live, k));
-                            actions
-                        })
-                        .inner
-                })
-                .inner,
-        );
+        let view = &mut self.viewport.settings;
+        actions.extend(self.model_panel.ui(ui, &self.doc, view, busy));
+        actions.extend(self.side_panel.ui(ui, &mut self.doc, &self.live));
         let dragged = egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
             if self.frame_next && !self.is_loading() && ui.available_width() > 0.0 {
                 self.viewport.frame_opened(&self.doc);
@@ -477,41 +442,46 @@ impl eframe::App for EditorApp {
             self.viewport.show(ui, &mut self.doc, &self.live)
         });
         actions.extend(dragged.inner);
-        actions.extend(messages::show(
-            &ctx,
-            self.viewport.rect,
-            &self.messages,
-            render.error.as_deref(),
-        ));
-        if self.doc.selection.current != self.last_current {
-            self.last_current = self.doc.selection.current;
-            if let Some(n) = self.doc.selection.current {
-                let positions = crate::viewport::geometry::current_positions(&self.doc, &self.live);
-                if let Some(&p) = positions.get(n.index()) {
-                    self.viewport.camera.keep_visible(p, self.viewport.size);
-                }
-            }
-        }
+        let rect = self.viewport.rect;
+        actions.extend(messages::show(ui.ctx(), rect, &self.messages, render_error));
+        actions
+    }
 
-        if let Some(pending) = self.pending.clone() {
-            match prompt::unsaved_changes(&ctx, &self.doc.name, pending.doing()) {
-                Some(Answer::Save) => {
-                    self.pending = None;
-                    if self.save() {
-                        self.proceed(pending, &ctx);
-                    }
-                }
-                Some(Answer::Discard) => {
-                    self.pending = None;
-                    self.proceed(pending, &ctx);
-                }
-                Some(Answer::Cancel) => self.pending = None,
-                None => {}
+    /// Keeps a newly selected node in view.
+    fn follow_selection(&mut self) {
+        if self.doc.selection.current == self.last_current {
+            return;
+        }
+        self.last_current = self.doc.selection.current;
+        if let Some(n) = self.doc.selection.current {
+            let positions = crate::viewport::geometry::current_positions(&self.doc, &self.live);
+            if let Some(&p) = positions.get(n.index()) {
+                self.viewport.camera.keep_visible(p, self.viewport.size);
             }
         }
-        for action in actions {
-            self.apply(action, &ctx);
+    }
+
+    /// Asks "save unsaved changes?" for what waits on the answer, and carries it out.
+    fn answer_prompt(&mut self, ctx: &egui::Context) {
+        let Some(pending) = self.pending.clone() else { return };
+        match prompt::unsaved_changes(ctx, &self.doc.name, pending.doing()) {
+            Some(Answer::Save) => {
+                self.pending = None;
+                if self.save() {
+                    self.proceed(pending, ctx);
+                }
+            }
+            Some(Answer::Discard) => {
+                self.pending = None;
+                self.proceed(pending, ctx);
+            }
+            Some(Answer::Cancel) => self.pending = None,
+            None => {}
         }
+    }
+
+    /// The end of a frame: the window's title, the screenshot, the frame's times.
+    fn end_frame(&mut self, ctx: &egui::Context, started: Instant) {
         let title = self.doc.title();
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
@@ -520,12 +490,32 @@ impl eframe::App for EditorApp {
         let loading = self.is_loading();
         if let Some(shot) = &mut self.screenshot
             && !loading
-            && shot.frame(&ctx, self.viewport.rect, crate::viewport::BACKGROUND, self.frame_time)
+            && shot.frame(ctx, self.viewport.rect, crate::viewport::BACKGROUND, self.frame_time)
         {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
         self.frame_time.ui_ms = started.elapsed().as_secs_f32() * 1e3;
         self.frame_time.sim_ms = self.live.step_ms;
+    }
+}
+
+impl eframe::App for EditorApp {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        let started = Instant::now();
+        let ctx = ui.ctx().clone();
+        let mut actions = self.begin_frame(&ctx);
+        // The previous frame's times: its paint callback and eframe's total ran after `ui`.
+        let render = self.viewport.stats.lock().map(|s| s.clone()).unwrap_or_default();
+        self.frame_time.upload_ms = render.upload_ms;
+        self.frame_time.draw_ms = render.draw_ms;
+        self.frame_time.total_ms = frame.info().cpu_usage.map(|s| s * 1e3);
+        actions.extend(self.show_panels(ui, render.error.as_deref()));
+        self.follow_selection();
+        self.answer_prompt(&ctx);
+        for action in actions {
+            self.apply(action, &ctx);
+        }
+        self.end_frame(&ctx, started);
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

@@ -1,15 +1,34 @@
-//! Every command of the editor with its label and keyboard shortcut, in one table: menus show
-//! the shortcuts from here and the keyboard handler reads them from here, so the two cannot
+//! Every command of the editor with its label and keyboard shortcut, in one table (an
+//! exhaustive `match`, so a new command without a row does not compile): menus show the
+//! shortcuts from here and the keyboard handler reads them from here, so the two cannot
 //! disagree, and a test checks that no two commands share a shortcut.
 
 use eframe::egui::{self, Key, KeyboardShortcut, Modifiers};
 
-/// A command the artist can give.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Command {
-    Open,
-    Save,
+/// Declares [`Command`] and [`Command::ALL`] from one list, so that the two cannot disagree.
+macro_rules! commands {
+    ($($name:ident),* $(,)?) => {
+        /// A command the artist can give.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Command {
+            $($name),*
+        }
+
+        impl Command {
+            /// Every command, in the order the keyboard handler tries their shortcuts.
+            pub const ALL: &[Command] = &[$(Command::$name),*];
+        }
+    };
+}
+
+// Shortcuts with more modifiers come before those with fewer on the same key, so that
+// Ctrl+Shift+S is not read as Ctrl+S.
+commands!(
     SaveAs,
+    Redo,
+    Undo,
+    Save,
+    Open,
     ExportJson,
     Quit,
     FrameAll,
@@ -18,8 +37,6 @@ pub enum Command {
     ClearSelection,
     TogglePlay,
     Reset,
-    Undo,
-    Redo,
     Delete,
     ToggleAnchor,
     Connect,
@@ -30,12 +47,10 @@ pub enum Command {
     AnchorsRight,
     AnchorsUp,
     AnchorsDown,
-}
+);
 
 /// A command's label and shortcut.
 pub struct CommandSpec {
-    /// The command.
-    pub command: Command,
     /// Its menu label.
     pub label: &'static str,
     /// Its keyboard shortcut.
@@ -48,173 +63,149 @@ const fn key(modifiers: Modifiers, key: Key) -> Option<KeyboardShortcut> {
     Some(KeyboardShortcut::new(modifiers, key))
 }
 
-/// Every command. Shortcuts with more modifiers come before those with fewer on the same key,
-/// so that Ctrl+Shift+S is not read as Ctrl+S.
-pub const COMMANDS: &[CommandSpec] = &[
-    CommandSpec {
-        command: Command::SaveAs,
-        label: "Save As…",
-        shortcut: key(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::Redo,
-        label: "Redo",
-        shortcut: key(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z),
-        alternative: key(Modifiers::COMMAND, Key::Y),
-    },
-    CommandSpec {
-        command: Command::Undo,
-        label: "Undo",
-        shortcut: key(Modifiers::COMMAND, Key::Z),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::Save,
-        label: "Save",
-        shortcut: key(Modifiers::COMMAND, Key::S),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::Open,
-        label: "Open…",
-        shortcut: key(Modifiers::COMMAND, Key::O),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::ExportJson,
-        label: "Export JSON…",
-        shortcut: key(Modifiers::COMMAND, Key::E),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::Quit,
-        label: "Quit",
-        shortcut: key(Modifiers::COMMAND, Key::Q),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::FrameAll,
-        label: "Frame all",
-        shortcut: key(Modifiers::NONE, Key::F),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::NextNode,
-        label: "Next node",
-        shortcut: key(Modifiers::NONE, Key::N),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::PreviousNode,
-        label: "Previous node",
-        shortcut: key(Modifiers::NONE, Key::P),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::ClearSelection,
-        label: "Clear selection",
-        shortcut: key(Modifiers::NONE, Key::Escape),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::TogglePlay,
-        label: "Play / pause",
-        shortcut: key(Modifiers::NONE, Key::Space),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::Reset,
-        label: "Reset simulation",
-        shortcut: key(Modifiers::NONE, Key::R),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::Delete,
-        label: "Delete selected",
-        shortcut: key(Modifiers::NONE, Key::Delete),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::ToggleAnchor,
-        label: "Toggle anchor",
-        shortcut: key(Modifiers::NONE, Key::A),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::Connect,
-        label: "Connect selected nodes",
-        shortcut: key(Modifiers::NONE, Key::C),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::Step,
-        label: "Step once",
-        shortcut: key(Modifiers::NONE, Key::Period),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::AnchorsForward,
-        label: "Move anchors forward",
-        shortcut: key(Modifiers::NONE, Key::I),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::AnchorsBack,
-        label: "Move anchors back",
-        shortcut: key(Modifiers::NONE, Key::K),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::AnchorsLeft,
-        label: "Move anchors left",
-        shortcut: key(Modifiers::NONE, Key::J),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::AnchorsRight,
-        label: "Move anchors right",
-        shortcut: key(Modifiers::NONE, Key::L),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::AnchorsUp,
-        label: "Move anchors up",
-        shortcut: key(Modifiers::NONE, Key::U),
-        alternative: None,
-    },
-    CommandSpec {
-        command: Command::AnchorsDown,
-        label: "Move anchors down",
-        shortcut: key(Modifiers::NONE, Key::M),
-        alternative: None,
-    },
-];
-
-/// The table entry of `command`.
-pub fn spec(command: Command) -> &'static CommandSpec {
-    COMMANDS.iter().find(|s| s.command == command).unwrap_or(&COMMANDS[0])
+impl Command {
+    /// The command's row of the table: a command without one does not compile.
+    pub const fn spec(self) -> CommandSpec {
+        match self {
+            Command::SaveAs => CommandSpec {
+                label: "Save As…",
+                shortcut: key(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S),
+                alternative: None,
+            },
+            Command::Redo => CommandSpec {
+                label: "Redo",
+                shortcut: key(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z),
+                alternative: key(Modifiers::COMMAND, Key::Y),
+            },
+            Command::Undo => CommandSpec {
+                label: "Undo",
+                shortcut: key(Modifiers::COMMAND, Key::Z),
+                alternative: None,
+            },
+            Command::Save => CommandSpec {
+                label: "Save",
+                shortcut: key(Modifiers::COMMAND, Key::S),
+                alternative: None,
+            },
+            Command::Open => CommandSpec {
+                label: "Open…",
+                shortcut: key(Modifiers::COMMAND, Key::O),
+                alternative: None,
+            },
+            Command::ExportJson => CommandSpec {
+                label: "Export JSON…",
+                shortcut: key(Modifiers::COMMAND, Key::E),
+                alternative: None,
+            },
+            Command::Quit => CommandSpec {
+                label: "Quit",
+                shortcut: key(Modifiers::COMMAND, Key::Q),
+                alternative: None,
+            },
+            Command::FrameAll => CommandSpec {
+                label: "Frame all",
+                shortcut: key(Modifiers::NONE, Key::F),
+                alternative: None,
+            },
+            Command::NextNode => CommandSpec {
+                label: "Next node",
+                shortcut: key(Modifiers::NONE, Key::N),
+                alternative: None,
+            },
+            Command::PreviousNode => CommandSpec {
+                label: "Previous node",
+                shortcut: key(Modifiers::NONE, Key::P),
+                alternative: None,
+            },
+            Command::ClearSelection => CommandSpec {
+                label: "Clear selection",
+                shortcut: key(Modifiers::NONE, Key::Escape),
+                alternative: None,
+            },
+            Command::TogglePlay => CommandSpec {
+                label: "Play / pause",
+                shortcut: key(Modifiers::NONE, Key::Space),
+                alternative: None,
+            },
+            Command::Reset => CommandSpec {
+                label: "Reset simulation",
+                shortcut: key(Modifiers::NONE, Key::R),
+                alternative: None,
+            },
+            Command::Delete => CommandSpec {
+                label: "Delete selected",
+                shortcut: key(Modifiers::NONE, Key::Delete),
+                alternative: None,
+            },
+            Command::ToggleAnchor => CommandSpec {
+                label: "Toggle anchor",
+                shortcut: key(Modifiers::NONE, Key::A),
+                alternative: None,
+            },
+            Command::Connect => CommandSpec {
+                label: "Connect selected nodes",
+                shortcut: key(Modifiers::NONE, Key::C),
+                alternative: None,
+            },
+            Command::Step => CommandSpec {
+                label: "Step once",
+                shortcut: key(Modifiers::NONE, Key::Period),
+                alternative: None,
+            },
+            Command::AnchorsForward => CommandSpec {
+                label: "Move anchors forward",
+                shortcut: key(Modifiers::NONE, Key::I),
+                alternative: None,
+            },
+            Command::AnchorsBack => CommandSpec {
+                label: "Move anchors back",
+                shortcut: key(Modifiers::NONE, Key::K),
+                alternative: None,
+            },
+            Command::AnchorsLeft => CommandSpec {
+                label: "Move anchors left",
+                shortcut: key(Modifiers::NONE, Key::J),
+                alternative: None,
+            },
+            Command::AnchorsRight => CommandSpec {
+                label: "Move anchors right",
+                shortcut: key(Modifiers::NONE, Key::L),
+                alternative: None,
+            },
+            Command::AnchorsUp => CommandSpec {
+                label: "Move anchors up",
+                shortcut: key(Modifiers::NONE, Key::U),
+                alternative: None,
+            },
+            Command::AnchorsDown => CommandSpec {
+                label: "Move anchors down",
+                shortcut: key(Modifiers::NONE, Key::M),
+                alternative: None,
+            },
+        }
+    }
 }
 
 /// The commands whose shortcuts were pressed this frame (consuming the key presses). Single
 /// keys are ignored while a text field has the keyboard.
 pub fn pressed(ctx: &egui::Context) -> Vec<Command> {
     let typing = ctx.egui_wants_keyboard_input();
-    COMMANDS
+    Command::ALL
         .iter()
-        .filter(|spec| {
+        .copied()
+        .filter(|command| {
+            let spec = command.spec();
             spec.shortcut.iter().chain(&spec.alternative).any(|shortcut| {
                 let plain_key = shortcut.modifiers.is_none();
                 !(plain_key && typing) && ctx.input_mut(|i| i.consume_shortcut(shortcut))
             })
         })
-        .map(|spec| spec.command)
         .collect()
 }
 
 /// A menu button for `command`, showing its shortcut; true when clicked.
 pub fn menu_item(ui: &mut egui::Ui, command: Command) -> bool {
-    let spec = spec(command);
+    let spec = command.spec();
     let mut button = egui::Button::new(spec.label);
     if let Some(shortcut) = spec.shortcut {
         button = button.shortcut_text(ui.ctx().format_shortcut(&shortcut));
@@ -232,7 +223,8 @@ mod tests {
         let mut shortcuts = HashSet::new();
         let mut labels = HashSet::new();
         let mut commands = HashSet::new();
-        for spec in COMMANDS {
+        for &command in Command::ALL {
+            let spec = command.spec();
             for &s in spec.shortcut.iter().chain(&spec.alternative) {
                 assert!(
                     shortcuts.insert((
@@ -247,14 +239,15 @@ mod tests {
                 );
             }
             assert!(labels.insert(spec.label), "{} twice", spec.label);
-            assert!(commands.insert(spec.command), "{:?} twice", spec.command);
+            assert!(commands.insert(command), "{command:?} twice");
         }
     }
 
     #[test]
     fn the_editor_guide_lists_every_shortcut() {
         let guide = include_str!("../../../docs/editor.md");
-        for spec in COMMANDS {
+        for command in Command::ALL {
+            let spec = command.spec();
             if let Some(s) = spec.shortcut {
                 let row = format!(
                     "| {} | {} |",

@@ -5,7 +5,7 @@
 //! change is one undoable step.
 
 use crate::actions::Action;
-use crate::commands::{Command, spec};
+use crate::commands::Command;
 use crate::document::Document;
 use crate::edit::{self, Connect, Edit, connecting_springs};
 use crate::live::Live;
@@ -99,7 +99,7 @@ fn plural(verb: &str, n: usize, thing: &str) -> String {
 
 /// A button showing its command's shortcut; true when clicked.
 fn command_button(ui: &mut egui::Ui, command: Command, enabled: bool) -> bool {
-    let spec = spec(command);
+    let spec = command.spec();
     let text = match spec.shortcut {
         Some(s) => format!("{} ({})", spec.label, ui.ctx().format_shortcut(&s)),
         None => spec.label.to_string(),

@@ -1,7 +1,7 @@
 //! The menu bar: File, Edit, View, Simulation, Help.
 
 use crate::actions::Action;
-use crate::commands::{COMMANDS, Command, menu_item};
+use crate::commands::{Command, menu_item};
 use crate::history::History;
 use crate::recent::RecentFiles;
 use eframe::egui;
@@ -74,7 +74,7 @@ pub fn show(ui: &mut egui::Ui, recent: &RecentFiles, history: &History) -> Vec<A
             ui.label("Click: select · Shift + click: add to the selection");
             ui.separator();
             egui::Grid::new("shortcuts").show(ui, |ui| {
-                for spec in COMMANDS {
+                for spec in Command::ALL.iter().map(|c| c.spec()) {
                     if let Some(s) = spec.shortcut {
                         ui.label(spec.label);
                         ui.label(ui.ctx().format_shortcut(&s));

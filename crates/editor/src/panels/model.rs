@@ -31,8 +31,33 @@ impl ConvertForm {
     }
 }
 
-/// Shows the panel; returns what was asked for.
-pub fn show(
+/// The left panel, owning the conversion settings it edits.
+#[derive(Default)]
+pub struct ModelPanel {
+    /// The conversion settings of the open mesh.
+    pub form: ConvertForm,
+}
+
+impl ModelPanel {
+    /// Draws the panel at the left of `ui` for `doc`, with what the viewport shows (`view`);
+    /// `busy` while a file is being opened. Returns what was asked for.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        doc: &Document,
+        view: &mut ViewSettings,
+        busy: bool,
+    ) -> Vec<Action> {
+        let form = &mut self.form;
+        egui::Panel::left("model")
+            .default_size(300.0)
+            .show(ui, |ui| show(ui, doc, form, view, busy))
+            .inner
+    }
+}
+
+/// Shows the panel's contents; returns what was asked for.
+fn show(
     ui: &mut egui::Ui,
     doc: &Document,
     form: &mut ConvertForm,
