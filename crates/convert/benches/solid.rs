@@ -9,14 +9,15 @@
 //! The same sphere converted as a surface is in `frame.rs` (`frame/sphere_3k`).
 //!
 //! Before timing, the node and spring counts of each model with and without the fill are
-//! printed.
+//! printed, and for each timed frame the quality it buys: `check`'s gravity test, 5 s on the
+//! ground judged at every frame (the worst shape error and when, the tilt).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Bench code.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
 use springmesh_convert::solid::{SolidOptions, fill};
 use springmesh_convert::{ConvertOptions, MassMode, RawMesh, convert_mesh, shapes};
-use springmesh_core::check::ground_under;
+use springmesh_core::check::{CheckOptions, check, ground_under};
 use springmesh_core::model::Ground;
 use springmesh_core::{Simulation, SpringKind, SpringModel};
 use std::path::Path;
@@ -78,6 +79,16 @@ fn bench(c: &mut Criterion) {
         ("frame/blob", shapes::blob()),
     ] {
         let model = counts(name, &mesh);
+        let report = check(&model, &CheckOptions::default()).expect("finite");
+        let c = report.course;
+        println!(
+            "{name}: on the ground for 5 s, worst shape error {:.3}% of the diagonal at {:.2} s (end {:.3}%), tilt up to {:.1}°; {}",
+            report.sag.error * 100.0,
+            c.worst_at,
+            c.end_error * 100.0,
+            c.tilt_degrees,
+            if report.stable { "stable" } else { "UNSTABLE" }
+        );
         let dt = model.params.dt;
         let mut sim = resting(model);
         group.bench_function(name, |b| b.iter(|| sim.step(dt).expect("finite")));

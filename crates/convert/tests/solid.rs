@@ -53,7 +53,12 @@ fn filled_shapes_keep_their_shape_on_the_ground_and_hollow_ones_sag() {
             filled_model.nodes.len()
         );
         assert!(!hollow.stable && hollow.sag.error > 0.02, "{name} hollow: {}", hollow.sag.error);
-        assert!(filled.stable && filled.sag.error < 0.02, "{name} filled: {}", filled.sag.error);
+        assert!(
+            filled.stable && filled.sag.error < 0.02,
+            "{name} filled: {} {:?}",
+            filled.sag.error,
+            filled.course
+        );
     }
 }
 
@@ -70,6 +75,38 @@ fn the_blob_keeps_its_shape_at_a_centimetre_a_metre_and_a_hundred_metres() {
         );
         assert!(report.stable && report.sag.error < 0.02, "{size} m: {}", report.sag.error);
     }
+}
+
+#[test]
+fn a_blob_made_too_soft_buckles_and_the_check_says_when() {
+    // The blob's legs under a hundredth of the modulus that holds it give way. The check
+    // measures every frame: it reports the worst moment and the tilt, not only how the model
+    // lies at the end.
+    let options = |youngs_modulus| ConvertOptions {
+        solid: Some(SolidOptions { spacing: None, youngs_modulus }),
+        bend: false,
+        mass: springmesh_convert::MassMode::Density { density: 1000.0 },
+        ..ConvertOptions::default()
+    };
+    let blob = |youngs_modulus| {
+        let options = options(youngs_modulus);
+        convert_mesh(shapes::blob(), &options, Path::new("blob.obj")).expect("converts")
+    };
+    let stiff = blob(None);
+    let modulus = stiff.report.solid.as_ref().expect("filled").youngs_modulus;
+    let soft = blob(Some(modulus / 100.0));
+    let (good, bad) = (checked(&stiff.model), checked(&soft.model));
+    println!(
+        "blob: {:?}, worst {:.3}%; a hundredth as stiff: {:?}, worst {:.3}%",
+        good.course,
+        good.sag.error * 100.0,
+        bad.course,
+        bad.sag.error * 100.0
+    );
+    assert!(good.stable && good.course.stable_base, "{:?}", good.course);
+    assert!(!bad.stable, "too soft to stand");
+    assert!(bad.sag.error > 0.02 && bad.sag.error >= bad.course.end_error);
+    assert!(bad.course.worst_at > 0.0 && bad.course.worst_at <= 5.0 + 1e-6);
 }
 
 /// Rank of a dense symmetric matrix by Gaussian elimination with full pivoting, counting pivots

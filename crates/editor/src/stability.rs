@@ -13,7 +13,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 /// What a background job found.
 enum Found {
-    Checked(CheckReport),
+    Checked(Box<CheckReport>),
     Braced(Option<Box<Braced>>),
 }
 
@@ -34,7 +34,7 @@ impl StabilityCheck {
     pub fn start(&mut self, model: &SpringModel, revision: u64, ctx: &egui::Context) {
         let model = model.clone();
         self.spawn(revision, ctx, move || {
-            check(&model, &CheckOptions::default()).map(Found::Checked)
+            check(&model, &CheckOptions::default()).map(|r| Found::Checked(Box::new(r)))
         });
     }
 
@@ -95,7 +95,7 @@ impl StabilityCheck {
         self.version += 1;
         let (report, edit) = match result {
             Err(e) => (Err(e), None),
-            Ok(Found::Checked(report)) => (Ok(report), None),
+            Ok(Found::Checked(report)) => (Ok(*report), None),
             Ok(Found::Braced(None)) => {
                 self.fix_note = Some("Nothing to add: the region is braced already.".into());
                 return None;

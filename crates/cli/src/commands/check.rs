@@ -31,6 +31,9 @@ pub struct Args {
     /// stable.
     #[arg(long, default_value_t = CheckOptions::default().threshold)]
     threshold: f64,
+    /// Largest tilt (degrees) of a body on a stable base still called stable.
+    #[arg(long, default_value_t = CheckOptions::default().max_tilt_degrees)]
+    max_tilt: f64,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -44,6 +47,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         settle_seconds: args.settle_seconds,
         sag_seconds: args.sag_seconds,
         threshold: args.threshold,
+        max_tilt_degrees: args.max_tilt,
         ..CheckOptions::default()
     };
     let r = check(&model, &options).map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
@@ -64,8 +68,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "sag_max_node_error": r.sag.max_node_error,
             "sag_worst_nodes": worst(&r.sag),
             "sag_support": support,
+            "sag_worst_at": r.course.worst_at,
+            "sag_end_error": r.course.end_error,
+            "tilt_degrees": r.course.tilt_degrees,
+            "tilt_at": r.course.tilt_at,
+            "stable_base": r.course.stable_base,
             "stable": r.stable,
             "threshold": r.threshold,
+            "max_tilt_degrees": options.max_tilt_degrees,
             "components": r.components,
             "unconnected_nodes": r.unconnected_nodes.iter().map(|n| n.0).collect::<Vec<_>>(),
         }));
@@ -94,6 +104,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 worst.join(", ")
             );
         }
+        let c = r.course;
+        println!(
+            "  sag at its worst {:.2} s into the test (at the end {:.3}%); tilt up to {:.1}° at {:.2} s{}",
+            c.worst_at,
+            c.end_error * 100.0,
+            c.tilt_degrees,
+            c.tilt_at,
+            if c.stable_base {
+                format!(" (on a stable base: at most {}° is stable)", options.max_tilt_degrees)
+            } else {
+                " (no stable base: not judged)".to_string()
+            }
+        );
         println!("  parts: {}; nodes without springs: {}", r.components, r.unconnected_nodes.len());
     }
     Ok(ExitCode::SUCCESS)

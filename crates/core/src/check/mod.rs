@@ -16,11 +16,22 @@
 //!   model's own ground and friction if it has one, moved there; else friction 0.5), with the
 //!   model's own parameters (gravity, damping, air, pressure, integrator) for `sag_seconds`.
 //!
-//! **Measure.** The end positions are moved onto the rest positions by the best rigid transform
+//! **Measure.** The positions are moved onto the rest positions by the best rigid transform
 //! ([`crate::check::align`]): turning or moving as a whole is not a change of shape. Each node's
 //! error is its distance from its rest position after alignment, over the bounding-box
-//! diagonal; a test's error is the root mean square of the node errors (`shape_error` for the
-//! shake, `sag_error` for gravity). The model is `stable` when both are below `threshold`.
+//! diagonal; the shape error is the root mean square of the node errors. The shake test
+//! measures it at its end, once the model has settled (`shape_error`). The gravity test
+//! measures it at every frame and keeps the worst moment (`sag_error`, and when it was): a
+//! body whose legs buckle and which then lies down on its side has not kept its shape, though
+//! its end shape may be fine.
+//!
+//! **Tilt.** At every frame of the gravity test, the angle between the up axis (+y, the
+//! ground's normal) and where the alignment's rotation carries it: how far the body has turned over.
+//! It counts when the body rests on a **stable base**: the horizontal convex hull of its nodes
+//! within 0.2% of the diagonal of the lowest (those on the ground) holds the projection of its centre of mass (four
+//! feet, a flat bottom) — a ball on one node, or a body hanging from anchors, may turn without
+//! failing. The model is `stable` when the shake error and the worst sag error are below
+//! `threshold` and, on a stable base, the tilt stayed within `max_tilt_degrees`.
 //!
 //! Defaults: a shake of 1 diagonal per second (a 30 cm jelly gets up to 30 cm/s per axis,
 //! enough to flatten any cell that has no diagonal), 5 s of settling at 4/s damping (kinetic
@@ -33,10 +44,11 @@
 
 use crate::model::{Ground, Surface};
 pub mod align;
+mod base;
 
 use crate::{CoreError, NodeId, Simulation, SpringModel};
 use align::best_rigid;
-use glam::{Vec3, Vec3A};
+use glam::{Quat, Vec3, Vec3A};
 
 /// How to shake and judge a model.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -53,6 +65,8 @@ pub struct CheckOptions {
     pub sag_seconds: f32,
     /// Largest error (fraction of the diagonal) of either test still called stable.
     pub threshold: f64,
+    /// Largest tilt (degrees) of a body on a stable base still called stable.
+    pub max_tilt_degrees: f64,
 }
 
 impl Default for CheckOptions {
@@ -64,6 +78,7 @@ impl Default for CheckOptions {
             damping: 4.0,
             sag_seconds: 5.0,
             threshold: 0.02,
+            max_tilt_degrees: 5.0,
         }
     }
 }
@@ -94,13 +109,30 @@ pub enum Support {
     },
 }
 
+/// How the gravity test went, frame by frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Course {
+    /// When (s into the test) the shape error was largest: the moment of [`CheckReport::sag`].
+    pub worst_at: f64,
+    /// The shape error at the end of the test.
+    pub end_error: f64,
+    /// The largest tilt of the up axis (degrees) over the test.
+    pub tilt_degrees: f64,
+    /// When (s) the tilt was largest.
+    pub tilt_at: f64,
+    /// The body rests on a stable base, so its tilt counts (module docs).
+    pub stable_base: bool,
+}
+
 /// What the check found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CheckReport {
     /// The shake test.
     pub shake: Deviation,
-    /// The gravity test.
+    /// The gravity test at its worst moment.
     pub sag: Deviation,
+    /// The gravity test frame by frame: when it was worst, its end, the tilt.
+    pub course: Course,
     /// What held the model in the gravity test.
     pub support: Support,
     /// Both errors below the threshold.
@@ -130,11 +162,13 @@ pub fn check(model: &SpringModel, options: &CheckOptions) -> Result<CheckReport,
     let parts = model.parts();
     let diagonal = model.bounding_box().map_or(1.0, |b| b.diagonal()).max(f32::MIN_POSITIVE);
     let shake = shake_test(model, options, diagonal)?;
-    let (sag, support) = gravity_test(model, options, diagonal)?;
+    let (sag, course, support) = gravity_test(model, options, diagonal)?;
+    let upright = !course.stable_base || course.tilt_degrees <= options.max_tilt_degrees;
     Ok(CheckReport {
-        stable: shake.error < options.threshold && sag.error < options.threshold,
+        stable: shake.error < options.threshold && sag.error < options.threshold && upright,
         shake,
         sag,
+        course,
         support,
         threshold: options.threshold,
         components: parts.count,
@@ -157,12 +191,13 @@ fn shake_test(
     Ok(deviation(sim.positions(), model.nodes.positions(), diagonal))
 }
 
-/// The gravity test: hanging from the anchors, or resting on a ground just under the model.
+/// The gravity test: hanging from the anchors, or resting on a ground just under the model;
+/// measured at every frame (module docs).
 fn gravity_test(
     model: &SpringModel,
     options: &CheckOptions,
     diagonal: f32,
-) -> Result<(Deviation, Support), CoreError> {
+) -> Result<(Deviation, Course, Support), CoreError> {
     let mut resting = model.clone();
     let support = if model.anchors.is_empty() {
         let height = ground_under(model);
@@ -173,8 +208,33 @@ fn gravity_test(
         Support::Anchors
     };
     let mut sim = Simulation::new(&resting)?;
-    run(&mut sim, options.sag_seconds)?;
-    Ok((deviation(sim.positions(), model.nodes.positions(), diagonal), support))
+    let rest = model.nodes.positions();
+    // The ground is horizontal: its normal is the up axis a body on it keeps (or not).
+    let up = Vec3::Y;
+    let mut course = Course {
+        stable_base: support != Support::Anchors && base::stable_base(model, up, diagonal),
+        ..Course::default()
+    };
+    let (mut worst, mut worst_at) = (sim.positions().to_vec(), 0.0);
+    let mut worst_error = 0.0;
+    let dt = sim.params().dt;
+    let steps = (options.sag_seconds / dt).ceil().max(0.0) as usize;
+    for _ in 0..steps {
+        sim.step(dt)?;
+        let (rotation, translation) = best_rigid(sim.positions(), rest);
+        let error = rms(&node_errors(sim.positions(), rest, (rotation, translation), diagonal));
+        let tilt = f64::from((rotation * up).dot(up).clamp(-1.0, 1.0).acos().to_degrees());
+        if error > worst_error {
+            (worst_error, worst_at) = (error, sim.time());
+            worst.copy_from_slice(sim.positions());
+        }
+        if tilt > course.tilt_degrees {
+            (course.tilt_degrees, course.tilt_at) = (tilt, sim.time());
+        }
+        course.end_error = error;
+    }
+    course.worst_at = worst_at;
+    Ok((deviation(&worst, rest, diagonal), course, support))
 }
 
 /// The height of a ground plane on which the model's lowest node rests: its collision radius
@@ -194,16 +254,30 @@ fn run(sim: &mut Simulation, seconds: f32) -> Result<(), CoreError> {
     Ok(())
 }
 
-/// How far `end` is from `rest` after the best rigid alignment, over `diagonal`.
-fn deviation(end: &[Vec3A], rest: &[Vec3], diagonal: f32) -> Deviation {
-    let (rotation, translation) = best_rigid(end, rest);
-    let node_errors: Vec<f32> = end
-        .iter()
+/// Each node's distance from its rest position in `rest` once `end` is moved by `(rotation,
+/// translation)`, over `diagonal`.
+fn node_errors(
+    end: &[Vec3A],
+    rest: &[Vec3],
+    (rotation, translation): (Quat, Vec3),
+    diagonal: f32,
+) -> Vec<f32> {
+    end.iter()
         .zip(rest)
         .map(|(&p, &r)| (rotation * Vec3::from(p) + translation).distance(r) / diagonal)
-        .collect();
-    let n = node_errors.len().max(1) as f64;
-    let error = (node_errors.iter().map(|&e| f64::from(e) * f64::from(e)).sum::<f64>() / n).sqrt();
+        .collect()
+}
+
+/// The root mean square of `errors`.
+fn rms(errors: &[f32]) -> f64 {
+    let n = errors.len().max(1) as f64;
+    (errors.iter().map(|&e| f64::from(e) * f64::from(e)).sum::<f64>() / n).sqrt()
+}
+
+/// How far `end` is from `rest` after the best rigid alignment, over `diagonal`.
+fn deviation(end: &[Vec3A], rest: &[Vec3], diagonal: f32) -> Deviation {
+    let node_errors = node_errors(end, rest, best_rigid(end, rest), diagonal);
+    let error = rms(&node_errors);
     let mut worst: Vec<(NodeId, f64)> = node_errors
         .iter()
         .enumerate()
@@ -255,12 +329,18 @@ mod tests {
 
     /// An n × n × n lattice of 1 m, edges only or braced by face and body diagonals.
     fn lattice(n: usize, braced: bool) -> SpringModel {
+        block([n, n, n], braced)
+    }
+
+    /// A lattice of `[nx, ny, nz]` nodes 1 / (nx − 1) m apart, edges only or braced by face
+    /// and body diagonals.
+    fn block([nx, ny, nz]: [usize; 3], braced: bool) -> SpringModel {
         let mut m = SpringModel::default();
-        let id = |i: usize, j: usize, k: usize| NodeId(((k * n + j) * n + i) as u32);
-        let h = 1.0 / (n - 1) as f32;
-        for k in 0..n {
-            for j in 0..n {
-                for i in 0..n {
+        let id = |i: usize, j: usize, k: usize| NodeId(((k * ny + j) * nx + i) as u32);
+        let h = 1.0 / (nx - 1) as f32;
+        for k in 0..nz {
+            for j in 0..ny {
+                for i in 0..nx {
                     m.nodes.push(Node {
                         position: Vec3::new(i as f32, j as f32, k as f32) * h,
                         mass: 0.01,
@@ -269,9 +349,9 @@ mod tests {
             }
         }
         let mut pairs = Vec::new();
-        for k in 0..n - 1 {
-            for j in 0..n - 1 {
-                for i in 0..n - 1 {
+        for k in 0..nz - 1 {
+            for j in 0..ny - 1 {
+                for i in 0..nx - 1 {
                     let c: Vec<NodeId> =
                         (0..8).map(|c| id(i + (c & 1), j + ((c >> 1) & 1), k + (c >> 2))).collect();
                     for (x, &a) in c.iter().enumerate() {
@@ -331,5 +411,43 @@ mod tests {
         let report = check(&m, &CheckOptions::default()).expect("finite");
         assert!(report.sag.error > 0.05, "a mechanism folds: {}", report.sag.error);
         assert!(!report.stable);
+    }
+
+    #[test]
+    fn a_column_that_tips_over_is_unstable_though_its_shape_holds() {
+        // A braced column 1 × 3 × 1 m, stiff enough to stay a column, on the ground under
+        // gravity leaning 30° (past atan(0.5 / 1.5) = 18.4°, where its centre of mass leaves
+        // its foot): it topples and lies on its side, whole. Measured at its end
+        // only, its shape is fine; its tilt tells.
+        let mut m = block([3, 7, 3], true);
+        for k in m.springs.stiffnesses_mut() {
+            *k = 2000.0;
+        }
+        let lean = 30f32.to_radians();
+        m.params.gravity = Vec3::new(lean.sin(), -lean.cos(), 0.0) * 9.81;
+        let report = check(&m, &CheckOptions::default()).expect("finite");
+        let c = report.course;
+        println!("column: {c:?}, worst error {}", report.sag.error);
+        assert!(c.stable_base, "a column stands on its square foot");
+        assert!(c.end_error < 0.02, "it lies down whole: {}", c.end_error);
+        assert!(c.tilt_degrees > 45.0, "it fell over: {}°", c.tilt_degrees);
+        assert!(c.tilt_at > 0.0 && c.tilt_at <= 5.0 + 1e-6);
+        assert!(!report.stable, "a body on a stable base that tips over is unstable");
+        // Upright gravity: it stands, untilted.
+        m.params.gravity = Vec3::new(0.0, -9.81, 0.0);
+        let standing = check(&m, &CheckOptions::default()).expect("finite");
+        assert!(standing.stable && standing.course.tilt_degrees < 1.0, "{:?}", standing.course);
+    }
+
+    #[test]
+    fn the_worst_moment_is_kept_not_the_end() {
+        // An unbraced cube shears flat under leaning gravity: its error grows as it folds; the
+        // worst moment is at least the end and comes at a time within the test.
+        let mut m = lattice(3, false);
+        m.params.gravity = Vec3::new(0.5, -9.8, 0.0);
+        let report = check(&m, &CheckOptions::default()).expect("finite");
+        let c = report.course;
+        assert!(report.sag.error >= c.end_error, "{} < {}", report.sag.error, c.end_error);
+        assert!(c.worst_at > 0.0 && c.worst_at <= 5.0 + 1e-6, "{}", c.worst_at);
     }
 }

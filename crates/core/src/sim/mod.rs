@@ -13,8 +13,10 @@
 //! - [`xpbd`]: springs as compliant constraints, one iteration per small sub-step — stable for
 //!   stiff springs at 60 Hz; the default.
 //!
-//! Each concern has one folder: the [`integrators`], the [`forces`] (springs in [`explicit`]
-//! and [`xpbd`], damping in [`damping`](forces::damping), air in [`air`](forces::air), the
+//! The compiled arrays live in `data` (imported by the solver, importing none of it), built
+//! by `compile`. Each concern has one folder: the [`integrators`], the [`forces`] (a spring's
+//! force and projection written once in `forces::spring` and applied by every loop over
+//! springs, damping in [`damping`](forces::damping), air in [`air`](forces::air), the
 //! gas of closed models in [`pressure`], forces held over a step — air, buoyancy, a game's
 //! [`ForceField`]s — in [`external`]), the [`contacts`] with the ground and colliders (and a
 //! game's [`Collider`]s) in [`collision`], and what a step reports, the [`readout`]: breakage
