@@ -127,6 +127,15 @@ fn stability(
             report.threshold * 100.0
         ),
     );
+    let c = report.course;
+    let tilt = if c.stable_base { "" } else { " (no stable base: not judged)" };
+    ui.label(format!(
+        "sag at its worst {:.2} s into the test (at the end {:.3}%); tilt up to {:.1}° at {:.2} s{tilt}",
+        c.worst_at,
+        c.end_error * 100.0,
+        c.tilt_degrees,
+        c.tilt_at
+    ));
     ui.label("worst nodes (nodes are coloured from green to red by the worse of the two):");
     ui.horizontal_wrapped(|ui| {
         for &(n, e) in &report.worse().worst_nodes {
