@@ -36,10 +36,10 @@ pub(crate) fn model(
     let mut springs = springs(made, options, source)?;
     let welded = made.welded;
     let nodes = welded.positions.len();
-    let painted = || Painted::combine(mesh, &welded.node_of_vertex, nodes, options.pin_color);
+    let painted =
+        || Painted::combine(mesh, &welded.node_of_vertex, nodes, options.pin_color).checked();
     let surface = (&welded.positions[..], &welded.triangles[..]);
     let solid_masses = made.solid.map(|s| &s.masses[..]);
-    let painted = || painted().checked();
     let (masses, painted) = model_masses(options.mass, solid_masses, surface, painted, report)?;
     report.weighted_springs = painted.scale_stiffness(&mut springs);
     let interior = made.solid.map_or(&[][..], |s| &s.interior[..]);

@@ -57,6 +57,16 @@ impl MassMode {
             MassMode::Density { density } => density,
         }
     }
+
+    /// How this mode shares mass, `volume` giving the volume (m³) a density fills.
+    pub fn share(self, volume: impl FnOnce() -> f32) -> Share {
+        match self {
+            MassMode::PerNode { mass } => Share::PerNode(mass),
+            MassMode::TotalEven { mass } => Share::Even(mass),
+            MassMode::TotalByArea { mass } => Share::Proportional(mass),
+            MassMode::Density { density } => Share::Proportional(density * volume()),
+        }
+    }
 }
 
 /// How a [`MassMode`] shares mass between nodes.
@@ -69,18 +79,6 @@ pub enum Share {
     /// This total (kg) is shared in proportion to what each node stands for (area on a
     /// surface, volume in a solid).
     Proportional(f32),
-}
-
-impl MassMode {
-    /// How this mode shares mass, `volume` giving the volume (m³) a density fills.
-    pub fn share(self, volume: impl FnOnce() -> f32) -> Share {
-        match self {
-            MassMode::PerNode { mass } => Share::PerNode(mass),
-            MassMode::TotalEven { mass } => Share::Even(mass),
-            MassMode::TotalByArea { mass } => Share::Proportional(mass),
-            MassMode::Density { density } => Share::Proportional(density * volume()),
-        }
-    }
 }
 
 /// The volume (m³) the triangles enclose, signed: positive when they face outwards (the

@@ -187,7 +187,7 @@ fn shake_test(
     quiet.params.damping = options.damping.max(0.0);
     let mut sim = Simulation::new(&quiet)?;
     shake(&mut sim, model, options.shake * diagonal, options.seed);
-    run(&mut sim, options.settle_seconds)?;
+    run(&mut sim, options.settle_seconds, |_| {})?;
     Ok(deviation(sim.positions(), model.nodes.positions(), diagonal))
 }
 
@@ -215,25 +215,21 @@ fn gravity_test(
         stable_base: support != Support::Anchors && base::stable_base(model, up, diagonal),
         ..Course::default()
     };
-    let (mut worst, mut worst_at) = (sim.positions().to_vec(), 0.0);
+    let mut worst = sim.positions().to_vec();
     let mut worst_error = 0.0;
-    let dt = sim.params().dt;
-    let steps = (options.sag_seconds / dt).ceil().max(0.0) as usize;
-    for _ in 0..steps {
-        sim.step(dt)?;
+    run(&mut sim, options.sag_seconds, |sim| {
         let (rotation, translation) = best_rigid(sim.positions(), rest);
         let error = rms(&node_errors(sim.positions(), rest, (rotation, translation), diagonal));
         let tilt = f64::from((rotation * up).dot(up).clamp(-1.0, 1.0).acos().to_degrees());
         if error > worst_error {
-            (worst_error, worst_at) = (error, sim.time());
+            (worst_error, course.worst_at) = (error, sim.time());
             worst.copy_from_slice(sim.positions());
         }
         if tilt > course.tilt_degrees {
             (course.tilt_degrees, course.tilt_at) = (tilt, sim.time());
         }
         course.end_error = error;
-    }
-    course.worst_at = worst_at;
+    })?;
     Ok((deviation(&worst, rest, diagonal), course, support))
 }
 
@@ -244,12 +240,17 @@ pub fn ground_under(model: &SpringModel) -> f32 {
     lowest - model.params.node_radius.max(0.0)
 }
 
-/// Steps `sim` by the model's frame step for `seconds`.
-fn run(sim: &mut Simulation, seconds: f32) -> Result<(), CoreError> {
+/// Steps `sim` by the model's frame step for `seconds`, calling `each_frame` after every step.
+fn run(
+    sim: &mut Simulation,
+    seconds: f32,
+    mut each_frame: impl FnMut(&Simulation),
+) -> Result<(), CoreError> {
     let dt = sim.params().dt;
     let steps = (seconds / dt).ceil().max(0.0) as usize;
     for _ in 0..steps {
         sim.step(dt)?;
+        each_frame(sim);
     }
     Ok(())
 }

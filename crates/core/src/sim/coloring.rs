@@ -89,6 +89,7 @@ pub(crate) fn colour_faces(faces: &[[crate::NodeId; 3]], nodes: usize) -> Vec<[c
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::data::share_no_node;
     use proptest::prelude::*;
 
     #[test]
@@ -112,15 +113,9 @@ mod tests {
         assert_eq!(sorted, (0..a.len() as u32).collect::<Vec<_>>(), "a permutation");
         let covered: usize = batches.iter().map(|b| b.range.len()).sum();
         assert_eq!(covered, a.len());
-        for batch in batches.iter().filter(|b| b.independent) {
-            let mut seen = vec![false; nodes];
-            for &e in &order[batch.range.clone()] {
-                for n in [a[e as usize], b[e as usize]] {
-                    assert!(!seen[n as usize], "node {n} twice in one colour");
-                    seen[n as usize] = true;
-                }
-            }
-        }
+        let (sa, sb): (Vec<u32>, Vec<u32>) =
+            order.iter().map(|&e| (a[e as usize], b[e as usize])).unzip();
+        assert!(share_no_node(&sa, &sb, &batches, nodes), "a node twice in one colour");
     }
 
     #[test]

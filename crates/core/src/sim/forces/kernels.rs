@@ -24,9 +24,10 @@
 //! and takes only the rest of each batch.
 //!
 //! The formulas are those of [`crate::sim::forces::spring`], called on four springs at once
-//! (`Vec4`) and on the left-overs one at a time (`f32`); a four-spring group computes exactly what four single springs would, operation for
-//! operation, and threads split batches only at group boundaries, so the result does not
-//! depend on how springs fall into groups or on the number of threads.
+//! (`Vec4`) and on the left-overs one at a time (`f32`); a four-spring group computes exactly
+//! what four single springs would, operation for operation, and threads split batches only at
+//! group boundaries, so the result does not depend on how springs fall into groups or on the
+//! number of threads.
 //!
 //! ## Measured and left out
 //!
@@ -46,8 +47,7 @@
 
 use crate::Integrator;
 use crate::sim::columns::components;
-use crate::sim::data::Batch;
-use crate::sim::data::SpringData;
+use crate::sim::data::{Batch, SpringData};
 use crate::sim::forces::bands::{BandScratch, StripeWork};
 use crate::sim::forces::spring::{force_over_length, projection, weights};
 use crate::sim::state::State;
