@@ -5,7 +5,7 @@
 //! was, like `--output` and `--trajectory`.
 
 use anyhow::{Context, Result};
-use glam::Vec3A;
+use glam::Vec3;
 use springmesh_core::{SpringModel, io};
 use std::path::{Path, PathBuf};
 
@@ -45,7 +45,7 @@ impl FrameSet {
     }
 
     /// Stages the next frame.
-    pub fn write(&mut self, model: &SpringModel, positions: &[Vec3A], time: f64) -> Result<()> {
+    pub fn write(&mut self, model: &SpringModel, positions: &[Vec3], time: f64) -> Result<()> {
         write_frame(&frame_path(&self.staging, self.written), model, positions, time)?;
         self.written += 1;
         Ok(())
@@ -83,18 +83,20 @@ impl Drop for FrameSet {
     }
 }
 
-/// Writes the model's faces (with uvs) at `positions` as an OBJ file; a model without faces is
-/// written as line segments, one per spring.
-fn write_frame(path: &Path, model: &SpringModel, positions: &[Vec3A], time: f64) -> Result<()> {
+/// Writes the model's drawn surface (its skin, or its faces, with uvs) at `positions` (one
+/// per surface vertex) as an OBJ file; a model without faces is written as line segments, one
+/// per spring.
+fn write_frame(path: &Path, model: &SpringModel, positions: &[Vec3], time: f64) -> Result<()> {
     io::write_atomic_with(path, |w| {
         writeln!(w, "# springmesh frame at t = {time:.6} s")?;
         for p in positions {
             writeln!(w, "v {} {} {}", p.x, p.y, p.z)?;
         }
-        for t in &model.uvs {
+        for t in model.surface_uvs() {
             writeln!(w, "vt {} {}", t.x, t.y)?;
         }
-        for f in model.faces.iter() {
+        let faces = model.surface_faces();
+        for f in faces.iter() {
             let [a, b, c] = f.nodes.map(|n| n.0 + 1);
             match f.uvs {
                 Some([ta, tb, tc]) => {
@@ -103,7 +105,7 @@ fn write_frame(path: &Path, model: &SpringModel, positions: &[Vec3A], time: f64)
                 None => writeln!(w, "f {a} {b} {c}")?,
             }
         }
-        if model.faces.is_empty() {
+        if faces.is_empty() {
             for (a, b) in model.springs.a().iter().zip(model.springs.b()) {
                 writeln!(w, "l {} {}", a.0 + 1, b.0 + 1)?;
             }

@@ -17,7 +17,7 @@
 //! written atomically when the run has finished, like the other outputs.
 
 use anyhow::{Context, Result};
-use glam::Vec3A;
+use glam::Vec3;
 use springmesh_core::io;
 use std::path::{Path, PathBuf};
 
@@ -55,7 +55,7 @@ impl PointCache {
     }
 
     /// Adds a frame at `time` (s).
-    pub fn push(&mut self, time: f64, positions: &[Vec3A]) {
+    pub fn push(&mut self, time: f64, positions: &[Vec3]) {
         self.times.push(time as f32);
         self.coordinates.extend(positions.iter().flat_map(|p| p.to_array()));
     }

@@ -69,6 +69,11 @@ pub(crate) fn model(
     if let Some(s) = made.solid {
         stage::report(s, &masses, report);
     }
+    Ok(model)
+}
+
+/// The report's count of `model`'s separate parts, and a warning when there are several.
+pub(crate) fn parts(model: &SpringModel, report: &mut ConvertReport) {
     report.components = model.parts().count;
     report.warn(
         "components",
@@ -76,7 +81,6 @@ pub(crate) fn model(
         Vec::new(),
         format!("the model is {} separate parts that no spring joins", report.components),
     );
-    Ok(model)
 }
 
 /// Every spring of `made`: stretch, shear, bend and vicinity pairs with the settings of

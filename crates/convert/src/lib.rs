@@ -40,6 +40,7 @@ mod pipeline;
 mod report;
 pub mod samples;
 pub mod shapes;
+mod skinned;
 pub mod solid;
 pub mod springs;
 pub mod topology;

@@ -35,6 +35,9 @@ pub const DEFAULT_NODE_MASS: f32 = 0.002;
 /// Default weld tolerance relative to the bounding-box diagonal: 1e-6, far below any
 /// modelled detail and well above the rounding of exported coordinates.
 pub const DEFAULT_RELATIVE_WELD: f32 = 1e-6;
+/// The smallest node budget of a solid: a cage of fewer nodes is a handful of tetrahedra
+/// that no longer follows the mesh's shape.
+pub const MIN_CAGE_NODES: usize = 16;
 
 /// Everything that decides what a conversion makes.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -123,6 +126,9 @@ impl ConvertOptions {
             if !positive(solid.spacing) || !positive(solid.youngs_modulus) {
                 return Some("solid spacing and Young's modulus must be finite numbers > 0".into());
             }
+            if solid.max_nodes.is_some_and(|n| n < MIN_CAGE_NODES) {
+                return Some(format!("the node budget must be at least {MIN_CAGE_NODES} nodes"));
+            }
         }
         if let Some(c) = self.pin_color
             && (c.channel > 3 || !(0.0..=1.0).contains(&c.threshold))
@@ -183,6 +189,7 @@ impl ConvertOptions {
             solid: flag("solid", false).then(|| SolidOptions {
                 spacing: num("solid_spacing"),
                 youngs_modulus: num("youngs_modulus"),
+                max_nodes: get("max_nodes").and_then(|v| v.parse().ok()),
             }),
             pin_color,
             limits: ImportLimits::default(),
@@ -217,6 +224,10 @@ impl ConvertOptions {
             ("solid_spacing", opt(self.solid.and_then(|s| s.spacing))),
             ("youngs_modulus", opt(self.solid.and_then(|s| s.youngs_modulus))),
             (
+                "max_nodes",
+                self.solid.and_then(|s| s.max_nodes).map_or("none".to_string(), |n| n.to_string()),
+            ),
+            (
                 "pin_color",
                 self.pin_color.map_or("none".to_string(), |c| {
                     format!(
@@ -248,7 +259,11 @@ mod tests {
             mass: MassMode::Density { density: 250.0 },
             weld_tolerance: Some(0.001),
             scale: 0.01,
-            solid: Some(SolidOptions { spacing: Some(0.1), youngs_modulus: None }),
+            solid: Some(SolidOptions {
+                spacing: Some(0.1),
+                youngs_modulus: None,
+                max_nodes: Some(500),
+            }),
             pin_color: Some(PinColor { channel: 3, threshold: 0.25 }),
             ..ConvertOptions::default()
         };

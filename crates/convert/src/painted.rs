@@ -117,6 +117,40 @@ impl Painted {
         self.mass.get(n).copied().unwrap_or(1.0)
     }
 
+    /// The painted values of a cage's `nodes` nodes that surface vertices ride on by
+    /// `bindings` (nodes and weights): a node carrying a pinned vertex is pinned (so the vertex
+    /// is held whole), and its stiffness and mass factors are the weighted means of the
+    /// vertices' (1 for a node that carries none).
+    pub fn onto_cage(&self, bindings: &[([u32; 4], [f32; 4])], nodes: usize) -> Painted {
+        let carried = bindings.iter().enumerate().flat_map(|(v, (n, w))| {
+            n.iter().zip(w).filter(|(_, w)| **w > 0.0).map(move |(&n, &w)| (v, n as usize, w))
+        });
+        let mut pinned = vec![false; if self.pinned.is_empty() { 0 } else { nodes }];
+        let mut sums = vec![(0.0f32, 0.0f32, 0.0f32); nodes];
+        for (v, n, w) in carried {
+            if self.pinned.get(v).copied().unwrap_or(false) {
+                pinned[n] = true;
+            }
+            let s = &mut sums[n];
+            *s = (
+                s.0 + w * self.stiffness.get(v).unwrap_or(&1.0),
+                s.1 + w * self.mass_factor(v),
+                s.2 + w,
+            );
+        }
+        let mean = |painted: bool, pick: fn(&(f32, f32, f32)) -> f32| -> Vec<f32> {
+            if !painted {
+                return Vec::new();
+            }
+            sums.iter().map(|s| if s.2 > 0.0 { pick(s) / s.2 } else { 1.0 }).collect()
+        };
+        Painted {
+            pinned,
+            stiffness: mean(!self.stiffness.is_empty(), |s| s.0),
+            mass: mean(!self.mass.is_empty(), |s| s.1),
+        }
+    }
+
     /// These values, if every painted mass factor is a number > 0.
     pub(crate) fn checked(self) -> Result<Painted, ConvertError> {
         if self.mass.iter().any(|&f| !(f.is_finite() && f > 0.0)) {

@@ -6,15 +6,18 @@
 //!     → vicinity (vicinity) → solid fill (solid::stage) → masses, painted data, the model
 //!     (assemble, masses, painted) → validate
 //! ```
+//!
+//! A solid whose surface has more vertices than its node budget is a cage instead
+//! (solid::cage): it has no surface springs, and its model is assembled by `skinned`.
 
 use crate::assemble::{self, Made};
 use crate::mesh::{RawMesh, Texture};
 use crate::options::ConvertOptions;
 use crate::report::ConvertReport;
-use crate::solid::stage::fill_surface;
+use crate::solid::stage::{fill_cage, fill_surface};
 use crate::springs::surface_pairs;
 use crate::weld::Welded;
-use crate::{ConvertError, import, vicinity};
+use crate::{ConvertError, import, skinned, vicinity};
 use springmesh_core::{CoreError, SpringModel};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -162,6 +165,15 @@ fn convert_checked(
     control.enter(Stage::Welding)?;
     let welded = Welded::new(&mesh, options.weld_tolerance, &mut report);
 
+    let welded_surface = (&welded.positions[..], &welded.triangles[..]);
+    if let Some(s) = options.solid.filter(|s| s.caged(welded.positions.len())) {
+        control.enter(Stage::Solid)?;
+        let caged = fill_cage(welded_surface, &s, options.mass, source)?;
+        control.enter(Stage::Finishing)?;
+        let model = skinned::model(&caged, &welded, &mut mesh, options, source, &mut report)?;
+        return finish(model, mesh, report, source);
+    }
+
     control.enter(Stage::Springs)?;
     let (nodes, triangles) = (welded.positions.len(), &welded.triangles);
     let pairs = surface_pairs(nodes, triangles, &welded.quads, options.bend, options.quad_shear);
@@ -174,16 +186,25 @@ fn convert_checked(
     control.enter(Stage::Solid)?;
     let surface = [&pairs.stretch[..], &pairs.shear, &pairs.bend, &vicinity];
     let solid = match &options.solid {
-        Some(s) => {
-            let welded_surface = (&welded.positions[..], &welded.triangles[..]);
-            Some(fill_surface(welded_surface, s, options.mass, surface, source)?)
-        }
+        Some(s) => Some(fill_surface(welded_surface, s, options.mass, surface, source)?),
         None => None,
     };
 
     control.enter(Stage::Finishing)?;
     let made = Made { welded: &welded, pairs: &pairs, vicinity: &vicinity, solid: solid.as_ref() };
     let model = assemble::model(&made, &mut mesh, options, source, &mut report)?;
+    finish(model, mesh, report, source)
+}
+
+/// The last step of every conversion: the model's parts and what was skipped in the report,
+/// and the model validated.
+fn finish(
+    model: SpringModel,
+    mut mesh: RawMesh,
+    mut report: ConvertReport,
+    source: &Path,
+) -> Result<Conversion, ConvertError> {
+    assemble::parts(&model, &mut report);
     mesh.report_skipped(&mut report);
     model
         .validate()

@@ -35,6 +35,9 @@ pub struct SolidReport {
     pub volume: f32,
     /// Total mass (kg).
     pub mass: f32,
+    /// When the solid is simulated as a cage: the vertices of the mesh skinned to it (the
+    /// cage's nodes are then `interior_nodes`).
+    pub skin_vertices: Option<usize>,
 }
 
 /// Something the converter got past but the artist should know.

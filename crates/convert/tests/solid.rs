@@ -83,7 +83,7 @@ fn a_blob_made_too_soft_buckles_and_the_check_says_when() {
     // measures every frame: it reports the worst moment and the tilt, not only how the model
     // lies at the end.
     let options = |youngs_modulus| ConvertOptions {
-        solid: Some(SolidOptions { spacing: None, youngs_modulus }),
+        solid: Some(SolidOptions { spacing: None, youngs_modulus, max_nodes: None }),
         bend: false,
         mass: springmesh_convert::MassMode::Density { density: 1000.0 },
         ..ConvertOptions::default()
@@ -149,7 +149,7 @@ fn a_filled_mesh_is_a_rigid_framework_with_six_zero_modes() {
     // space is the motions that stretch no spring: six rigid motions for a rigid framework.
     let mesh = shapes::sphere(Vec3::ZERO, 0.5, 6, 8);
     let options = ConvertOptions {
-        solid: Some(SolidOptions { spacing: Some(0.3), youngs_modulus: None }),
+        solid: Some(SolidOptions { spacing: Some(0.3), youngs_modulus: None, max_nodes: None }),
         bend: false,
         ..ConvertOptions::default()
     };

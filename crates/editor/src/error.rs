@@ -35,6 +35,12 @@ pub enum EditorError {
         /// The index.
         index: usize,
     },
+    /// Removing cage nodes would leave a vertex of the drawn surface on no node.
+    #[error("surface vertex {vertex} rides only on the nodes being removed; keep one of them")]
+    SkinLeftBehind {
+        /// The skin vertex.
+        vertex: usize,
+    },
     /// There is nothing to undo or redo.
     #[error("nothing to {what}")]
     NothingTo {

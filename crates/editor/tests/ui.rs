@@ -36,9 +36,10 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// Steps frames until the background open or conversion is done (the loader thread wakes the
-/// UI when it finishes).
+/// UI when it finishes). The first frame lets a clicked button start it.
 fn wait_for_loader(harness: &mut Harness<'_, EditorApp>) {
     let deadline = Instant::now() + Duration::from_secs(60);
+    harness.step();
     while harness.state().is_loading() {
         assert!(Instant::now() < deadline, "loading did not finish");
         std::thread::sleep(Duration::from_millis(5));

@@ -120,6 +120,11 @@ pub struct Options {
     /// under its own weight].
     #[arg(long, value_name = "PA", requires = "solid")]
     youngs_modulus: Option<f32>,
+    /// Node budget of a solid: a mesh with more vertices is simulated as a coarse cage of at
+    /// most N nodes, the mesh following it as a skin (what a frame costs follows N, not the
+    /// mesh's detail) [default: 600].
+    #[arg(long, value_name = "N", requires = "solid")]
+    max_nodes: Option<usize>,
     /// Anchor the vertices whose colour has this channel at or above --pin-threshold, instead
     /// of a painted _PIN attribute (for exporters without custom attributes).
     #[arg(long, value_name = "CHANNEL")]
@@ -171,6 +176,7 @@ impl Options {
             solid: self.solid.then_some(SolidOptions {
                 spacing: self.solid_spacing,
                 youngs_modulus: self.youngs_modulus,
+                max_nodes: self.max_nodes,
             }),
             pin_color: self
                 .pin_color

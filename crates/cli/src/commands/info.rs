@@ -41,6 +41,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "params": serde_json::to_value(p)?,
             "enclosed_volume": m.enclosed_volume().ok(),
             "metadata": serde_json::to_value(&m.metadata)?,
+            "skin": m.skin.as_ref().map(|s| json!({
+                "vertices": s.len(), "faces": s.faces.len(), "uvs": s.uvs.len(),
+            })),
         });
         if let Some(report) = &opened.report {
             v["conversion"] = report_json(report);
@@ -66,6 +69,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
     );
     println!("  springs      {} ({})", m.springs.len(), kinds.join(", "));
     println!("  faces        {} ({} uvs)", m.faces.len(), m.uvs.len());
+    if let Some(s) = &m.skin {
+        println!(
+            "  skin         {} vertices, {} faces ({} uvs) following the {} nodes as a cage",
+            s.len(),
+            s.faces.len(),
+            s.uvs.len(),
+            m.nodes.len()
+        );
+    }
     println!("  parts        {}", parts.count);
     if let Some(b) = bbox {
         println!(

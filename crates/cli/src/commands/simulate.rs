@@ -108,13 +108,14 @@ pub struct Args {
     /// Only these nodes in the trajectory, e.g. 0,5,9 [default: all].
     #[arg(long, value_name = "LIST", value_delimiter = ',', requires = "trajectory")]
     nodes: Option<Vec<u32>>,
-    /// Write one OBJ per frame (faces and uvs) into DIR: frame_00001.obj, ...
+    /// Write one OBJ per frame (the drawn surface's faces and uvs) into DIR: frame_00001.obj, ...
     #[arg(long, value_name = "DIR", requires = "fps")]
     frames: Option<PathBuf>,
-    /// Write every frame's node positions as a PC2 point cache (Blender's Mesh Cache modifier).
+    /// Write every frame's surface vertices as a PC2 point cache (Blender's Mesh Cache
+    /// modifier): the nodes, or a cage model's skin in the mesh's vertex order.
     #[arg(long, value_name = "OUT.pc2", requires = "fps")]
     pc2: Option<PathBuf>,
-    /// Write every frame's node positions as an MDD point cache.
+    /// Write every frame's surface vertices as an MDD point cache.
     #[arg(long, value_name = "OUT.mdd", requires = "fps")]
     mdd: Option<PathBuf>,
     /// Frames per second of --frames, --pc2 and --mdd.
@@ -178,7 +179,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut caches: Vec<PointCache> = [(&args.pc2, Layout::Pc2), (&args.mdd, Layout::Mdd)]
         .into_iter()
         .filter_map(|(path, layout)| {
-            Some(PointCache::new(path.as_ref()?, layout, model.nodes.len(), args.fps?))
+            Some(PointCache::new(path.as_ref()?, layout, model.surface_vertex_count(), args.fps?))
         })
         .collect();
     let steps = (args.seconds / f64::from(dt)).round() as u64;
@@ -186,18 +187,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut stats = Stats::default();
     let started = Instant::now();
     let mut failure = None;
+    // What a game draws each frame: the surface's positions and normals.
+    let (mut surface, mut normals) = (Vec::new(), Vec::new());
+    sim.surface(&mut surface, &mut normals);
     for step in 0..=steps {
         if let Some((path, f)) = &mut trajectory {
             record(f, &sim, &nodes).with_context(|| path.display().to_string())?;
         }
         if let (Some(set), Some(fps)) = (&mut frames, args.fps) {
             while (set.count() as f64) / fps <= sim.time() + 1e-9 {
-                set.write(&model, sim.positions(), sim.time())?;
+                set.write(&model, &surface, sim.time())?;
             }
         }
         for cache in &mut caches {
             while (cache.frames() as f64) / cache.fps() <= sim.time() + 1e-9 {
-                cache.push(sim.time(), sim.positions());
+                cache.push(sim.time(), &surface);
             }
         }
         if step == steps {
@@ -205,6 +209,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         let t = Instant::now();
         let result = sim.step(dt);
+        sim.surface(&mut surface, &mut normals);
         stats.stepping += t.elapsed();
         match result {
             Ok(report) => stats.broken += report.broken.len(),
@@ -300,11 +305,17 @@ fn record(f: &mut impl Write, sim: &Simulation, nodes: &[NodeId]) -> std::io::Re
     Ok(())
 }
 
-/// Saves `model` with `positions` as its node positions (rest lengths unchanged).
+/// Saves `model` with `positions` as its node positions (rest lengths unchanged; a skin's
+/// vertices where the cage now carries them).
 pub fn save_state(model: &SpringModel, positions: &[Vec3A], path: &Path) -> Result<()> {
     let mut state = model.clone();
     for (p, q) in state.nodes.positions_mut().iter_mut().zip(positions) {
         *p = Vec3::from(*q);
+    }
+    if let Some(skin) = &mut state.skin {
+        let mut carried = Vec::new();
+        skin.deform(positions, &mut carried);
+        skin.positions_mut().copy_from_slice(&carried);
     }
     io::save(&state, path)?;
     Ok(())

@@ -89,7 +89,7 @@ impl Lattice {
     }
 
     /// The index of a point, `None` outside the grid.
-    fn index(&self, sub: Sublattice, cell: IVec3) -> Option<usize> {
+    pub(crate) fn index(&self, sub: Sublattice, cell: IVec3) -> Option<usize> {
         let (dims, base) = match sub {
             Sublattice::Corner => (self.cubes + IVec3::ONE, 0),
             Sublattice::Centre => (self.cubes, self.corners()),

@@ -46,6 +46,7 @@
 //! sphere's springs). `--bend` keeps them.
 
 pub mod binding;
+pub mod cage;
 pub mod lattice;
 pub mod material;
 pub mod slices;
@@ -94,6 +95,16 @@ pub struct SolidOptions {
     /// Young's modulus E (Pa); `None`: the one that makes the body sag 1% of its height under
     /// its own weight ([`material::default_modulus`]).
     pub youngs_modulus: Option<f32>,
+    /// The node budget: a surface with more vertices is simulated as a cage of at most this
+    /// many nodes with the mesh skinned to it ([`cage`]); `None`: [`cage::DEFAULT_MAX_NODES`].
+    pub max_nodes: Option<usize>,
+}
+
+impl SolidOptions {
+    /// True when a surface of `vertices` vertices is simulated as a cage.
+    pub fn caged(&self, vertices: usize) -> bool {
+        vertices > self.max_nodes.unwrap_or(cage::DEFAULT_MAX_NODES)
+    }
 }
 
 /// A filled solid: the interior nodes, every node's mass, and the springs' material.
@@ -180,15 +191,8 @@ pub fn fill(
     let area = material::area_shares(positions, triangles);
     let masses = masses(mass, &area, interior.len(), spacing, volume);
     let total_mass: f32 = masses.iter().sum();
-    let height = (hi.y - lo.y).max((hi - lo).max_element() * 1e-3).max(f32::MIN_POSITIVE);
     let density = total_mass / volume;
-    let modulus = options.youngs_modulus.unwrap_or_else(|| {
-        let areas = slices::cross_sections(positions, triangles, lo.y, lo.y + height, SLICES);
-        let e = material::default_modulus(density, &areas, height / SLICES as f32);
-        // No section at all (a flat or open mesh): the prism rule over the largest extent.
-        let prism = || material::default_modulus(density, &[1.0], (hi - lo).max_element());
-        if e.is_finite() && e > 0.0 { e } else { prism() }
-    });
+    let (modulus, height) = modulus(options, density, (positions, triangles), (lo, hi));
 
     let mut springs = Vec::new();
     let mut push = |a: u32, b: u32, k: f32, all: &[Vec3]| {
@@ -235,9 +239,108 @@ pub fn fill(
         );
         push(a, b, k, &all);
     }
-    let omega = (8.0 * modulus / (3.0 * density)).sqrt() / spacing;
-    let substeps = substeps(height, spacing, omega, springmesh_core::model::DEFAULT_DT);
+    let substeps = lattice_substeps(height, spacing, modulus, density);
     Ok(Solid { spacing, modulus, volume, interior, masses, springs, unbound, substeps, area })
+}
+
+/// The modulus of `options` or the default one for a body of `density` with this surface and
+/// bounding box, and the height it is worked out for.
+fn modulus(
+    options: &SolidOptions,
+    density: f32,
+    (positions, triangles): (&[Vec3], &[[u32; 3]]),
+    (lo, hi): (Vec3, Vec3),
+) -> (f32, f32) {
+    let height = (hi.y - lo.y).max((hi - lo).max_element() * 1e-3).max(f32::MIN_POSITIVE);
+    let modulus = options.youngs_modulus.unwrap_or_else(|| {
+        let areas = slices::cross_sections(positions, triangles, lo.y, lo.y + height, SLICES);
+        let e = material::default_modulus(density, &areas, height / SLICES as f32);
+        // No section at all (a flat or open mesh): the prism rule over the largest extent.
+        let prism = || material::default_modulus(density, &[1.0], (hi - lo).max_element());
+        if e.is_finite() && e > 0.0 { e } else { prism() }
+    });
+    (modulus, height)
+}
+
+/// Sub-steps of a lattice of spacing `spacing` in a body of height `height`, modulus `modulus`
+/// and density `density`: its fastest mode, a diagonal spring between two lattice nodes, has
+/// ω² = 8E / (3ρh²) (module docs).
+fn lattice_substeps(height: f32, spacing: f32, modulus: f32, density: f32) -> u32 {
+    let omega = (8.0 * modulus / (3.0 * density)).sqrt() / spacing;
+    substeps(height, spacing, omega, springmesh_core::model::DEFAULT_DT)
+}
+
+/// A solid simulated as a cage ([`cage`]): the cage's nodes and springs, and the weights by
+/// which the surface's vertices follow it.
+#[derive(Clone, Debug)]
+pub struct CagedSolid {
+    /// The cage.
+    pub cage: cage::Cage,
+    /// Young's modulus E (Pa).
+    pub modulus: f32,
+    /// Volume (m³) the surface encloses.
+    pub volume: f32,
+    /// The mass of every cage node (kg).
+    pub masses: Vec<f32>,
+    /// The cage's springs, in cage node indices, with stiffness and damping.
+    pub springs: Vec<Spring>,
+    /// Sub-steps per frame step of `dt` (module docs).
+    pub substeps: u32,
+}
+
+/// The cage of at most `options.max_nodes` nodes over the surface `triangles` over
+/// `positions`, with its material and masses.
+pub fn fill_caged(
+    positions: &[Vec3],
+    triangles: &[[u32; 3]],
+    options: &SolidOptions,
+    mass: MassMode,
+) -> Result<CagedSolid, FillProblem> {
+    let volume = signed_volume(positions, triangles).abs() as f32;
+    if !(volume.is_normal() && volume > 0.0) {
+        return Err(FillProblem::NoVolume);
+    }
+    let (lo, hi) = positions
+        .iter()
+        .fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(lo, hi), &p| {
+            (lo.min(p), hi.max(p))
+        });
+    let budget = options.max_nodes.unwrap_or(cage::DEFAULT_MAX_NODES);
+    // Two lattice points per cube over the box's cubes at the starting spacing.
+    let points =
+        2.0 * ((hi - lo).element_product() + 1e-30) / (2.0 * volume / budget.max(1) as f32);
+    if points > MAX_LATTICE_POINTS as f32 {
+        let spacing = (2.0 * volume / budget.max(1) as f32).cbrt();
+        return Err(FillProblem::TooFine { points: points as usize, spacing });
+    }
+    let tree = WindingTree::new(positions, triangles);
+    let cage = cage::fit(positions, triangles, &tree, volume, budget);
+    let spacing = cage.lattice.spacing;
+    let masses = match mass.share(|| volume) {
+        Share::PerNode(m) => vec![m; cage.nodes.len()],
+        Share::Even(total) => vec![total / cage.nodes.len().max(1) as f32; cage.nodes.len()],
+        Share::Proportional(total) => cage.masses(total),
+    };
+    let density = masses.iter().sum::<f32>() / volume;
+    let (modulus, height) = modulus(options, density, (positions, triangles), (lo, hi));
+    let springs = cage
+        .edges
+        .iter()
+        .map(|&(a, b, diagonal)| {
+            let k = material::lattice_stiffness(modulus, spacing, diagonal);
+            let m = 0.5 * (masses[a as usize] + masses[b as usize]);
+            let rest = cage.nodes[a as usize].distance(cage.nodes[b as usize]);
+            Spring::new(NodeId(a), NodeId(b), rest, k, SpringKind::Interior)
+                .with_damping(material::damping(k, m))
+        })
+        .collect();
+    // The fastest mode is a diagonal spring (k = 2Eh/3) between two of the lightest nodes,
+    // ω² = 2k/m: the lattice's 8E/(3ρh²) when m = ρh³/2, faster for the cage's lighter nodes
+    // outside the mesh.
+    let lightest = masses.iter().copied().fold(f32::INFINITY, f32::min);
+    let omega = (4.0 * modulus * spacing / (3.0 * lightest)).sqrt();
+    let substeps = substeps(height, spacing, omega, springmesh_core::model::DEFAULT_DT);
+    Ok(CagedSolid { cage, modulus, volume, masses, springs, substeps })
 }
 
 /// Sub-steps per frame step `dt` for a body of height `height` filled at spacing `spacing`

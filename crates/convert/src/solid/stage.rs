@@ -4,7 +4,9 @@
 use crate::ConvertError;
 use crate::masses::MassMode;
 use crate::report::{ConvertReport, SolidReport};
-use crate::solid::{FillProblem, MAX_LATTICE_POINTS, Solid, SolidOptions, fill};
+use crate::solid::{
+    CagedSolid, FillProblem, MAX_LATTICE_POINTS, Solid, SolidOptions, fill, fill_caged,
+};
 use crate::springs::{LISTED, joined};
 use glam::Vec3;
 use std::path::Path;
@@ -18,7 +20,26 @@ pub(crate) fn fill_surface(
     surface: [&[u64]; 4],
     file: &Path,
 ) -> Result<Solid, ConvertError> {
-    let mut solid = fill(positions, triangles, options, mass).map_err(|p| match p {
+    let mut solid = fill(positions, triangles, options, mass).map_err(|p| problem(p, file))?;
+    // A strut may join two surface nodes that a bend or vicinity spring joins already.
+    let taken = joined(positions.len(), &surface);
+    solid.springs.retain(|spring| !taken.contains(spring.a.0, spring.b.0));
+    Ok(solid)
+}
+
+/// The cage over the welded surface (`positions`, `triangles`) of the mesh from `file`.
+pub(crate) fn fill_cage(
+    (positions, triangles): (&[Vec3], &[[u32; 3]]),
+    options: &SolidOptions,
+    mass: MassMode,
+    file: &Path,
+) -> Result<CagedSolid, ConvertError> {
+    fill_caged(positions, triangles, options, mass).map_err(|p| problem(p, file))
+}
+
+/// A fill's problem as an error about `file`.
+fn problem(p: FillProblem, file: &Path) -> ConvertError {
+    match p {
         FillProblem::TooFine { points, spacing } => ConvertError::TooLarge {
             file: file.to_path_buf(),
             what: format!(
@@ -26,11 +47,7 @@ pub(crate) fn fill_surface(
             ),
         },
         FillProblem::NoVolume => ConvertError::NotSolid { file: file.to_path_buf() },
-    })?;
-    // A strut may join two surface nodes that a bend or vicinity spring joins already.
-    let taken = joined(positions.len(), &surface);
-    solid.springs.retain(|spring| !taken.contains(spring.a.0, spring.b.0));
-    Ok(solid)
+    }
 }
 
 /// The solid's part of the report, its nodes weighing `masses` in all: what was filled, and
@@ -42,6 +59,7 @@ pub(crate) fn report(solid: &Solid, masses: &[f32], report: &mut ConvertReport) 
         youngs_modulus: solid.modulus,
         volume: solid.volume,
         mass: masses.iter().sum(),
+        skin_vertices: None,
     });
     report.warn(
         "empty_solid",

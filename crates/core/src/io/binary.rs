@@ -3,19 +3,20 @@
 //! ```text
 //! offset size field
 //!      0    8 magic        89 53 50 52 0D 0A 1A 0A  ("\x89SPR\r\n\x1a\n")
-//!      8    4 version      u32 little endian, 3 (1 and 2 are still read)
+//!      8    4 version      u32 little endian, 4 (1, 2 and 3 are still read)
 //!     12    4 crc32        u32 little endian, CRC-32 (IEEE) of the payload
 //!     16    8 payload_len  u64 little endian, bytes after the header
-//!     24    … payload      version 3: flat arrays per field ([`super::flat`]), then the params
-//!                          and metadata in bincode 2 with fixed-width little-endian integers;
-//!                          versions 1 and 2: the whole model in bincode
+//!     24    … payload      versions 3 and 4: flat arrays per field ([`super::flat`]; 4 adds
+//!                          the skin), then the params and metadata in bincode 2 with
+//!                          fixed-width little-endian integers; versions 1 and 2: the whole
+//!                          model in bincode
 //! ```
 //!
 //! docs/file-format.md describes the payload byte by byte. The magic's first byte has its high
 //! bit set and the CR LF / LF pair catches files mangled by text-mode transfers, as in PNG.
 
 use super::flat;
-use super::schema::{ModelFile, SimParamsV1};
+use super::schema::{LegacyFile, SimParamsV1};
 use crate::model::{Metadata, SimParams};
 use crate::{CoreError, SpringModel};
 use std::io::Read;
@@ -24,10 +25,10 @@ use std::path::Path;
 /// The first eight bytes of every `.spring` file.
 pub const MAGIC: [u8; 8] = *b"\x89SPR\r\n\x1a\n";
 
-/// The format version this build writes, and the newest it reads. Version 3 stores the nodes,
-/// springs and faces as flat arrays; version 2 added the parameters' `tethers`; version 1 and
-/// 2 files are read too.
-pub const FORMAT_VERSION: u32 = 3;
+/// The format version this build writes, and the newest it reads. Version 4 adds the skin (a
+/// surface drawn over a cage); version 3 stores the nodes, springs and faces as flat arrays;
+/// version 2 added the parameters' `tethers`; versions 1 to 3 are read too.
+pub const FORMAT_VERSION: u32 = 4;
 
 /// Size of the fixed header in bytes.
 pub const HEADER_LEN: usize = 24;
@@ -118,13 +119,15 @@ pub fn read(mut reader: impl Read, len: u64, file: &Path) -> Result<SpringModel,
     let mut source = flat::Source::new(reader, found, file);
     let model = match header.version {
         1 => source.rest().and_then(|payload| {
-            let v1 = bincode_whole::<ModelFile<SimParamsV1>>(&payload, file)?;
-            Ok(SpringModel::from(ModelFile::from(v1)))
+            let v1 = bincode_whole::<LegacyFile<SimParamsV1>>(&payload, file)?;
+            Ok(SpringModel::from(LegacyFile::from(v1)))
         }),
         2 => source
             .rest()
-            .and_then(|payload| bincode_whole::<ModelFile>(&payload, file).map(SpringModel::from)),
-        _ => flat::decode(&mut source, |tail| bincode_whole::<(SimParams, Metadata)>(tail, file)),
+            .and_then(|payload| bincode_whole::<LegacyFile>(&payload, file).map(SpringModel::from)),
+        version => flat::decode(&mut source, version >= 4, |tail| {
+            bincode_whole::<(SimParams, Metadata)>(tail, file)
+        }),
     };
     let actual = source.finish()?;
     if actual != header.crc32 {

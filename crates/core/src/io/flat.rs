@@ -1,7 +1,9 @@
-//! The version 3 payload of a `.spring` file: one flat little-endian array per field.
+//! The version 3 and 4 payloads of a `.spring` file: one flat little-endian array per field.
 //!
 //! ```text
-//! counts     7 × u64: nodes, springs, breakable, anchors, faces, face_uvs (0 or faces), uvs
+//! counts     7 × u64 (version 3) or 11 × u64 (version 4): nodes, springs, breakable,
+//!            anchors, faces, face_uvs (0 or faces), uvs; version 4 adds skin_vertices,
+//!            skin_faces, skin_face_uvs (0 or skin_faces), skin_uvs
 //! positions  nodes × [f32; 3]        masses     nodes × f32
 //! spring_a   springs × u32           spring_b   springs × u32
 //! rest       springs × f32           stiffness  springs × f32    damping springs × f32
@@ -11,6 +13,11 @@
 //! anchors    anchors × u32
 //! face_nodes faces × [u32; 3]        face_uvs   face_uvs × [u32; 3]
 //! uvs        uvs × [f32; 2]
+//! version 4 only (all empty when skin_vertices is 0: the model has no skin):
+//! skin_positions  skin_vertices × [f32; 3]
+//! skin_nodes      skin_vertices × [u32; 4]    skin_weights skin_vertices × [f32; 4]
+//! skin_face_nodes skin_faces × [u32; 3]       skin_face_uvs skin_face_uvs × [u32; 3]
+//! skin_uvs        skin_uvs × [f32; 2]
 //! tail       params and metadata, encoded as in version 2, to the end of the payload
 //! ```
 //!
@@ -20,7 +27,9 @@
 //! version 2's one-record-at-a-time decoding cost a second per 2.6 million springs.
 //! docs/file-format.md describes the layout for readers in other languages.
 
-use crate::model::{Faces, Metadata, Nodes, SimParams, SpringColumns, SpringKind, Springs};
+use crate::model::{
+    Faces, Metadata, Nodes, SKIN_WEIGHTS, SimParams, Skin, SpringColumns, SpringKind, Springs,
+};
 use crate::{CoreError, NodeId, SpringModel};
 use glam::{Vec2, Vec3};
 use std::io::Read;
@@ -29,33 +38,47 @@ use std::path::Path;
 /// Arrays start at multiples of this many bytes from the start of the payload.
 const ALIGN: usize = 8;
 
-/// The number of `u64` counts that open the payload.
+/// The number of `u64` counts that open a version 3 payload; version 4 has
+/// [`SKIN_COUNTS`] more.
 const COUNTS: usize = 7;
+/// The counts version 4 adds for the skin.
+const SKIN_COUNTS: usize = 4;
 
-/// Encodes `model` as a version 3 payload; `tail` is its params and metadata, already encoded.
+/// The face_uvs column of `faces`: one entry per face when any face has texture coordinates
+/// (three u32::MAX, never a valid index, mark a face without them), else none.
+fn face_uvs(faces: &Faces) -> Vec<[u32; 3]> {
+    if faces.uvs().iter().any(Option::is_some) {
+        faces.uvs().iter().map(|uv| uv.unwrap_or([u32::MAX; 3])).collect()
+    } else {
+        Vec::new()
+    }
+}
+
+/// Encodes `model` as a version 4 payload; `tail` is its params and metadata, already encoded.
 pub(crate) fn encode(model: &SpringModel, tail: &[u8]) -> Vec<u8> {
     let (nodes, springs, faces) = (&model.nodes, &model.springs, &model.faces);
     let breakable: Vec<usize> = (0..springs.len())
         .filter(|&i| springs.break_mins()[i].is_some() || springs.break_maxs()[i].is_some())
         .collect();
-    // One column for all faces when any face has texture coordinates; three u32::MAX (never
-    // a valid index) mark a face without them.
-    let face_uvs: Vec<[u32; 3]> = if faces.uvs().iter().any(Option::is_some) {
-        faces.uvs().iter().map(|uv| uv.unwrap_or([u32::MAX; 3])).collect()
-    } else {
-        Vec::new()
-    };
+    let face_uvs_column = face_uvs(faces);
+    let empty = Skin::default();
+    let skin = model.skin.as_ref().unwrap_or(&empty);
+    let skin_face_uvs = face_uvs(&skin.faces);
     let counts = [
         nodes.len(),
         springs.len(),
         breakable.len(),
         model.anchors.len(),
         faces.len(),
-        face_uvs.len(),
+        face_uvs_column.len(),
         model.uvs.len(),
+        skin.len(),
+        skin.faces.len(),
+        skin_face_uvs.len(),
+        skin.uvs.len(),
     ];
-    let size = 8 * COUNTS + 40 * nodes.len() + 48 * springs.len() + 40 * faces.len();
-    let mut out = Writer(Vec::with_capacity(size + tail.len()));
+    let size = 8 * counts.len() + 40 * nodes.len() + 48 * springs.len() + 40 * faces.len();
+    let mut out = Writer(Vec::with_capacity(size + 48 * skin.len() + tail.len()));
     for n in counts {
         out.0.extend_from_slice(&(n as u64).to_le_bytes());
     }
@@ -74,8 +97,14 @@ pub(crate) fn encode(model: &SpringModel, tail: &[u8]) -> Vec<u8> {
     out.floats(breakable.iter().map(|&i| springs.break_maxs()[i].unwrap_or(none)));
     out.words(model.anchors.iter().map(|n| n.0));
     out.words(faces.nodes().iter().flat_map(|f| f.map(|n| n.0)));
-    out.words(face_uvs.iter().flatten().copied());
+    out.words(face_uvs_column.iter().flatten().copied());
     out.floats(model.uvs.iter().flat_map(|uv| uv.to_array()));
+    out.floats(skin.positions().iter().flat_map(|p| p.to_array()));
+    out.words(skin.nodes().iter().flat_map(|n| n.map(|n| n.0)));
+    out.floats(skin.weights().iter().flatten().copied());
+    out.words(skin.faces.nodes().iter().flat_map(|f| f.map(|n| n.0)));
+    out.words(skin_face_uvs.iter().flatten().copied());
+    out.floats(skin.uvs.iter().flat_map(|uv| uv.to_array()));
     out.0.extend_from_slice(tail);
     out.0
 }
@@ -101,21 +130,21 @@ impl Writer {
     }
 }
 
-/// Decodes a version 3 payload from `source` into a model (not yet validated); `tail`
-/// decodes the params and metadata at its end, which must use all of their bytes.
+/// Decodes a version 3 or 4 payload (`skin`: version 4) from `source` into a model (not yet
+/// validated); `tail` decodes the params and metadata at its end, which must use all of their
+/// bytes.
 pub(crate) fn decode<R: Read>(
     source: &mut Source<R>,
+    skin: bool,
     tail: impl FnOnce(&[u8]) -> Result<(SimParams, Metadata), CoreError>,
 ) -> Result<SpringModel, CoreError> {
-    let counts = source.column::<8, u64>("counts", COUNTS as u64, u64::from_le_bytes)?;
-    let &[nodes, springs, breakable, anchors, faces, face_uvs, uvs] = &counts[..] else {
+    let n = COUNTS + if skin { SKIN_COUNTS } else { 0 };
+    let mut counts = source.column::<8, u64>("counts", n as u64, u64::from_le_bytes)?;
+    counts.resize(COUNTS + SKIN_COUNTS, 0);
+    let (head, skin_counts) = counts.split_at(COUNTS);
+    let &[nodes, springs, breakable, anchors, faces, face_uvs, uvs] = head else {
         return Err(source.error("the counts are missing".into()));
     };
-    if face_uvs != 0 && face_uvs != faces {
-        return Err(source.error(format!(
-            "face_uvs counts {face_uvs} faces, not 0 or the {faces} faces there are"
-        )));
-    }
     let positions = source.column("positions", nodes, |b: [u8; 12]| Vec3::from_array(floats(b)))?;
     let masses = source.column("masses", nodes, f32::from_le_bytes)?;
 
@@ -151,12 +180,8 @@ pub(crate) fn decode<R: Read>(
     }
 
     let anchors = source.column("anchors", anchors, node_id)?;
-    let face_nodes = source.column("face_nodes", faces, |b: [u8; 12]| words(b).map(NodeId))?;
-    let face_uvs = source.column("face_uvs", face_uvs, |b: [u8; 12]| {
-        Some(words(b)).filter(|w: &[u32; 3]| *w != [u32::MAX; 3])
-    })?;
-    let face_uvs = if face_uvs.is_empty() { vec![None; face_nodes.len()] } else { face_uvs };
-    let uvs = source.column("uvs", uvs, |b: [u8; 8]| Vec2::from_array(floats(b)))?;
+    let (faces, uvs) = source.faces("", [faces, face_uvs, uvs])?;
+    let skin = read_skin(source, skin_counts)?;
     let (params, metadata) = tail(&source.rest()?)?;
 
     let broken = |what| source.error(format!("the {what} columns differ in length"));
@@ -174,11 +199,31 @@ pub(crate) fn decode<R: Read>(
         nodes: Nodes::from_columns(positions, masses).ok_or_else(|| broken("node"))?,
         springs: Springs::from_columns(columns).ok_or_else(|| broken("spring"))?,
         anchors,
-        faces: Faces::from_columns(face_nodes, face_uvs).ok_or_else(|| broken("face"))?,
+        faces,
         uvs,
         params,
         metadata,
+        skin,
     })
+}
+
+/// The skin of a version 4 payload (`None` when it has no vertices), its `counts` being
+/// skin_vertices, skin_faces, skin_face_uvs and skin_uvs.
+fn read_skin<R: Read>(source: &mut Source<R>, counts: &[u64]) -> Result<Option<Skin>, CoreError> {
+    let &[vertices, faces, face_uvs, uvs] = counts else {
+        return Err(source.error("the skin counts are missing".into()));
+    };
+    let positions =
+        source.column("skin_positions", vertices, |b: [u8; 12]| Vec3::from_array(floats(b)))?;
+    let nodes = source
+        .column("skin_nodes", vertices, |b: [u8; 16]| words::<16, SKIN_WEIGHTS>(b).map(NodeId))?;
+    let weights = source.column("skin_weights", vertices, floats::<16, SKIN_WEIGHTS>)?;
+    let drawn = source.faces("skin_", [faces, face_uvs, uvs])?;
+    if positions.is_empty() {
+        return Ok(None);
+    }
+    let skin = Skin::from_columns(positions, nodes, weights, drawn);
+    skin.map(Some).ok_or_else(|| source.error("the skin columns differ in length".into()))
 }
 
 /// Bytes read and checksummed per call to the reader: large enough that a read costs little,
@@ -247,6 +292,27 @@ impl<'a, R: Read> Source<'a, R> {
             return Err(self.error(format!("{what} is not followed by its zero padding")));
         }
         Ok(out)
+    }
+
+    /// The face_nodes, face_uvs and uvs columns (their names after `prefix`) of `counts`
+    /// faces, face uvs (0 or the faces) and uvs.
+    fn faces(&mut self, prefix: &str, counts: [u64; 3]) -> Result<(Faces, Vec<Vec2>), CoreError> {
+        let [faces, face_uvs, uvs] = counts;
+        if face_uvs != 0 && face_uvs != faces {
+            return Err(self.error(format!(
+                "{prefix}face_uvs counts {face_uvs} faces, not 0 or the {faces} faces there are"
+            )));
+        }
+        let name = |column: &str| format!("{prefix}{column}");
+        let nodes = self.column(&name("face_nodes"), faces, |b: [u8; 12]| words(b).map(NodeId))?;
+        let corner_uvs = self.column(&name("face_uvs"), face_uvs, |b: [u8; 12]| {
+            Some(words(b)).filter(|w: &[u32; 3]| *w != [u32::MAX; 3])
+        })?;
+        let corner_uvs = if corner_uvs.is_empty() { vec![None; nodes.len()] } else { corner_uvs };
+        let uvs = self.column(&name("uvs"), uvs, |b: [u8; 8]| Vec2::from_array(floats(b)))?;
+        let faces = Faces::from_columns(nodes, corner_uvs)
+            .ok_or_else(|| self.error(format!("the {prefix}face columns differ in length")))?;
+        Ok((faces, uvs))
     }
 
     /// Everything that is left.
@@ -333,12 +399,13 @@ mod tests {
         let m = model();
         let bytes = encode(&m);
         assert_eq!(decode(&bytes).expect("valid"), m);
-        // Counts: 3 nodes, 2 springs, 1 breakable, 0 anchors, 2 faces, 2 face_uvs, 2 uvs.
-        let counts: Vec<u64> = bytes[at(0)..at(56)]
+        // Counts: 3 nodes, 2 springs, 1 breakable, 0 anchors, 2 faces, 2 face_uvs, 2 uvs, and
+        // no skin.
+        let counts: Vec<u64> = bytes[at(0)..at(88)]
             .chunks(8)
             .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
             .collect();
-        assert_eq!(counts, [3, 2, 1, 0, 2, 2, 2]);
+        assert_eq!(counts, [3, 2, 1, 0, 2, 2, 2, 0, 0, 0, 0]);
     }
 
     #[test]
@@ -354,14 +421,15 @@ mod tests {
             f32::from_le_bytes(bytes[at(breakable + 8)..at(breakable + 12)].try_into().expect("4"));
         assert!(min.is_nan());
         assert_eq!(bytes[at(breakable + 16)..at(breakable + 20)], 2.0f32.to_le_bytes());
-        // The params start right after the uvs: gravity's x, then -9.81.
+        // The params start right after the uvs (the skin's arrays are empty): gravity's x,
+        // then -9.81.
         assert_eq!(bytes[at(arrays + 4)..at(arrays + 8)], (-9.81f32).to_le_bytes());
     }
 
-    /// Where the breakable springs' array starts in the model's payload: after the counts,
+    /// Where the breakable springs' array starts in the model's payload: after the 11 counts,
     /// positions (36 bytes, padded to 40), masses (12, to 16), five spring columns of 8 and
     /// the kinds (2, to 8).
-    const BREAKABLE: usize = 56 + 40 + 16 + 5 * 8 + 8;
+    const BREAKABLE: usize = 88 + 40 + 16 + 5 * 8 + 8;
 
     /// The error, in words, of the model's file after `edit` and a new checksum.
     fn error_after(edit: impl FnOnce(&mut [u8])) -> String {
@@ -373,7 +441,7 @@ mod tests {
 
     #[test]
     fn padding_that_is_not_zero_is_refused() {
-        let err = error_after(|b| b[at(56 + 36)] = 1); // the padding after the positions
+        let err = error_after(|b| b[at(88 + 36)] = 1); // the padding after the positions
         assert!(err.contains("positions is not followed by its zero padding"), "{err}");
     }
 

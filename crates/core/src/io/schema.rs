@@ -8,17 +8,18 @@
 use super::bounded;
 use crate::NodeId;
 use crate::model::{
-    Air, Face, Ground, Integrator, Metadata, Node, Obstacle, Pressure, SimParams, Spring,
-    SpringKind, SpringModel,
+    Air, Face, Faces, Ground, Integrator, Metadata, Node, Obstacle, Pressure, SKIN_WEIGHTS,
+    SimParams, Skin, SkinVertex, Spring, SpringKind, SpringModel,
 };
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
 /// A whole model as written to a file; `P` is the parameters' layout (version 1 files have
-/// [`SimParamsV1`]).
+/// [`SimParamsV1`]), `S` the skin's: [`SkinFile`] in JSON, nothing in the bincode of versions
+/// 1 and 2 ([`LegacyFile`]), which had no skin.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct ModelFile<P = SimParams> {
+pub(crate) struct ModelFile<P = SimParams, S: SkinSlot = Option<SkinFile>> {
     #[serde(deserialize_with = "bounded::vec")]
     nodes: Vec<NodeRecord>,
     #[serde(default, deserialize_with = "bounded::vec")]
@@ -33,6 +34,102 @@ pub(crate) struct ModelFile<P = SimParams> {
     params: P,
     #[serde(default)]
     metadata: Metadata,
+    #[serde(default, skip_serializing_if = "SkinSlot::absent")]
+    skin: S,
+}
+
+/// A version 1 or 2 `.spring` payload: a model without a skin.
+pub(crate) type LegacyFile<P = SimParams> = ModelFile<P, ()>;
+
+/// Where a model file keeps its skin, if its layout has one.
+pub(crate) trait SkinSlot: Default {
+    /// True when there is no skin to write.
+    fn absent(&self) -> bool;
+    /// The skin, if any.
+    fn skin(self) -> Option<Skin>;
+}
+
+impl SkinSlot for () {
+    fn absent(&self) -> bool {
+        true
+    }
+    fn skin(self) -> Option<Skin> {
+        None
+    }
+}
+
+impl SkinSlot for Option<SkinFile> {
+    fn absent(&self) -> bool {
+        self.is_none()
+    }
+    fn skin(self) -> Option<Skin> {
+        self.map(Skin::from)
+    }
+}
+
+/// A skin in JSON: its vertices, and its faces and uvs over them.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SkinFile {
+    #[serde(deserialize_with = "bounded::vec")]
+    vertices: Vec<SkinVertexRecord>,
+    #[serde(default, deserialize_with = "bounded::vec")]
+    faces: Vec<SkinFaceRecord>,
+    #[serde(default, deserialize_with = "bounded::vec")]
+    uvs: Vec<Vec2>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SkinVertexRecord {
+    position: Vec3,
+    nodes: [NodeId; SKIN_WEIGHTS],
+    weights: [f32; SKIN_WEIGHTS],
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SkinFaceRecord {
+    vertices: [u32; 3],
+    #[serde(default)]
+    uvs: Option<[u32; 3]>,
+}
+
+impl From<&Skin> for SkinFile {
+    fn from(s: &Skin) -> Self {
+        SkinFile {
+            vertices: s
+                .vertices()
+                .map(|v| SkinVertexRecord {
+                    position: v.position,
+                    nodes: v.nodes,
+                    weights: v.weights,
+                })
+                .collect(),
+            faces: s
+                .faces
+                .iter()
+                .map(|f| SkinFaceRecord { vertices: f.nodes.map(|n| n.0), uvs: f.uvs })
+                .collect(),
+            uvs: s.uvs.clone(),
+        }
+    }
+}
+
+impl From<SkinFile> for Skin {
+    fn from(f: SkinFile) -> Self {
+        let vertices = f.vertices.into_iter().map(|v| SkinVertex {
+            position: v.position,
+            nodes: v.nodes,
+            weights: v.weights,
+        });
+        let faces: Faces = f
+            .faces
+            .into_iter()
+            .map(|f| Face { nodes: f.vertices.map(NodeId), uvs: f.uvs })
+            .collect();
+        Skin::new(vertices, faces, f.uvs)
+    }
 }
 
 /// The parameters as format version 1 stored them: [`SimParams`] without `tethers`. Frozen:
@@ -53,10 +150,10 @@ pub(crate) struct SimParamsV1 {
     colliders: Vec<Obstacle>,
 }
 
-impl From<ModelFile<SimParamsV1>> for ModelFile {
+impl From<LegacyFile<SimParamsV1>> for LegacyFile {
     /// A version 1 model with the default tethers (version 1 had none; the default is what a
     /// model converted today gets).
-    fn from(f: ModelFile<SimParamsV1>) -> Self {
+    fn from(f: LegacyFile<SimParamsV1>) -> Self {
         let p = f.params;
         let params = SimParams {
             gravity: p.gravity,
@@ -71,8 +168,8 @@ impl From<ModelFile<SimParamsV1>> for ModelFile {
             colliders: p.colliders,
             ..SimParams::default()
         };
-        let ModelFile { nodes, springs, anchors, faces, uvs, metadata, .. } = f;
-        ModelFile { nodes, springs, anchors, faces, uvs, params, metadata }
+        let ModelFile { nodes, springs, anchors, faces, uvs, metadata, skin, .. } = f;
+        ModelFile { nodes, springs, anchors, faces, uvs, params, metadata, skin }
     }
 }
 
@@ -137,14 +234,15 @@ impl From<&SpringModel> for ModelFile {
             uvs: m.uvs.clone(),
             params: m.params.clone(),
             metadata: m.metadata.clone(),
+            skin: m.skin.as_ref().map(SkinFile::from),
         }
     }
 }
 
-impl From<ModelFile> for SpringModel {
+impl<S: SkinSlot> From<ModelFile<SimParams, S>> for SpringModel {
     /// Builds the column-wise model. A missing rest length becomes the distance between the
     /// spring's nodes (0 when an index is out of range: validation reports that spring).
-    fn from(f: ModelFile) -> Self {
+    fn from(f: ModelFile<SimParams, S>) -> Self {
         let nodes =
             f.nodes.into_iter().map(|n| Node { position: n.position, mass: n.mass }).collect();
         let mut model = SpringModel {
@@ -153,6 +251,7 @@ impl From<ModelFile> for SpringModel {
             uvs: f.uvs,
             params: f.params,
             metadata: f.metadata,
+            skin: f.skin.skin(),
             ..SpringModel::default()
         };
         model.springs = f

@@ -11,6 +11,7 @@ mod metadata;
 mod nodes;
 mod params;
 mod parts;
+mod skin;
 mod springs;
 mod validate;
 mod world;
@@ -23,6 +24,7 @@ pub use params::{
     Integrator, MAX_SUBSTEPS, STANDARD_GRAVITY, SimParams, Tethers,
 };
 pub use parts::Parts;
+pub use skin::{SKIN_WEIGHT_TOLERANCE, SKIN_WEIGHTS, Skin, SkinVertex};
 pub(crate) use springs::SpringColumns;
 pub use springs::{Spring, SpringKind, Springs};
 pub use validate::{MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT, MIN_SUBSTEP, Problem, Problems};
@@ -50,6 +52,9 @@ pub struct SpringModel {
     pub params: SimParams,
     /// Where the model came from.
     pub metadata: Metadata,
+    /// The surface drawn over a cage, when the nodes are a coarse cage rather than the mesh's
+    /// own vertices ([`Skin`]).
+    pub skin: Option<Skin>,
 }
 
 /// An axis-aligned box.
@@ -96,6 +101,26 @@ impl SpringModel {
     pub fn distance(&self, a: NodeId, b: NodeId) -> Option<f32> {
         let p = self.nodes.positions();
         Some(p.get(a.index())?.distance(*p.get(b.index())?))
+    }
+
+    /// How many vertices the drawn surface has: the skin's, or the nodes themselves.
+    pub fn surface_vertex_count(&self) -> usize {
+        self.skin.as_ref().map_or(self.nodes.len(), Skin::len)
+    }
+
+    /// Rest positions of the drawn surface's vertices: the skin's, or the nodes'.
+    pub fn surface_positions(&self) -> &[Vec3] {
+        self.skin.as_ref().map_or(self.nodes.positions(), Skin::positions)
+    }
+
+    /// The drawn surface's triangles, over its vertices: the skin's, or the model's faces.
+    pub fn surface_faces(&self) -> &Faces {
+        self.skin.as_ref().map_or(&self.faces, |s| &s.faces)
+    }
+
+    /// The texture coordinates the drawn surface's triangles refer to.
+    pub fn surface_uvs(&self) -> &[Vec2] {
+        self.skin.as_ref().map_or(&self.uvs, |s| &s.uvs)
     }
 
     /// True when node `id` is pinned.

@@ -155,6 +155,46 @@ pub enum Problem {
         /// What it must be.
         expected: &'static str,
     },
+    /// A skin vertex's rest position is not finite, or farther than [`MAX_COORDINATE`] from
+    /// the origin along an axis.
+    BadSkinPosition {
+        /// The skin vertex.
+        vertex: usize,
+    },
+    /// A skin vertex rides on a node that does not exist.
+    SkinNodeOutOfRange {
+        /// The skin vertex.
+        vertex: usize,
+        /// The node it names.
+        node: NodeId,
+        /// How many nodes the model has.
+        nodes: usize,
+    },
+    /// A skin vertex's weights are not finite and ≥ 0, or do not sum to one (within
+    /// [`super::SKIN_WEIGHT_TOLERANCE`]).
+    BadSkinWeights {
+        /// The skin vertex.
+        vertex: usize,
+        /// The sum of its weights.
+        sum: f32,
+    },
+    /// A skin triangle's corner names a skin vertex that does not exist.
+    SkinFaceOutOfRange {
+        /// The skin triangle.
+        face: FaceId,
+        /// The vertex it names.
+        vertex: u32,
+        /// How many vertices the skin has.
+        vertices: usize,
+    },
+    /// A skin triangle's corner names a texture coordinate the skin does not have, or a skin
+    /// uv is not finite.
+    BadSkinUv {
+        /// The skin triangle, or `None` for a uv that is not finite.
+        face: Option<FaceId>,
+        /// The uv index.
+        uv: u32,
+    },
     /// Pressure is set but the triangles do not close a volume.
     PressureOnOpenSurface {
         /// Open directed edges (see [`SpringModel::open_edges`]).
@@ -215,6 +255,26 @@ impl fmt::Display for Problem {
             Problem::BadParam { name, expected } => {
                 write!(f, "params: {name} must be {expected}")
             }
+            Problem::BadSkinPosition { vertex } => write!(
+                f,
+                "skin vertex {vertex}: position is not finite or more than {MAX_COORDINATE} m from the origin"
+            ),
+            Problem::SkinNodeOutOfRange { vertex, node, nodes } => write!(
+                f,
+                "skin vertex {vertex}: node index {node} out of range (the model has {nodes} nodes)"
+            ),
+            Problem::BadSkinWeights { vertex, sum } => write!(
+                f,
+                "skin vertex {vertex}: weights must be finite, ≥ 0 and sum to 1 (they sum to {sum})"
+            ),
+            Problem::SkinFaceOutOfRange { face, vertex, vertices } => write!(
+                f,
+                "skin face {face}: vertex index {vertex} out of range (the skin has {vertices} vertices)"
+            ),
+            Problem::BadSkinUv { face: Some(face), uv } => {
+                write!(f, "skin face {face}: uv index {uv} out of range")
+            }
+            Problem::BadSkinUv { face: None, uv } => write!(f, "skin uv {uv}: not finite"),
             Problem::PressureOnOpenSurface { open_edges } => write!(
                 f,
                 "params: pressure needs a closed surface, but {open_edges} triangle edges are open"
@@ -223,7 +283,45 @@ impl fmt::Display for Problem {
     }
 }
 
-/// Every problem found in a model, in the order: nodes, springs, anchors, faces, uvs, params.
+/// The problems of a skin over `nodes` cage nodes.
+fn skin_problems(skin: &super::Skin, nodes: usize, out: &mut Vec<Problem>) {
+    for (vertex, v) in skin.vertices().enumerate() {
+        if !v.position.is_finite() || v.position.abs().max_element() > MAX_COORDINATE {
+            out.push(Problem::BadSkinPosition { vertex });
+        }
+        for &node in &v.nodes {
+            if node.index() >= nodes {
+                out.push(Problem::SkinNodeOutOfRange { vertex, node, nodes });
+            }
+        }
+        let sum: f32 = v.weights.iter().sum();
+        let each = v.weights.iter().all(|w| w.is_finite() && *w >= 0.0);
+        let near_one = (sum - 1.0).abs() <= super::SKIN_WEIGHT_TOLERANCE;
+        if !each || !near_one {
+            out.push(Problem::BadSkinWeights { vertex, sum });
+        }
+    }
+    let vertices = skin.len();
+    for (i, f) in skin.faces.iter().enumerate() {
+        let face = FaceId::from_index(i);
+        for vertex in f.nodes.map(|n| n.0) {
+            if vertex as usize >= vertices {
+                out.push(Problem::SkinFaceOutOfRange { face, vertex, vertices });
+            }
+        }
+        for uv in f.uvs.into_iter().flatten().filter(|&uv| uv as usize >= skin.uvs.len()) {
+            out.push(Problem::BadSkinUv { face: Some(face), uv });
+        }
+    }
+    for (uv, t) in skin.uvs.iter().enumerate() {
+        if !t.is_finite() {
+            out.push(Problem::BadSkinUv { face: None, uv: uv as u32 });
+        }
+    }
+}
+
+/// Every problem found in a model, in the order: nodes, springs, anchors, faces, uvs, skin,
+/// params.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Problems(pub Vec<Problem>);
 
@@ -347,6 +445,9 @@ impl SpringModel {
         problems.extend(repeated);
         self.check_anchors(&mut problems);
         self.check_faces(&mut problems);
+        if let Some(skin) = &self.skin {
+            skin_problems(skin, self.nodes.len(), &mut problems);
+        }
         self.check_params(&mut problems);
         if problems.is_empty() { Ok(()) } else { Err(Problems(problems)) }
     }

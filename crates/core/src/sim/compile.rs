@@ -1,7 +1,7 @@
 //! Compiling a [`SpringModel`] into the flat arrays the solvers walk ([`crate::sim::data`]):
 //! the springs coloured and banded, the triangles coloured, what they enclose, the tethers.
 
-use crate::model::Springs;
+use crate::model::{Skin, Springs};
 use crate::parallel::both;
 use crate::sim::coloring::{colour_edges, colour_faces};
 use crate::sim::constraints::tethers::Tethers;
@@ -100,6 +100,8 @@ pub(crate) struct Compiled {
     /// The model's triangles, reordered so that neighbours share no node ([`colour_faces`]).
     pub faces: Vec<[NodeId; 3]>,
     pub surface: SurfaceData,
+    /// The drawn surface over a cage, when the model has one.
+    pub skin: Option<Skin>,
     pub params: SimParams,
 }
 
@@ -131,6 +133,7 @@ impl Compiled {
             anchors: Anchors { nodes: anchor_nodes, start: anchor_pos.clone(), target: anchor_pos },
             faces,
             surface,
+            skin: model.skin.clone(),
             params: model.params.clone(),
         };
         compiled.ready_tethers();

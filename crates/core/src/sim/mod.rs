@@ -366,6 +366,46 @@ impl Simulation {
         vertex_normals(self.positions(), &self.c.faces, out);
     }
 
+    /// How many vertices the drawn surface has: the skin's when the model has one
+    /// ([`crate::model::Skin`]), else one per node.
+    pub fn surface_vertex_count(&self) -> usize {
+        self.c.skin.as_ref().map_or(self.node_count(), |s| s.len())
+    }
+
+    /// The drawn surface's triangles over its vertices: the skin's, or the model's faces that
+    /// are still whole ([`Simulation::faces`]).
+    pub fn surface_faces(&self) -> &[[NodeId; 3]] {
+        self.c.skin.as_ref().map_or(&self.c.faces, |s| s.faces.nodes())
+    }
+
+    /// The drawn surface's vertex positions now, written to `out`: the skin following the
+    /// cage, or the nodes' positions.
+    pub fn surface_positions(&self, out: &mut Vec<Vec3>) {
+        match &self.c.skin {
+            Some(skin) => skin.deform(self.positions(), out),
+            None => {
+                out.clear();
+                out.extend(self.positions().iter().map(|&p| Vec3::from(p)));
+            }
+        }
+    }
+
+    /// The drawn surface's positions and area-weighted vertex normals now, without computing
+    /// the positions twice.
+    pub fn surface(&self, positions: &mut Vec<Vec3>, normals: &mut Vec<Vec3>) {
+        self.surface_positions(positions);
+        vertex_normals(positions, self.surface_faces(), normals);
+    }
+
+    /// The drawn surface's area-weighted vertex normals now, written to `out` (see
+    /// [`Simulation::surface`] for positions and normals together).
+    pub fn surface_normals(&self, out: &mut Vec<Vec3>) {
+        match &self.c.skin {
+            Some(_) => self.surface(&mut Vec::new(), out),
+            None => self.vertex_normals(out),
+        }
+    }
+
     /// Steps by [`SimParams::dt`] until the kinetic energy has stayed below the threshold for
     /// the quiet time, or the time limit passes. The settled state is the simulation's state.
     pub fn settle(&mut self, options: &SettleOptions) -> Result<SettleReport, CoreError> {

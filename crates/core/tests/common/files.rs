@@ -3,7 +3,9 @@
 use super::{GridSprings, grid_cloth};
 use glam::{Quat, Vec2, Vec3};
 use springmesh_core::io::{self, FileFormat, binary::HEADER_LEN};
-use springmesh_core::model::{Air, Ground, Obstacle, Pressure, Shape, Surface};
+use springmesh_core::model::{
+    Air, Faces, Ground, Obstacle, Pressure, Shape, Skin, SkinVertex, Surface,
+};
 use springmesh_core::{Face, Node, NodeId, Spring, SpringKind, SpringModel};
 use std::path::Path;
 
@@ -31,6 +33,36 @@ pub fn small_model() -> SpringModel {
     m.metadata.name = "small cloth".into();
     m.metadata.source = Some("generated".into());
     m.metadata.conversion.insert("bend".into(), "true".into());
+    m
+}
+
+/// A tetrahedron of four nodes (the cage) with a skin of three vertices inside it forming one
+/// textured triangle, and one vertex on a corner.
+pub fn skinned_model() -> SpringModel {
+    let corners = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z];
+    let mut m = SpringModel::default();
+    for p in corners {
+        m.nodes.push(Node { position: p, mass: 0.25 });
+    }
+    for (a, b) in [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)] {
+        let rest = corners[a].distance(corners[b]);
+        m.springs.push(Spring::new(
+            NodeId(a as u32),
+            NodeId(b as u32),
+            rest,
+            100.0,
+            SpringKind::Interior,
+        ));
+    }
+    let weights = [[0.5, 0.25, 0.25, 0.0], [0.25, 0.25, 0.25, 0.25], [0.0, 0.0, 1.0, 0.0]];
+    let vertices = weights.map(|w| SkinVertex {
+        position: corners.iter().zip(w).map(|(&p, w)| w * p).sum(),
+        nodes: [0, 1, 2, 3].map(NodeId),
+        weights: w,
+    });
+    let mut faces = Faces::default();
+    faces.push(Face { nodes: [0, 1, 2].map(NodeId), uvs: Some([0, 1, 0]) });
+    m.skin = Some(Skin::new(vertices, faces, vec![Vec2::ZERO, Vec2::ONE]));
     m
 }
 

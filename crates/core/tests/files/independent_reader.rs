@@ -2,7 +2,9 @@
 //! its own types — checked against the crate's encoder, including the worked example of the
 //! document byte for byte.
 
-use crate::common::files::{length_prefix_offsets, small_file, small_model, world_model};
+use crate::common::files::{
+    length_prefix_offsets, skinned_model, small_file, small_model, world_model,
+};
 use springmesh_core::io::{self, FileFormat};
 use springmesh_core::model::Tethers;
 use std::path::Path;
@@ -101,6 +103,9 @@ type Obstacle = (u32, Vec<f32>, [f32; 2]);
 /// Air: density, wind, drag, lift, gusts, gust period, then the seed.
 type Air = ([f32; 8], u64);
 
+type SkinVertex = ([f32; 3], [u32; 4], [f32; 4]);
+type Skin = (Vec<SkinVertex>, Vec<([u32; 3], Option<[u32; 3]>)>, Vec<[f32; 2]>);
+
 #[derive(Debug, PartialEq)]
 struct Model {
     nodes: Vec<([f32; 3], f32)>,
@@ -120,6 +125,8 @@ struct Model {
     colliders: Vec<Obstacle>,
     /// The tethers' slack (version 2; `None` in version 1 files).
     tethers: Option<f32>,
+    /// Version 4's skin: vertices (position, nodes, weights), faces, uvs.
+    skin: Option<Skin>,
     name: String,
     source: Option<String>,
     conversion: Vec<(String, String)>,
@@ -131,14 +138,14 @@ fn read(file: &[u8]) -> Result<Model, String> {
     }
     let mut header = Cursor { bytes: file, at: 8 };
     let (version, crc, len) = (header.u32()?, header.u32()?, header.u64()?);
-    if !(1..=3).contains(&version) || len != file.len() as u64 - 24 || crc != crc32(&file[24..]) {
+    if !(1..=4).contains(&version) || len != file.len() as u64 - 24 || crc != crc32(&file[24..]) {
         return Err(format!("bad header: version {version}, length {len}, crc {crc:08x}"));
     }
     let mut c = Cursor { bytes: &file[24..], at: 0 };
     let triple =
         |c: &mut Cursor| -> Result<[u32; 3], String> { Ok([c.u32()?, c.u32()?, c.u32()?]) };
-    let (nodes, springs, anchors, faces, uvs) = if version >= 3 {
-        arrays(&mut c)?
+    let ((nodes, springs, anchors, faces, uvs), skin) = if version >= 3 {
+        arrays(&mut c, version)?
     } else {
         let nodes = c.list(|c| Ok((c.vec3()?, c.f32()?)))?;
         let springs = c.list(|c| {
@@ -156,7 +163,7 @@ fn read(file: &[u8]) -> Result<Model, String> {
         let anchors = c.list(Cursor::u32)?;
         let faces = c.list(|c| Ok((triple(c)?, c.option(triple)?)))?;
         let uvs = c.list(|c| Ok([c.f32()?, c.f32()?]))?;
-        (nodes, springs, anchors, faces, uvs)
+        ((nodes, springs, anchors, faces, uvs), None)
     };
     let floats = |c: &mut Cursor, n: usize| (0..n).map(|_| c.f32()).collect::<Result<Vec<_>, _>>();
     let surface = |c: &mut Cursor| -> Result<[f32; 2], String> { Ok([c.f32()?, c.f32()?]) };
@@ -197,6 +204,7 @@ fn read(file: &[u8]) -> Result<Model, String> {
         name: c.string()?,
         source: c.option(Cursor::string)?,
         conversion: c.list(|c| Ok((c.string()?, c.string()?)))?,
+        skin,
     };
     if c.at != c.bytes.len() {
         return Err(format!("{} bytes left over", c.bytes.len() - c.at));
@@ -207,14 +215,15 @@ fn read(file: &[u8]) -> Result<Model, String> {
 type Arrays =
     (Vec<([f32; 3], f32)>, Vec<Spring>, Vec<u32>, Vec<([u32; 3], Option<[u32; 3]>)>, Vec<[f32; 2]>);
 
-/// Version 3: seven counts, then one array per field, each followed by zeros up to a multiple
-/// of 8 bytes from the start of the payload.
-fn arrays(c: &mut Cursor) -> Result<Arrays, String> {
-    let mut counts = [0usize; 7];
-    for n in &mut counts {
+/// Versions 3 and 4: seven counts (eleven in version 4), then one array per field, each
+/// followed by zeros up to a multiple of 8 bytes from the start of the payload; version 4's
+/// skin arrays follow the uvs.
+fn arrays(c: &mut Cursor, version: u32) -> Result<(Arrays, Option<Skin>), String> {
+    let mut counts = [0usize; 11];
+    for n in counts.iter_mut().take(if version >= 4 { 11 } else { 7 }) {
         *n = c.count()?;
     }
-    let [nodes, springs, breakable, anchors, faces, face_uvs, uvs] = counts;
+    let [nodes, springs, breakable, anchors, faces, face_uvs, uvs, skin_counts @ ..] = counts;
     fn array<'a, T>(
         c: &mut Cursor<'a>,
         n: usize,
@@ -245,6 +254,22 @@ fn arrays(c: &mut Cursor) -> Result<Arrays, String> {
     let face_nodes = array(c, faces, corners)?;
     let face_uvs = array(c, face_uvs, corners)?;
     let uvs = array(c, uvs, |c| Ok([c.f32()?, c.f32()?]))?;
+    let [skin_vertices, skin_faces, skin_face_uvs, skin_uvs] = skin_counts;
+    let skin_positions = array(c, skin_vertices, Cursor::vec3)?;
+    let skin_nodes = array(c, skin_vertices, |c| Ok([c.u32()?, c.u32()?, c.u32()?, c.u32()?]))?;
+    let skin_weights = array(c, skin_vertices, |c| Ok([c.f32()?, c.f32()?, c.f32()?, c.f32()?]))?;
+    let skin_face_nodes = array(c, skin_faces, corners)?;
+    let skin_face_uvs = array(c, skin_face_uvs, corners)?;
+    let skin_uvs = array(c, skin_uvs, |c| Ok([c.f32()?, c.f32()?]))?;
+    let with_uvs = |nodes: Vec<[u32; 3]>, uvs: Vec<[u32; 3]>| -> Vec<_> {
+        let uv = |i: usize| uvs.get(i).copied().filter(|uv| *uv != [u32::MAX; 3]);
+        nodes.into_iter().enumerate().map(|(i, n)| (n, uv(i))).collect()
+    };
+    let skin = (skin_vertices > 0).then(|| {
+        let vertices = skin_positions.into_iter().zip(skin_nodes).zip(skin_weights);
+        let vertices = vertices.map(|((p, n), w)| (p, n, w)).collect();
+        (vertices, with_uvs(skin_face_nodes, skin_face_uvs), skin_uvs)
+    });
 
     let mut springs: Vec<Spring> = (0..springs)
         .map(|i| Spring {
@@ -262,13 +287,8 @@ fn arrays(c: &mut Cursor) -> Result<Arrays, String> {
         let s = springs.get_mut(i as usize).ok_or(format!("breakable spring {i}"))?;
         (s.break_min, s.break_max) = (break_min[k], break_max[k]);
     }
-    let faces = (0..faces)
-        .map(|i| {
-            let uv = face_uvs.get(i).copied().filter(|uv| *uv != [u32::MAX; 3]);
-            (face_nodes[i], uv)
-        })
-        .collect();
-    Ok((positions.into_iter().zip(masses).collect(), springs, anchors, faces, uvs))
+    let faces = with_uvs(face_nodes, face_uvs);
+    Ok(((positions.into_iter().zip(masses).collect(), springs, anchors, faces, uvs), skin))
 }
 
 #[test]
@@ -393,9 +413,49 @@ fn version_2_files_still_load() {
     let mut model = small_model();
     model.params.tethers = Some(Tethers { slack: 0.01 });
     assert_eq!(loaded, model);
-    let v3 = io::encode(&model, FileFormat::Binary, Path::new("small.spring")).expect("encodes");
-    let (v2, v3) = (read(SMALL_V2).expect("version 2"), read(&v3).expect("version 3"));
-    assert_eq!(v2, v3, "the document's two layouts hold the same model");
+    let v4 = io::encode(&model, FileFormat::Binary, Path::new("small.spring")).expect("encodes");
+    let (v2, v4) = (read(SMALL_V2).expect("version 2"), read(&v4).expect("version 4"));
+    assert_eq!(v2, v4, "the document's layouts hold the same model");
+}
+
+/// A version 4 file without a skin less its four skin counts, as version 3.
+fn as_version_3(v4: &[u8]) -> Vec<u8> {
+    let counts_end = 24 + 7 * 8;
+    assert!(v4[counts_end..counts_end + 32].iter().all(|&b| b == 0), "no skin");
+    let mut v3 = [&v4[..counts_end], &v4[counts_end + 32..]].concat();
+    v3[8..12].copy_from_slice(&3u32.to_le_bytes());
+    let len = (v3.len() - 24) as u64;
+    v3[16..24].copy_from_slice(&len.to_le_bytes());
+    let crc = crc32(&v3[24..]);
+    v3[12..16].copy_from_slice(&crc.to_le_bytes());
+    v3
+}
+
+#[test]
+fn version_3_files_still_load() {
+    let model = small_model();
+    let v3 = as_version_3(&small_file());
+    let loaded = io::decode(&v3, Path::new("small-v3.spring")).expect("version 3 loads");
+    assert_eq!(loaded, model);
+    assert_eq!(read(&v3).expect("version 3"), read(&small_file()).expect("version 4"));
+}
+
+#[test]
+fn independent_reader_decodes_a_skin() {
+    let model = skinned_model();
+    let file = io::encode(&model, FileFormat::Binary, Path::new("skin.spring")).expect("encodes");
+    assert_eq!(io::decode(&file, Path::new("skin.spring")).expect("loads"), model);
+    let (vertices, faces, uvs) =
+        read(&file).expect("the document describes it").skin.expect("skin");
+    let skin = model.skin.as_ref().expect("skin");
+    let expected: Vec<SkinVertex> =
+        skin.vertices().map(|v| (v.position.to_array(), v.nodes.map(|n| n.0), v.weights)).collect();
+    assert_eq!(vertices, expected);
+    let expected: Vec<_> = skin.faces.iter().map(|f| (f.nodes.map(|n| n.0), f.uvs)).collect();
+    assert_eq!(faces, expected);
+    assert_eq!(uvs, skin.uvs.iter().map(|u| u.to_array()).collect::<Vec<_>>());
+    let json = io::encode(&model, FileFormat::Json, Path::new("skin.spring.json")).expect("json");
+    assert_eq!(io::decode(&json, Path::new("skin.spring.json")).expect("loads"), model);
 }
 
 #[test]

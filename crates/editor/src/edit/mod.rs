@@ -134,7 +134,7 @@ pub fn apply(model: &mut SpringModel, edit: Edit) -> Result<Edit, EditorError> {
         }
         Edit::RemoveNodes(nodes) => {
             let gone = unique(nodes.iter().map(|n| n.index()), model.nodes.len(), Item::Node)?;
-            let kept = remove_nodes::without(model, &gone);
+            let kept = remove_nodes::without(model, &gone)?;
             Ok(Edit::Replace(Box::new(std::mem::replace(model, kept))))
         }
         Edit::SetParams(params) => {

@@ -1,11 +1,17 @@
 //! A model without some of its nodes: their springs, faces and anchors go with them, and every
-//! index after a removed node moves down, so the result stays valid.
+//! index after a removed node moves down, so the result stays valid. A skin's vertices keep
+//! the weights of the cage nodes that remain.
 
+use crate::error::EditorError;
 use springmesh_core::{Face, NodeId, SpringModel};
 use std::collections::BTreeSet;
 
-/// `model` without the nodes whose indices are in `gone`.
-pub(super) fn without(model: &SpringModel, gone: &BTreeSet<usize>) -> SpringModel {
+/// `model` without the nodes whose indices are in `gone`; an error when a skin vertex rides
+/// on removed nodes only.
+pub(super) fn without(
+    model: &SpringModel,
+    gone: &BTreeSet<usize>,
+) -> Result<SpringModel, EditorError> {
     let mut new_index = Vec::with_capacity(model.nodes.len());
     let mut next = 0u32;
     for i in 0..model.nodes.len() {
@@ -17,10 +23,12 @@ pub(super) fn without(model: &SpringModel, gone: &BTreeSet<usize>) -> SpringMode
         }
     }
     let map = |n: NodeId| new_index.get(n.index()).copied().flatten();
+    let skin = model.skin.as_ref().map(|s| s.renumbered(&new_index)).transpose();
     let mut kept = SpringModel {
         uvs: model.uvs.clone(),
         params: model.params.clone(),
         metadata: model.metadata.clone(),
+        skin: skin.map_err(|vertex| EditorError::SkinLeftBehind { vertex })?,
         ..SpringModel::default()
     };
     for (i, node) in model.nodes.iter().enumerate() {
@@ -39,5 +47,5 @@ pub(super) fn without(model: &SpringModel, gone: &BTreeSet<usize>) -> SpringMode
         }
     }
     kept.anchors = model.anchors.iter().filter_map(|&n| map(n)).collect();
-    kept
+    Ok(kept)
 }

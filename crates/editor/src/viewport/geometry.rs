@@ -1,6 +1,10 @@
 //! What the viewport draws, prepared on the CPU: arrays for the GPU, rebuilt only when what
 //! they depend on changes (the model's revision, the selection, the positions). Each array
 //! carries a version so that the renderer uploads it only when it is new.
+//!
+//! The position texture holds the nodes, then, for a model with a skin (a cage model), the
+//! skin's vertices where the cage carries them: springs and node billboards index the first
+//! part, the faces the second, so the artist sees the mesh they made over the cage they edit.
 
 use crate::document::{Document, TextureImage};
 use crate::live::Live;
@@ -26,7 +30,8 @@ pub struct Statics {
     pub node_ids: Vec<f32>,
     /// Per spring, its two node indices.
     pub spring_ends: Vec<[f32; 2]>,
-    /// Per face corner, its node index.
+    /// Per face corner, its index in the position texture (a node, or a skin vertex after
+    /// the nodes).
     pub face_nodes: Vec<f32>,
     /// Per face corner, its texture coordinate (0 without).
     pub face_uvs: Vec<[f32; 2]>,
@@ -87,9 +92,16 @@ impl GeometryCache {
                     .iter()
                     .any(|&(x, y)| torn.contains(&(x.min(y), x.max(y))))
         };
+        let uvs = m.surface_uvs();
         let uv_of = |f: &springmesh_core::Face, k: usize| {
-            f.uvs.and_then(|u| m.uvs.get(u[k] as usize)).map_or([0.0, 0.0], |t| t.to_array())
+            f.uvs.and_then(|u| uvs.get(u[k] as usize)).map_or([0.0, 0.0], |t| t.to_array())
         };
+        // Skin faces index the skin's vertices, stored after the nodes; a skin does not tear.
+        let (faces, offset) = match &m.skin {
+            Some(skin) => (&skin.faces, m.nodes.len() as u32),
+            None => (&m.faces, 0),
+        };
+        let whole = |f: &springmesh_core::Face| offset > 0 || whole(f);
         let statics = Arc::new(Statics {
             version: self.next_version(),
             node_count: m.nodes.len(),
@@ -101,15 +113,13 @@ impl GeometryCache {
                 .zip(m.springs.b())
                 .map(|(a, b)| [a.0 as f32, b.0 as f32])
                 .collect(),
-            face_nodes: m
-                .faces
+            face_nodes: faces
                 .iter()
                 .filter(|f| whole(f))
                 .flat_map(|f| f.nodes)
-                .map(|n| n.0 as f32)
+                .map(|n| (n.0 + offset) as f32)
                 .collect(),
-            face_uvs: m
-                .faces
+            face_uvs: faces
                 .iter()
                 .filter(|f| whole(f))
                 .flat_map(|f| [0, 1, 2].map(|k| uv_of(&f, k)))
@@ -187,23 +197,25 @@ impl GeometryCache {
             return d.clone();
         }
         let m = doc.model();
-        let padded = m.nodes.len().div_ceil(ROW).max(1) * ROW;
-        let mut positions = Vec::with_capacity(padded);
+        let nodes: Vec<Vec3> = match live.positions() {
+            Some(p) => p.iter().map(|&v| Vec3::from(v)).collect(),
+            None => m.nodes.positions().to_vec(),
+        };
         let mut normals = Vec::new();
-        match live.positions() {
-            Some(p) => {
-                positions.extend(p.iter().map(|v| v.extend(1.0).to_array()));
-                if !m.faces.is_empty() {
-                    vertex_normals(p, m.faces.nodes(), &mut normals);
-                }
+        let mut skin = Vec::new();
+        match &m.skin {
+            Some(s) => {
+                s.deform(&nodes, &mut skin);
+                vertex_normals(&skin, s.faces.nodes(), &mut normals);
+                // The nodes have no normal: the faces are the skin's.
+                normals.splice(0..0, std::iter::repeat_n(Vec3::ZERO, nodes.len()));
             }
-            None => {
-                positions.extend(m.nodes.positions().iter().map(|v| v.extend(1.0).to_array()));
-                if !m.faces.is_empty() {
-                    vertex_normals(m.nodes.positions(), m.faces.nodes(), &mut normals);
-                }
-            }
+            None if !m.faces.is_empty() => vertex_normals(&nodes, m.faces.nodes(), &mut normals),
+            None => {}
         }
+        let padded = (nodes.len() + skin.len()).div_ceil(ROW).max(1) * ROW;
+        let mut positions = Vec::with_capacity(padded);
+        positions.extend(nodes.iter().chain(&skin).map(|v| v.extend(1.0).to_array()));
         positions.resize(padded, [0.0; 4]);
         let mut normals: Vec<[f32; 4]> = normals.iter().map(|n| n.extend(0.0).to_array()).collect();
         if !normals.is_empty() {
