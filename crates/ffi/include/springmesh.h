@@ -111,25 +111,36 @@ uint32_t sm_model_node_count(const struct SmModel *m);
 // `m` is NULL or a live model.
 uint32_t sm_model_spring_count(const struct SmModel *m);
 
-// Number of triangles (0 for NULL).
+// Number of vertices of the surface a game draws (0 for NULL): the skin's when the nodes
+// are a simulation cage, else one per node. `sm_model_faces` indexes them, and
+// `sm_sim_copy_surface_positions` and `sm_sim_copy_surface_normals` write one per vertex.
+//
+// # Safety
+// `m` is NULL or a live model.
+uint32_t sm_model_surface_vertex_count(const struct SmModel *m);
+
+// Number of triangles of the drawn surface (0 for NULL).
 //
 // # Safety
 // `m` is NULL or a live model.
 uint32_t sm_model_face_count(const struct SmModel *m);
 
-// Writes the triangles' node indices, 3 per face, counter-clockwise seen from the front, to
-// `out` (room for `cap` numbers); returns how many numbers were written.
+// Writes the drawn surface's triangles, 3 surface vertex indices per face (the node indices
+// of a model without a skin), counter-clockwise seen from the front, to `out` (room for
+// `cap` numbers); returns how many numbers were written.
 //
 // # Safety
 // `m` is NULL or a live model; `out` is NULL or has room for `cap` numbers.
 size_t sm_model_faces(const struct SmModel *m, uint32_t *out, size_t cap);
 
-// Writes texture coordinates, 2 per face corner in face order (u, v with v down, as glTF), to
+// Writes the drawn surface's texture coordinates, 2 per face corner in face order (u, v with v down, as glTF), to
 // `out` (room for `cap` numbers); 0 if the model has none (a face without uvs gets zeros).
 //
 // # Safety
 // `m` is NULL or a live model; `out` is NULL or has room for `cap` numbers.
-size_t sm_model_uvs(const struct SmModel *m, float *out, size_t cap);
+size_t sm_model_uvs(const struct SmModel *m,
+                    float *out,
+                    size_t cap);
 
 // Writes the anchored nodes' indices to `out` (room for `cap`); returns how many.
 //
@@ -190,6 +201,31 @@ size_t sm_sim_copy_positions(const struct SmSim *s, float *out, size_t cap);
 // # Safety
 // `s` is NULL or a live simulation; `out` is NULL or has room for `cap` floats.
 size_t sm_sim_copy_normals(const struct SmSim *s, float *out, size_t cap);
+
+// Number of vertices of the drawn surface (0 for NULL): `sm_model_surface_vertex_count` of
+// the model it was made from.
+//
+// # Safety
+// `s` is NULL or a live simulation.
+uint32_t sm_sim_surface_vertex_count(const struct SmSim *s);
+
+// Writes the drawn surface's vertex positions now, 3 floats per surface vertex
+// (`sm_model_surface_vertex_count`), to `out` (room for `cap` floats); returns how many
+// floats were written. For a model without a skin these are the node positions, as
+// `sm_sim_copy_positions` writes them; with one, the skin's vertices where the cage carries
+// them, in the mesh's vertex order.
+//
+// # Safety
+// `s` is NULL or a live simulation; `out` is NULL or has room for `cap` floats.
+size_t sm_sim_copy_surface_positions(const struct SmSim *s, float *out, size_t cap);
+
+// Writes the drawn surface's unit vertex normals now (area-weighted over its faces), 3
+// floats per surface vertex, to `out` (room for `cap` floats); returns how many floats were
+// written. For a model without a skin, what `sm_sim_copy_normals` writes.
+//
+// # Safety
+// `s` is NULL or a live simulation; `out` is NULL or has room for `cap` floats.
+size_t sm_sim_copy_surface_normals(const struct SmSim *s, float *out, size_t cap);
 
 // Moves anchor `node` to `xyz` (m); the simulation carries it there over the next step.
 // `SM_ERR_ARGUMENT` if `node` is not an anchor or the position is not finite.

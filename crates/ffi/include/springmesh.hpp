@@ -55,7 +55,9 @@ public:
     std::uint32_t node_count() const { return sm_model_node_count(m_); }
     std::uint32_t spring_count() const { return sm_model_spring_count(m_); }
     std::uint32_t face_count() const { return sm_model_face_count(m_); }
-    /// Node indices, 3 per face.
+    /// Vertices of the drawn surface: a cage model's skin, else the nodes.
+    std::uint32_t surface_vertex_count() const { return sm_model_surface_vertex_count(m_); }
+    /// Surface vertex indices (node indices without a skin), 3 per face.
     std::vector<std::uint32_t> faces() const {
         std::vector<std::uint32_t> out(3 * std::size_t(face_count()));
         out.resize(sm_model_faces(m_, out.data(), out.size()));
@@ -99,6 +101,20 @@ public:
     std::vector<float> normals() const {
         std::vector<float> out(3 * std::size_t(node_count()));
         out.resize(sm_sim_copy_normals(s_, out.data(), out.size()));
+        return out;
+    }
+    /// Vertices of the drawn surface (see Model::surface_vertex_count).
+    std::uint32_t surface_vertex_count() const { return sm_sim_surface_vertex_count(s_); }
+    /// What a game draws each frame: 3 floats per surface vertex.
+    std::vector<float> surface_positions() const {
+        std::vector<float> out(3 * std::size_t(surface_vertex_count()));
+        out.resize(sm_sim_copy_surface_positions(s_, out.data(), out.size()));
+        return out;
+    }
+    /// Unit normals, 3 floats per surface vertex.
+    std::vector<float> surface_normals() const {
+        std::vector<float> out(3 * std::size_t(surface_vertex_count()));
+        out.resize(sm_sim_copy_surface_normals(s_, out.data(), out.size()));
         return out;
     }
     void set_anchor_position(std::uint32_t node, const float xyz[3]) {

@@ -39,12 +39,14 @@ pub use error::{
 };
 pub use model::{
     SmModel, sm_model_anchors, sm_model_face_count, sm_model_faces, sm_model_free, sm_model_load,
-    sm_model_load_memory, sm_model_node_count, sm_model_spring_count, sm_model_uvs,
+    sm_model_load_memory, sm_model_node_count, sm_model_spring_count,
+    sm_model_surface_vertex_count, sm_model_uvs,
 };
 pub use sim::{
     SmEnergy, SmSim, sm_sim_broken_springs, sm_sim_copy_normals, sm_sim_copy_positions,
-    sm_sim_energy, sm_sim_free, sm_sim_new, sm_sim_node_count, sm_sim_positions,
-    sm_sim_set_anchor_position, sm_sim_step, sm_sim_time,
+    sm_sim_copy_surface_normals, sm_sim_copy_surface_positions, sm_sim_energy, sm_sim_free,
+    sm_sim_new, sm_sim_node_count, sm_sim_positions, sm_sim_set_anchor_position, sm_sim_step,
+    sm_sim_surface_vertex_count, sm_sim_time,
 };
 pub use world::{
     SmCollisionFn, SmForceFn, sm_sim_add_collider, sm_sim_add_force, sm_sim_collider_count,

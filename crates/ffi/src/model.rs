@@ -126,18 +126,31 @@ pub unsafe extern "C" fn sm_model_spring_count(m: *const SmModel) -> u32 {
     value(0, || Ok(unsafe { model(m) }?.springs.len() as u32))
 }
 
-/// Number of triangles (0 for NULL).
+/// Number of vertices of the surface a game draws (0 for NULL): the skin's when the nodes
+/// are a simulation cage, else one per node. `sm_model_faces` indexes them, and
+/// `sm_sim_copy_surface_positions` and `sm_sim_copy_surface_normals` write one per vertex.
+///
+/// # Safety
+/// `m` is NULL or a live model.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_model_surface_vertex_count(m: *const SmModel) -> u32 {
+    // SAFETY: `m` is NULL or a live model (this function's contract).
+    value(0, || Ok(unsafe { model(m) }?.surface_vertex_count() as u32))
+}
+
+/// Number of triangles of the drawn surface (0 for NULL).
 ///
 /// # Safety
 /// `m` is NULL or a live model.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sm_model_face_count(m: *const SmModel) -> u32 {
     // SAFETY: `m` is NULL or a live model (this function's contract).
-    value(0, || Ok(unsafe { model(m) }?.faces.len() as u32))
+    value(0, || Ok(unsafe { model(m) }?.surface_faces().len() as u32))
 }
 
-/// Writes the triangles' node indices, 3 per face, counter-clockwise seen from the front, to
-/// `out` (room for `cap` numbers); returns how many numbers were written.
+/// Writes the drawn surface's triangles, 3 surface vertex indices per face (the node indices
+/// of a model without a skin), counter-clockwise seen from the front, to `out` (room for
+/// `cap` numbers); returns how many numbers were written.
 ///
 /// # Safety
 /// `m` is NULL or a live model; `out` is NULL or has room for `cap` numbers.
@@ -145,13 +158,13 @@ pub unsafe extern "C" fn sm_model_face_count(m: *const SmModel) -> u32 {
 pub unsafe extern "C" fn sm_model_faces(m: *const SmModel, out: *mut u32, cap: usize) -> usize {
     value(0, || {
         // SAFETY: `m` is NULL or a live model (this function's contract).
-        let faces = unsafe { model(m) }?.faces.nodes();
+        let faces = unsafe { model(m) }?.surface_faces().nodes();
         // SAFETY: `out` is NULL or holds `cap` writable items (this function's contract).
         Ok(unsafe { copy_out(faces.iter().flatten().map(|n| n.0), out, cap) })
     })
 }
 
-/// Writes texture coordinates, 2 per face corner in face order (u, v with v down, as glTF), to
+/// Writes the drawn surface's texture coordinates, 2 per face corner in face order (u, v with v down, as glTF), to
 /// `out` (room for `cap` numbers); 0 if the model has none (a face without uvs gets zeros).
 ///
 /// # Safety
@@ -161,11 +174,12 @@ pub unsafe extern "C" fn sm_model_uvs(m: *const SmModel, out: *mut f32, cap: usi
     value(0, || {
         // SAFETY: `m` is NULL or a live model (this function's contract).
         let m = unsafe { model(m) }?;
-        if m.uvs.is_empty() {
+        let uvs = m.surface_uvs();
+        if uvs.is_empty() {
             return Ok(0);
         }
-        let corner = |i: u32| m.uvs.get(i as usize).map_or([0.0, 0.0], |t| t.to_array());
-        let corners = m.faces.uvs().iter().flat_map(|f| match f {
+        let corner = |i: u32| uvs.get(i as usize).map_or([0.0, 0.0], |t| t.to_array());
+        let corners = m.surface_faces().uvs().iter().flat_map(|f| match f {
             Some(c) => c.map(corner),
             None => [[0.0, 0.0]; 3],
         });

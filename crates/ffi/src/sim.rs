@@ -182,6 +182,61 @@ pub unsafe extern "C" fn sm_sim_copy_normals(s: *const SmSim, out: *mut f32, cap
     })
 }
 
+/// Number of vertices of the drawn surface (0 for NULL): `sm_model_surface_vertex_count` of
+/// the model it was made from.
+///
+/// # Safety
+/// `s` is NULL or a live simulation.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_surface_vertex_count(s: *const SmSim) -> u32 {
+    // SAFETY: `s` is NULL or a live simulation (this function's contract).
+    value(0, || Ok(unsafe { read(s) }?.sim.surface_vertex_count() as u32))
+}
+
+/// Writes the drawn surface's vertex positions now, 3 floats per surface vertex
+/// (`sm_model_surface_vertex_count`), to `out` (room for `cap` floats); returns how many
+/// floats were written. For a model without a skin these are the node positions, as
+/// `sm_sim_copy_positions` writes them; with one, the skin's vertices where the cage carries
+/// them, in the mesh's vertex order.
+///
+/// # Safety
+/// `s` is NULL or a live simulation; `out` is NULL or has room for `cap` floats.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_copy_surface_positions(
+    s: *const SmSim,
+    out: *mut f32,
+    cap: usize,
+) -> usize {
+    value(0, || {
+        let mut positions = Vec::new();
+        // SAFETY: `s` is NULL or a live simulation (this function's contract).
+        unsafe { read(s) }?.sim.surface_positions(&mut positions);
+        // SAFETY: `out` is NULL or holds `cap` writable items (this function's contract).
+        Ok(unsafe { copy_out(positions.iter().flat_map(|p| p.to_array()), out, cap) })
+    })
+}
+
+/// Writes the drawn surface's unit vertex normals now (area-weighted over its faces), 3
+/// floats per surface vertex, to `out` (room for `cap` floats); returns how many floats were
+/// written. For a model without a skin, what `sm_sim_copy_normals` writes.
+///
+/// # Safety
+/// `s` is NULL or a live simulation; `out` is NULL or has room for `cap` floats.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_copy_surface_normals(
+    s: *const SmSim,
+    out: *mut f32,
+    cap: usize,
+) -> usize {
+    value(0, || {
+        let mut normals = Vec::new();
+        // SAFETY: `s` is NULL or a live simulation (this function's contract).
+        unsafe { read(s) }?.sim.surface_normals(&mut normals);
+        // SAFETY: `out` is NULL or holds `cap` writable items (this function's contract).
+        Ok(unsafe { copy_out(normals.iter().flat_map(|n| n.to_array()), out, cap) })
+    })
+}
+
 /// Moves anchor `node` to `xyz` (m); the simulation carries it there over the next step.
 /// `SM_ERR_ARGUMENT` if `node` is not an anchor or the position is not finite.
 ///

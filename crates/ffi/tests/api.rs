@@ -215,3 +215,87 @@ fn a_force_callback_is_called_with_its_user_pointer() {
     }
     assert_eq!(calls, 10, "once per step");
 }
+
+/// A tetrahedron cage (nodes 0..4, node 0 anchored) with a skin of two vertices: one at the
+/// middle of edge 0–1, one on node 2, and one triangle over them and a third at node 3.
+fn skinned_bytes() -> Vec<u8> {
+    use springmesh_core::model::{Faces, Skin, SkinVertex};
+    let corners = [glam::Vec3::ZERO, glam::Vec3::X, glam::Vec3::Y, glam::Vec3::Z];
+    let mut m = SpringModel::default();
+    for p in corners {
+        m.nodes.push(Node { position: p, mass: 0.1 });
+    }
+    for (a, b) in [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)] {
+        let rest = corners[a as usize].distance(corners[b as usize]);
+        m.springs.push(Spring::new(NodeId(a), NodeId(b), rest, 1000.0, SpringKind::Interior));
+    }
+    m.anchors = vec![NodeId(0)];
+    let vertex = |weights: [f32; 4]| SkinVertex {
+        position: corners.iter().zip(weights).map(|(&p, w)| w * p).sum(),
+        nodes: [0, 1, 2, 3].map(NodeId),
+        weights,
+    };
+    let vertices = [[0.5, 0.5, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]].map(vertex);
+    let mut faces = Faces::default();
+    faces.push(springmesh_core::Face { nodes: [0, 1, 2].map(NodeId), uvs: None });
+    m.skin = Some(Skin::new(vertices, faces, Vec::new()));
+    io::encode(&m, FileFormat::Binary, Path::new("skinned.spring")).unwrap()
+}
+
+#[test]
+fn a_skinned_model_gives_its_surface_and_a_plain_one_its_nodes() {
+    let (code, model) = load(&skinned_bytes());
+    assert_eq!(code, SM_OK, "{}", last_error());
+    let mut sim = null_mut();
+    // SAFETY: `model` and `sim` are live until freed; buffers have the room passed.
+    unsafe {
+        assert_eq!(sm_model_surface_vertex_count(model), 3);
+        assert_eq!((sm_model_node_count(model), sm_model_face_count(model)), (4, 1));
+        let mut faces = [9u32; 3];
+        assert_eq!(sm_model_faces(model, faces.as_mut_ptr(), 3), 3);
+        assert_eq!(faces, [0, 1, 2], "the faces index the surface's vertices");
+        assert_eq!(sm_sim_new(model, &mut sim), SM_OK);
+        sm_model_free(model);
+        for _ in 0..10 {
+            assert_eq!(sm_sim_step(sim, 1.0 / 60.0), SM_OK);
+        }
+        assert_eq!(sm_sim_surface_vertex_count(sim), 3);
+        let nodes = std::slice::from_raw_parts(sm_sim_positions(sim), 12).to_vec();
+        let mut surface = [0.0f32; 9];
+        assert_eq!(sm_sim_copy_surface_positions(sim, surface.as_mut_ptr(), 9), 9);
+        // Vertex 0 is the midpoint of nodes 0 and 1; vertex 1 is node 2, vertex 2 node 3.
+        for k in 0..3 {
+            assert!((surface[k] - 0.5 * (nodes[k] + nodes[3 + k])).abs() < 1e-6);
+            assert_eq!(surface[3 + k], nodes[6 + k]);
+            assert_eq!(surface[6 + k], nodes[9 + k]);
+        }
+        let mut normals = [0.0f32; 9];
+        assert_eq!(sm_sim_copy_surface_normals(sim, normals.as_mut_ptr(), 9), 9);
+        let length =
+            (normals[0] * normals[0] + normals[1] * normals[1] + normals[2] * normals[2]).sqrt();
+        assert!((length - 1.0).abs() < 1e-5, "a unit normal: {normals:?}");
+        assert_eq!(
+            sm_sim_copy_surface_positions(sim, surface.as_mut_ptr(), 4),
+            4,
+            "never past cap"
+        );
+        sm_sim_free(sim);
+    }
+    let chain = chain_sim();
+    // SAFETY: `chain` is live until freed; buffers have the room passed.
+    unsafe {
+        let mut surface = [0.0f32; 12];
+        assert_eq!(sm_sim_copy_surface_positions(chain, surface.as_mut_ptr(), 12), 12);
+        assert_eq!(surface.to_vec(), positions(chain), "without a skin: the nodes");
+        let (mut a, mut b) = ([0.0f32; 12], [0.0f32; 12]);
+        sm_sim_copy_normals(chain, a.as_mut_ptr(), 12);
+        sm_sim_copy_surface_normals(chain, b.as_mut_ptr(), 12);
+        assert_eq!(a, b);
+        sm_sim_free(chain);
+    }
+    // SAFETY: NULL is allowed everywhere and answers 0.
+    unsafe {
+        assert_eq!(sm_model_surface_vertex_count(null()), 0);
+        assert_eq!(sm_sim_copy_surface_positions(null(), null_mut(), 9), 0);
+    }
+}

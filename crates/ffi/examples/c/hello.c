@@ -22,8 +22,13 @@ int main(int argc, char **argv) {
         return 1;
     }
     uint32_t nodes = sm_model_node_count(model);
-    printf("%s: %u nodes, %u springs, %u faces\n", argv[1], nodes, sm_model_spring_count(model),
-           sm_model_face_count(model));
+    uint32_t verts = sm_model_surface_vertex_count(model);
+    uint32_t faces = sm_model_face_count(model);
+    printf("%s: %u nodes, %u springs; drawn surface: %u vertices, %u faces\n", argv[1], nodes,
+           sm_model_spring_count(model), verts, faces);
+    /* What a renderer uploads once: the triangles, as indices into the surface's vertices. */
+    uint32_t *triangles = malloc(sizeof(uint32_t) * 3 * (size_t)faces + 1);
+    size_t corners = sm_model_faces(model, triangles, 3 * (size_t)faces);
 
     SmSim *sim = NULL;
     if (sm_sim_new(model, &sim) != SM_OK) {
@@ -55,6 +60,29 @@ int main(int argc, char **argv) {
     size_t written = sm_sim_copy_normals(sim, normals, 3 * (size_t)nodes);
     printf("%zu normal components copied\n", written);
     free(normals);
+
+    /* What a renderer uploads each frame: the surface's positions and normals (a cage model's
+       skin; the nodes otherwise). Every triangle corner indexes one of them. */
+    float *surface = malloc(sizeof(float) * 3 * (size_t)verts + 1);
+    float *surface_normals = malloc(sizeof(float) * 3 * (size_t)verts + 1);
+    size_t got = sm_sim_copy_surface_positions(sim, surface, 3 * (size_t)verts);
+    size_t got_normals = sm_sim_copy_surface_normals(sim, surface_normals, 3 * (size_t)verts);
+    int ok = got == 3 * (size_t)verts && got_normals == got && corners == 3 * (size_t)faces;
+    float surface_lowest = verts > 0 ? surface[1] : 0.0f;
+    for (size_t c = 0; c < corners; c++) ok &= triangles[c] < verts;
+    for (uint32_t i = 1; i < verts; i++) {
+        if (surface[3 * i + 1] < surface_lowest) surface_lowest = surface[3 * i + 1];
+    }
+    printf("surface: %zu corners drawn from %u vertices, lowest at y = %.4f m\n", corners, verts,
+           surface_lowest);
+    free(surface);
+    free(surface_normals);
+    free(triangles);
+    if (!ok) {
+        fprintf(stderr, "the surface's arrays do not match its counts\n");
+        sm_sim_free(sim);
+        return 1;
+    }
 
     /* Errors are codes and messages, never crashes. */
     if (sm_sim_step(sim, -1.0f) != SM_ERR_ARGUMENT) return 1;

@@ -9,17 +9,26 @@ int main(int argc, char **argv) {
         return 2;
     }
     try {
+        std::vector<std::uint32_t> triangles;
         springmesh::Simulation sim = [&] {
             springmesh::Model model(argv[1]);
-            std::printf("%s: %u nodes, %u springs, %u faces, %zu anchors\n", argv[1],
-                        model.node_count(), model.spring_count(), model.face_count(),
-                        model.anchors().size());
+            std::printf("%s: %u nodes, %u springs, %u faces over %u surface vertices, %zu anchors\n",
+                        argv[1], model.node_count(), model.spring_count(), model.face_count(),
+                        model.surface_vertex_count(), model.anchors().size());
+            triangles = model.faces();
             return springmesh::Simulation(model);  // the model goes here; the copy stays
         }();
         for (int frame = 0; frame < 60; frame++) sim.step(1.0f / 60.0f);
         SmEnergy e = sim.energy();
-        std::printf("after %.3f s: kinetic %.4f J, elastic %.4f J; %zu normal components\n",
-                    sim.time(), e.kinetic, e.elastic, sim.normals().size());
+        // A frame's drawing: the surface's positions and normals, indexed by the triangles.
+        std::vector<float> positions = sim.surface_positions();
+        std::vector<float> normals = sim.surface_normals();
+        for (std::uint32_t corner : triangles) {
+            if (3 * std::size_t(corner) + 2 >= positions.size()) return 1;
+        }
+        std::printf("after %.3f s: kinetic %.4f J, elastic %.4f J; %zu surface positions and %zu normals for %zu corners\n",
+                    sim.time(), e.kinetic, e.elastic, positions.size() / 3, normals.size() / 3,
+                    triangles.size());
         try {
             springmesh::Model missing("no-such-file.spring");
             return 1;
