@@ -114,11 +114,7 @@ pub fn fit(
 
 /// The cage of spacing `spacing` over `positions` and `triangles`.
 pub fn build(positions: &[Vec3], triangles: &[[u32; 3]], tree: &WindingTree, spacing: f32) -> Cage {
-    let (lo, hi) = positions
-        .iter()
-        .fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(lo, hi), &p| {
-            (lo.min(p), hi.max(p))
-        });
+    let (lo, hi) = super::bounds(positions);
     // One spacing of margin: every point of the box lies in a cube whose neighbours exist.
     let lattice = Lattice::covering(lo - spacing, hi + spacing, spacing);
     let located: Vec<Option<(Tet, [f32; 4])>> =

@@ -151,11 +151,7 @@ pub fn fill(
     mass: MassMode,
 ) -> Result<Solid, FillProblem> {
     let n = positions.len();
-    let (lo, hi) = positions
-        .iter()
-        .fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(lo, hi), &p| {
-            (lo.min(p), hi.max(p))
-        });
+    let (lo, hi) = bounds(positions);
     let signed = signed_volume(positions, triangles);
     let mean_edge = mean_edge(positions, triangles);
     let spacing = options.spacing.unwrap_or_else(|| {
@@ -300,11 +296,7 @@ pub fn fill_caged(
     if !(volume.is_normal() && volume > 0.0) {
         return Err(FillProblem::NoVolume);
     }
-    let (lo, hi) = positions
-        .iter()
-        .fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(lo, hi), &p| {
-            (lo.min(p), hi.max(p))
-        });
+    let (lo, hi) = bounds(positions);
     let budget = options.max_nodes.unwrap_or(cage::DEFAULT_MAX_NODES);
     // Two lattice points per cube over the box's cubes at the starting spacing.
     let points =
@@ -382,6 +374,12 @@ fn masses(mode: MassMode, area: &[f32], interior: usize, h: f32, volume: f32) ->
         return vec![total / n.max(1) as f32; n];
     }
     shares.iter().map(|s| total * s / sum).collect()
+}
+
+/// The smallest and largest corner of the box around `positions` (the origin twice for none).
+pub(crate) fn bounds(positions: &[Vec3]) -> (Vec3, Vec3) {
+    springmesh_core::Aabb::from_points(positions)
+        .map_or((Vec3::ZERO, Vec3::ZERO), |b| (b.min, b.max))
 }
 
 /// Mean length (m) of the triangles' edges (each shared edge counted from both sides).
