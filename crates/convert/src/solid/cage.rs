@@ -54,10 +54,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 pub const DEFAULT_MAX_NODES: usize = 600;
 
 /// How much the spacing grows between two tries at fitting the budget.
-const GROWTH: f32 = 1.08;
+pub const GROWTH: f32 = 1.08;
 
 /// Most tries at fitting the budget (the spacing grows 1.08⁶⁴ ≈ 140 times over them).
-const TRIES: usize = 64;
+pub const TRIES: usize = 64;
 
 /// Samples per triangle edge are at most this many per spacing.
 const SAMPLES_PER_SPACING: f32 = 3.0;
@@ -69,7 +69,7 @@ const MAX_EDGE_SAMPLES: usize = 64;
 /// lighter node swings faster and the sub-steps follow the fastest (on the blob of the tests
 /// at 1000 nodes, a floor of ½ the mean needed 36 sub-steps, ¾ 32, the mean 28; each stands
 /// within 0.07%).
-const MIN_MASS_SHARE: f64 = 1.0;
+pub const MIN_MASS_SHARE: f64 = 1.0;
 
 /// A tetrahedron of the lattice: four point indices (two centres, then an edge's corners).
 type Tet = [usize; 4];
@@ -126,16 +126,20 @@ pub fn build(positions: &[Vec3], triangles: &[[u32; 3]], tree: &WindingTree, spa
     let centroid = |t: &Tet| t.iter().map(|&i| lattice.point(i)).sum::<Vec3>() / 4.0;
     let inside = |p: Vec3| tree.winding_number(p).abs() > super::INSIDE;
     let all: Vec<Tet> = tets(&lattice).collect();
-    let filled: Vec<&Tet> =
-        all.par_iter().filter(|t| !kept.contains(*t) && inside(centroid(t))).collect();
+    // One winding number per centroid: it picks the filled tetrahedra and weighs the masses.
+    let centred: Vec<bool> = all.par_iter().map(|t| inside(centroid(t))).collect();
     // Their corners, then every tetrahedron on those corners: no two kept tetrahedra meet
     // at an edge alone (a hinge) where a third between them could join them by faces.
     let mut corner = vec![false; lattice.points()];
-    for &p in kept.iter().chain(filled).flatten() {
-        corner[p] = true;
+    for (t, &c) in all.iter().zip(&centred) {
+        if c || kept.contains(t) {
+            t.iter().for_each(|&p| corner[p] = true);
+        }
     }
-    let mut tets: Vec<Tet> = all.into_iter().filter(|t| t.iter().all(|&p| corner[p])).collect();
-    tets.sort_unstable();
+    let mut chosen: Vec<(Tet, bool)> =
+        all.into_iter().zip(centred).filter(|(t, _)| t.iter().all(|&p| corner[p])).collect();
+    chosen.sort_unstable_by_key(|(t, _)| *t);
+    let tets: Vec<Tet> = chosen.iter().map(|(t, _)| *t).collect();
 
     let mut points: Vec<usize> = tets.iter().flatten().copied().collect();
     points.sort_unstable();
@@ -145,12 +149,11 @@ pub fn build(positions: &[Vec3], triangles: &[[u32; 3]], tree: &WindingTree, spa
     let node = |p: usize| node_of.get(&p).copied().unwrap_or(0);
     let nodes: Vec<Vec3> = points.iter().map(|&p| lattice.point(p)).collect();
     let point_inside: Vec<bool> = nodes.par_iter().map(|&p| inside(p)).collect();
-    let fraction: Vec<f32> = tets
-        .par_iter()
-        .map(|t| {
+    let fraction: Vec<f32> = chosen
+        .iter()
+        .map(|(t, centred)| {
             let corners = t.iter().filter(|&&p| point_inside[node(p) as usize]).count();
-            let count = corners + usize::from(inside(centroid(t)));
-            count.max(1) as f32 / 5.0
+            (corners + usize::from(*centred)).max(1) as f32 / 5.0
         })
         .collect();
     let mut edges = FxHashSet::default();

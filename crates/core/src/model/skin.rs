@@ -17,10 +17,10 @@
 //! skin inside its cage's hull, so a bounded cage gives a bounded surface. Unused slots have
 //! weight 0.
 //!
-//! The skin's faces index its vertices (a [`Face`]'s `nodes` are vertex indices here), with
+//! The skin's faces index its vertices (a [`super::Face`]'s `nodes` are vertex indices here), with
 //! uvs of their own; the game draws them. A model without a skin draws its nodes and faces.
 
-use super::{Face, Faces};
+use super::Faces;
 use crate::NodeId;
 use glam::{Vec2, Vec3, Vec3A};
 
@@ -110,15 +110,6 @@ impl Skin {
         &self.weights
     }
 
-    /// Vertex `i`, or `None` when out of range.
-    pub fn vertex(&self, i: usize) -> Option<SkinVertex> {
-        Some(SkinVertex {
-            position: *self.positions.get(i)?,
-            nodes: *self.nodes.get(i)?,
-            weights: *self.weights.get(i)?,
-        })
-    }
-
     /// Every vertex in order.
     pub fn vertices(&self) -> impl ExactSizeIterator<Item = SkinVertex> + '_ {
         let columns = self.positions.iter().zip(&self.nodes).zip(&self.weights);
@@ -163,11 +154,6 @@ impl Skin {
             skin.weights.push(weights.map(|w| w / sum));
         }
         Ok(skin)
-    }
-
-    /// Face `i` with vertex indices, as stored.
-    pub fn face(&self, i: usize) -> Option<Face> {
-        self.faces.get(crate::FaceId::from_index(i))
     }
 }
 

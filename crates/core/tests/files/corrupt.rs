@@ -1,8 +1,10 @@
 //! Acceptance 10: corrupt and hostile `.spring` files give a clear error, never a panic.
 
-use crate::common::files::{fix_checksum, length_prefix_offsets, small_file, small_model};
-use springmesh_core::io::{self, binary::HEADER_LEN};
-use springmesh_core::{CoreError, SpringModel};
+use crate::common::files::{
+    fix_checksum, length_prefix_offsets, skinned_model, small_file, small_model,
+};
+use springmesh_core::io::{self, FileFormat, binary::HEADER_LEN};
+use springmesh_core::{CoreError, Simulation, SpringModel};
 use std::path::Path;
 
 const FILE: &str = "small.spring";
@@ -57,31 +59,49 @@ fn byte_flips_are_errors() {
 
 #[test]
 fn flips_behind_a_valid_checksum_never_panic() {
-    let original = small_file();
+    flips_never_panic(&small_file(), FILE);
+    // A skin's arrays: counts, node indices and weights that point anywhere. An accepted
+    // model also steps and draws its surface.
+    let skinned = skinned_model();
+    let file = io::encode(&skinned, FileFormat::Binary, Path::new("skin.spring")).expect("encodes");
+    flips_never_panic(&file, "skin.spring");
+}
+
+/// Random bytes of `original`'s payload rewritten, with a checksum that matches: an error in
+/// words naming `name`, or a valid model that steps and draws.
+fn flips_never_panic(original: &[u8], name: &str) {
     let mut noise = Noise(0x2545_f491_4f6c_dd1d);
     let (mut refused, mut accepted) = (0, 0);
     for _ in 0..5000 {
-        let mut bytes = original.clone();
+        let mut bytes = original.to_vec();
         for _ in 0..1 + noise.next() % 4 {
             let at = HEADER_LEN + (noise.next() % (bytes.len() - HEADER_LEN) as u64) as usize;
             bytes[at] = noise.next() as u8;
         }
         fix_checksum(&mut bytes);
-        match decode(&bytes) {
+        match io::binary::decode(&bytes, Path::new(name)) {
             Ok(model) => {
                 assert_eq!(model.validate(), Ok(()), "accepted models are valid");
+                if let Ok(mut sim) = Simulation::new(&model) {
+                    let _ = sim.step(model.params.dt);
+                    let (mut positions, mut normals) = (Vec::new(), Vec::new());
+                    sim.surface(&mut positions, &mut normals);
+                    assert_eq!(positions.len(), model.surface_vertex_count());
+                }
                 accepted += 1;
             }
             Err(e) => {
                 let text = e.to_string();
-                assert!(text.starts_with("small.spring: "), "{text}");
+                assert!(text.starts_with(&format!("{name}: ")), "{text}");
                 // Issue 16: words, not the decoder's Debug text.
                 assert!(!text.contains(" { ") && !text.contains("type_name"), "{text}");
                 refused += 1;
             }
         }
     }
-    println!("checksum-valid corruptions: {refused} refused, {accepted} still valid models");
+    println!(
+        "{name}: checksum-valid corruptions: {refused} refused, {accepted} still valid models"
+    );
     assert!(refused > 0);
 }
 

@@ -2,7 +2,7 @@
 //!
 //! springmesh-core has `unsafe` code in two modules, both solver kernels: this one (node
 //! arrays indexed without bounds checks, and written from several threads through
-//! [`Shared`]), and [`crate::sim::columns`] (calling a loop built for AVX once the CPU is
+//! `Shared`), and `crate::sim::columns` (calling a loop built for AVX once the CPU is
 //! known to have it). Every other module denies it (the workspace's `unsafe_code` lint).
 //!
 //! Both loops walk the springs batch by batch ([`crate::sim::coloring`]). The springs of an
@@ -23,7 +23,7 @@
 //! numbered row by row) to [`crate::sim::forces::bands`], which walks them without indices,
 //! and takes only the rest of each batch.
 //!
-//! The formulas are those of [`crate::sim::forces::spring`], called on four springs at once
+//! The formulas are those of `crate::sim::forces::spring`, called on four springs at once
 //! (`Vec4`) and on the left-overs one at a time (`f32`); a four-spring group computes exactly
 //! what four single springs would, operation for operation, and threads split batches only at
 //! group boundaries, so the result does not depend on how springs fall into groups or on the

@@ -1,4 +1,4 @@
-//! Forces: the spring's formulas ([`spring`]) and the loops that apply them ([`kernels`],
+//! Forces: the spring's formulas (`spring`) and the loops that apply them ([`kernels`],
 //! [`bands`]), damping, air, the gas of closed models, forces held over a step.
 
 pub mod air;
