@@ -8,7 +8,7 @@ use crate::mesh::RawMesh;
 use crate::options::{ConvertOptions, SpringSettings};
 use crate::painted::Painted;
 use crate::report::{ConvertReport, SpringCounts};
-use crate::solid::{Solid, stage};
+use crate::solid::{self, Solid, stage};
 use crate::springs::SurfacePairs;
 use crate::topology::unkey;
 use crate::weld::Welded;
@@ -64,6 +64,7 @@ pub(crate) fn model(
     };
     if let Some(s) = made.solid {
         model.params.substeps = s.substeps;
+        model.params.shape_matching = Some(solid::shape_matching(model.nodes.positions()));
     }
     count(made, &model, report);
     if let Some(s) = made.solid {

@@ -5,6 +5,7 @@
 //! - [`torus`]: a ring, a solid with a hole through it.
 //! - [`blob`]: a four-legged body on thin legs, cow-like: what a surface-only conversion turns
 //!   into a puddle.
+//! - [`stilts`]: a low-poly box body on four thin legs: it stands only if its legs hold.
 //! - [`open_box`]: a box with a square hole cut in its top: not closed, still a solid.
 //!
 //! Every face is counter-clockwise seen from outside, and vertices are shared (no seams).
@@ -83,6 +84,51 @@ pub fn blob() -> RawMesh {
         voxel_surface(solid, IVec3::new(0, 0, 0), IVec3::new(24, 18, 10), 0.05, |_, _| true);
     taubin(&mut mesh, 8);
     mesh
+}
+
+/// A box body 1.0 × 0.4 × 0.5 m, its bottom 0.5 m up, on four legs 8 cm square at its
+/// corners: a low-poly creature whose thin legs carry it. Each box is closed on its own (the
+/// legs' tops lie against the body's bottom; the fill joins them), each face of the body a
+/// 6 × 6 grid, of a leg 3 × 3: 218 + 4 × 56 = 442 vertices, under the cage budget, so every
+/// vertex is a node.
+pub fn stilts() -> RawMesh {
+    let mut mesh = RawMesh::default();
+    grid_box(&mut mesh, Vec3::new(0.0, 0.5, 0.0), Vec3::new(1.0, 0.9, 0.5), 6);
+    for (x, z) in [(0.05, 0.05), (0.87, 0.05), (0.05, 0.37), (0.87, 0.37)] {
+        grid_box(&mut mesh, Vec3::new(x, 0.0, z), Vec3::new(x + 0.08, 0.5, z + 0.08), 3);
+    }
+    mesh
+}
+
+/// Adds the closed box `lo..hi` to `mesh`, each face an `n` × `n` grid of quads (two
+/// triangles each), counter-clockwise from outside, its vertices shared within the box.
+fn grid_box(mesh: &mut RawMesh, lo: Vec3, hi: Vec3, n: usize) {
+    let mut index: HashMap<IVec3, u32> = HashMap::new();
+    let axes = [IVec3::X, IVec3::Y, IVec3::Z];
+    for a in 0..3 {
+        let (u, w) = (axes[(a + 1) % 3], axes[(a + 2) % 3]);
+        for side in [0, n as i32] {
+            for i in 0..n as i32 {
+                for j in 0..n as i32 {
+                    let base = axes[a] * side + u * i + w * j;
+                    let corners = if side > 0 {
+                        [base, base + u, base + u + w, base + w]
+                    } else {
+                        [base, base + w, base + u + w, base + u]
+                    };
+                    let q = corners.map(|c| {
+                        *index.entry(c).or_insert_with(|| {
+                            mesh.positions.push(lo + (hi - lo) * c.as_vec3() / n as f32);
+                            (mesh.positions.len() - 1) as u32
+                        })
+                    });
+                    mesh.quads.push(q);
+                    mesh.push_triangle([q[0], q[1], q[2]], None);
+                    mesh.push_triangle([q[0], q[2], q[3]], None);
+                }
+            }
+        }
+    }
 }
 
 /// Smooths `mesh` with `iterations` of Taubin's λ|μ filter (Taubin 1995, "A signal processing

@@ -9,7 +9,7 @@ use crate::mesh::RawMesh;
 use crate::options::ConvertOptions;
 use crate::painted::Painted;
 use crate::report::{ConvertReport, SolidReport, SpringCounts};
-use crate::solid::CagedSolid;
+use crate::solid::{self, CagedSolid};
 use crate::weld::Welded;
 use springmesh_core::model::{Skin, SkinVertex, Springs};
 use springmesh_core::{Face, Metadata, Node, NodeId, SpringModel};
@@ -67,6 +67,7 @@ pub(crate) fn model(
         ..SpringModel::default()
     };
     model.params.substeps = caged.substeps;
+    model.params.shape_matching = Some(solid::shape_matching(model.surface_positions()));
     report.anchors = model.anchors.len();
     report.nodes = nodes;
     report.faces = welded.triangles.len();

@@ -79,9 +79,9 @@ fn the_blob_keeps_its_shape_at_a_centimetre_a_metre_and_a_hundred_metres() {
 
 #[test]
 fn a_blob_made_too_soft_buckles_and_the_check_says_when() {
-    // The blob's legs under a hundredth of the modulus that holds it give way. The check
-    // measures every frame: it reports the worst moment and the tilt, not only how the model
-    // lies at the end.
+    // The blob's legs under a hundredth of the modulus that holds it, without the shape
+    // matching that would hold them anyway, give way. The check measures every frame: it
+    // reports the worst moment and the tilt, not only how the model lies at the end.
     let options = |youngs_modulus| ConvertOptions {
         solid: Some(SolidOptions { spacing: None, youngs_modulus, max_nodes: None }),
         bend: false,
@@ -94,7 +94,8 @@ fn a_blob_made_too_soft_buckles_and_the_check_says_when() {
     };
     let stiff = blob(None);
     let modulus = stiff.report.solid.as_ref().expect("filled").youngs_modulus;
-    let soft = blob(Some(modulus / 100.0));
+    let mut soft = blob(Some(modulus / 100.0));
+    soft.model.params.shape_matching = None;
     let (good, bad) = (checked(&stiff.model), checked(&soft.model));
     println!(
         "blob: {:?}, worst {:.3}%; a hundredth as stiff: {:?}, worst {:.3}%",
@@ -216,4 +217,36 @@ fn a_flat_sheet_is_no_solid_and_says_so() {
             result.map(|c| c.report)
         );
     }
+}
+
+#[test]
+fn a_body_on_thin_legs_stands_and_without_shape_matching_its_legs_give_way() {
+    // A box of n × n grids has (n + 1)³ − (n − 1)³ vertices: 343 − 125 = 218 for the body,
+    // 64 − 8 = 56 for each leg.
+    let mesh = shapes::stilts();
+    assert_eq!(mesh.positions.len(), 218 + 4 * 56);
+    let model = convert(mesh, true, 1.0);
+    assert!(model.skin.is_none(), "every vertex a node");
+    let standing = checked(&model);
+    let mut loose = model.clone();
+    loose.params.shape_matching = None;
+    let buckled = checked(&loose);
+    println!(
+        "stilts ({} nodes, {} sub-steps, shape matching {:?}): worst {:.3}% at {:.2} s, tilt {:.2}°; without: worst {:.3}% at {:.2} s, tilt {:.1}°",
+        model.nodes.len(),
+        model.params.substeps,
+        model.params.shape_matching,
+        standing.sag.error * 100.0,
+        standing.course.worst_at,
+        standing.course.tilt_degrees,
+        buckled.sag.error * 100.0,
+        buckled.course.worst_at,
+        buckled.course.tilt_degrees,
+    );
+    assert!(standing.course.stable_base, "four feet make a base");
+    assert!(standing.stable && standing.sag.error < 0.01, "{}", standing.sag.error);
+    assert!(standing.course.tilt_degrees < 5.0, "{:?}", standing.course);
+    assert!(!buckled.stable, "its legs give way: {:?}", buckled.course);
+    assert!(buckled.sag.error > 0.02 || buckled.course.tilt_degrees > 5.0);
+    assert!(buckled.course.worst_at > 0.0 && buckled.course.worst_at <= 5.0 + 1e-6);
 }

@@ -102,6 +102,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         (Some(_), true) => println!("  tethers      on, but no anchors to tie to"),
         (None, _) => println!("  tethers      off"),
     }
+    if let Some(shape) = &p.shape_matching {
+        println!("  shape        matched at {} Hz", shape.frequency);
+    }
     if let Some(air) = &p.air {
         println!("  air          {air}");
     }

@@ -41,6 +41,17 @@
 //! small thing is expensive to simulate (ω grows as 1/√size at the default modulus); a game
 //! that can afford less lowers them, or the modulus.
 //!
+//! **Shape matching.** Springs carry a load across a body one spring a sub-step, so thin parts
+//! that bear weight bend before the correction arrives: measured, a box body on four legs
+//! 8 cm wide and 50 cm tall (442 surface vertices, filled to 950 nodes at 20 sub-steps) buckled
+//! to 12% of its diagonal and tipped 31°. Every solid therefore gets shape matching
+//! ([`springmesh_core::model::ShapeMatching`]), which pulls every node towards the rest
+//! shape's best rigid motion at once. Its pull gives every node the same restoring
+//! acceleration ω² per metre, so under gravity g alone it would sag at most g / ω²; the
+//! frequency is chosen so that this is [`SHAPE_SAG`] (0.5%) of the diagonal D:
+//! f = √(g / (0.005 D)) / 2π. With it the four-legged body keeps 0.25% and 0.5° (3 Hz: 0.34%,
+//! 0.7°; 10 Hz: 0.18%, 0.2°); the springs still give the body its own wobble and local give.
+//!
 //! **No bend springs** by default: the lattice holds the surface's shape, bending included, so
 //! springs across the surface's triangle pairs would only add cost (a sixth of a filled
 //! sphere's springs). `--bend` keeps them.
@@ -59,6 +70,7 @@ use glam::Vec3;
 use lattice::Lattice;
 use rayon::prelude::*;
 use serde::Serialize;
+use springmesh_core::model::ShapeMatching;
 use springmesh_core::{NodeId, Spring, SpringKind};
 use winding::WindingTree;
 
@@ -72,6 +84,10 @@ pub const MAX_LATTICE_POINTS: usize = 16 << 20;
 /// torus, blob and open box of the tests stays at 0.2–0.35%: a solid standing on its base is
 /// stiffer than the column the default modulus is worked out for.)
 pub const NUMERICAL_SAG: f32 = 0.005;
+/// The sag (fraction of the bounding-box diagonal) that a solid's shape matching alone would
+/// allow under standard gravity: its frequency is f = √(g / (SHAPE_SAG · D)) / 2π (module
+/// docs), 5.9 Hz for a body 1.4 m across.
+pub const SHAPE_SAG: f32 = 0.005;
 /// The fewest sub-steps a solid gets: below 8 a 60 Hz frame's contacts with the ground grow
 /// coarse.
 pub const MIN_SUBSTEPS: u32 = 8;
@@ -333,6 +349,14 @@ pub fn fill_caged(
     let omega = (4.0 * modulus * spacing / (3.0 * lightest)).sqrt();
     let substeps = substeps(height, spacing, omega, springmesh_core::model::DEFAULT_DT);
     Ok(CagedSolid { cage, modulus, volume, masses, springs, substeps })
+}
+
+/// The shape matching of a solid whose surface is at `positions`: the frequency whose pull
+/// alone lets it sag [`SHAPE_SAG`] of its bounding-box diagonal (module docs).
+pub fn shape_matching(positions: &[Vec3]) -> ShapeMatching {
+    let (lo, hi) = bounds(positions);
+    let omega_squared = 9.81 / (SHAPE_SAG * lo.distance(hi).max(f32::MIN_POSITIVE));
+    ShapeMatching { frequency: omega_squared.sqrt() / std::f32::consts::TAU }
 }
 
 /// Sub-steps per frame step `dt` for a body of height `height` filled at spacing `spacing`

@@ -1,5 +1,6 @@
-//! Whether a body stands on a stable base: the horizontal convex hull of its lowest nodes
-//! holds its centre of mass (Andrew's monotone chain for the hull).
+//! Whether a body stands on a stable base: the horizontal convex hull of its lowest nodes (of
+//! a cage, its lowest surface vertices: the skin is what touches) holds its centre of mass
+//! (Andrew's monotone chain for the hull).
 //!
 //! "Lowest" is within [`BASE_BAND`] of the lowest node: the nodes that touch a flat ground.
 //! The band is narrow so that a ball does not count its first ring of latitude as feet: on a
@@ -18,14 +19,15 @@ pub(crate) const BASE_BAND: f32 = 0.002;
 /// of its nodes within [`BASE_BAND`] × `diagonal` of the lowest holds the projection of its
 /// centre of mass strictly inside.
 pub(crate) fn stable_base(model: &SpringModel, up: Vec3, diagonal: f32) -> bool {
-    let p = model.nodes.positions();
+    let surface = model.surface_positions();
     let height = |x: &Vec3| x.dot(up);
-    let lowest = p.iter().map(height).fold(f32::INFINITY, f32::min);
+    let lowest = surface.iter().map(height).fold(f32::INFINITY, f32::min);
     let across = up.any_orthonormal_vector();
     let along = up.cross(across);
     let flat = |x: Vec3| Vec2::new(x.dot(across), x.dot(along));
-    let base: Vec<Vec2> =
-        p.iter().filter(|x| height(x) <= lowest + BASE_BAND * diagonal).map(|&x| flat(x)).collect();
+    let on_ground = surface.iter().filter(|x| height(x) <= lowest + BASE_BAND * diagonal);
+    let base: Vec<Vec2> = on_ground.map(|&x| flat(x)).collect();
+    let p = model.nodes.positions();
     let masses = model.nodes.masses();
     let total: f32 = masses.iter().sum();
     let weighted: Vec3 = p.iter().zip(masses).map(|(&x, &m)| x * m).sum();

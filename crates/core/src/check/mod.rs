@@ -233,10 +233,11 @@ fn gravity_test(
     Ok((deviation(&worst, rest, diagonal), course, support))
 }
 
-/// The height of a ground plane on which the model's lowest node rests: its collision radius
-/// below that node.
+/// The height of a ground plane on which the model rests: the collision radius below its
+/// lowest node, or its lowest surface vertex for a cage (whose skin is what collides).
 pub fn ground_under(model: &SpringModel) -> f32 {
-    let lowest = model.bounding_box().map_or(0.0, |b| b.min.y);
+    let lowest = model.surface_positions().iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
+    let lowest = if lowest.is_finite() { lowest } else { 0.0 };
     lowest - model.params.node_radius.max(0.0)
 }
 

@@ -3,10 +3,10 @@
 //! ```text
 //! offset size field
 //!      0    8 magic        89 53 50 52 0D 0A 1A 0A  ("\x89SPR\r\n\x1a\n")
-//!      8    4 version      u32 little endian, 4 (1, 2 and 3 are still read)
+//!      8    4 version      u32 little endian, 5 (1 to 4 are still read)
 //!     12    4 crc32        u32 little endian, CRC-32 (IEEE) of the payload
 //!     16    8 payload_len  u64 little endian, bytes after the header
-//!     24    … payload      versions 3 and 4: flat arrays per field ([`super::flat`]; 4 adds
+//!     24    … payload      versions 3 to 5: flat arrays per field ([`super::flat`]; 4 adds
 //!                          the skin), then the params and metadata in bincode 2 with
 //!                          fixed-width little-endian integers; versions 1 and 2: the whole
 //!                          model in bincode
@@ -16,7 +16,7 @@
 //! bit set and the CR LF / LF pair catches files mangled by text-mode transfers, as in PNG.
 
 use super::flat;
-use super::schema::{LegacyFile, SimParamsV1};
+use super::schema::{LegacyFile, SimParamsV1, SimParamsV4};
 use crate::model::{Metadata, SimParams};
 use crate::{CoreError, SpringModel};
 use std::io::Read;
@@ -25,10 +25,11 @@ use std::path::Path;
 /// The first eight bytes of every `.spring` file.
 pub const MAGIC: [u8; 8] = *b"\x89SPR\r\n\x1a\n";
 
-/// The format version this build writes, and the newest it reads. Version 4 adds the skin (a
-/// surface drawn over a cage); version 3 stores the nodes, springs and faces as flat arrays;
-/// version 2 added the parameters' `tethers`; versions 1 to 3 are read too.
-pub const FORMAT_VERSION: u32 = 4;
+/// The format version this build writes, and the newest it reads. Version 5 adds the
+/// parameters' `shape_matching`; version 4 the skin (a surface drawn over a cage); version 3
+/// stores the nodes, springs and faces as flat arrays; version 2 added the parameters'
+/// `tethers`; versions 1 to 4 are read too.
+pub const FORMAT_VERSION: u32 = 5;
 
 /// Size of the fixed header in bytes.
 pub const HEADER_LEN: usize = 24;
@@ -120,12 +121,17 @@ pub fn read(mut reader: impl Read, len: u64, file: &Path) -> Result<SpringModel,
     let model = match header.version {
         1 => source.rest().and_then(|payload| {
             let v1 = bincode_whole::<LegacyFile<SimParamsV1>>(&payload, file)?;
-            Ok(SpringModel::from(LegacyFile::from(v1)))
+            Ok(SpringModel::from(v1.upgraded()))
         }),
-        2 => source
-            .rest()
-            .and_then(|payload| bincode_whole::<LegacyFile>(&payload, file).map(SpringModel::from)),
-        version => flat::decode(&mut source, version >= 4, |tail| {
+        2 => source.rest().and_then(|payload| {
+            let v2 = bincode_whole::<LegacyFile<SimParamsV4>>(&payload, file)?;
+            Ok(SpringModel::from(v2.upgraded()))
+        }),
+        3 | 4 => flat::decode(&mut source, header.version == 4, |tail| {
+            let (params, metadata) = bincode_whole::<(SimParamsV4, Metadata)>(tail, file)?;
+            Ok((params.into(), metadata))
+        }),
+        _ => flat::decode(&mut source, true, |tail| {
             bincode_whole::<(SimParams, Metadata)>(tail, file)
         }),
     };

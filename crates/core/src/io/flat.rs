@@ -1,7 +1,7 @@
 //! The version 3 and 4 payloads of a `.spring` file: one flat little-endian array per field.
 //!
 //! ```text
-//! counts     7 × u64 (version 3) or 11 × u64 (version 4): nodes, springs, breakable,
+//! counts     7 × u64 (version 3) or 11 × u64 (versions 4, 5): nodes, springs, breakable,
 //!            anchors, faces, face_uvs (0 or faces), uvs; version 4 adds skin_vertices,
 //!            skin_faces, skin_face_uvs (0 or skin_faces), skin_uvs
 //! positions  nodes × [f32; 3]        masses     nodes × f32
@@ -13,12 +13,13 @@
 //! anchors    anchors × u32
 //! face_nodes faces × [u32; 3]        face_uvs   face_uvs × [u32; 3]
 //! uvs        uvs × [f32; 2]
-//! version 4 only (all empty when skin_vertices is 0: the model has no skin):
+//! versions 4 and 5 only (all empty when skin_vertices is 0: the model has no skin):
 //! skin_positions  skin_vertices × [f32; 3]
 //! skin_nodes      skin_vertices × [u32; 4]    skin_weights skin_vertices × [f32; 4]
 //! skin_face_nodes skin_faces × [u32; 3]       skin_face_uvs skin_face_uvs × [u32; 3]
 //! skin_uvs        skin_uvs × [f32; 2]
-//! tail       params and metadata, encoded as in version 2, to the end of the payload
+//! tail       params and metadata, encoded as in version 2 (version 5 adds the params' last
+//!            field, shape_matching), to the end of the payload
 //! ```
 //!
 //! Every array starts at a multiple of 8 bytes from the start of the payload (which is itself
@@ -54,7 +55,7 @@ fn face_uvs(faces: &Faces) -> Vec<[u32; 3]> {
     }
 }
 
-/// Encodes `model` as a version 4 payload; `tail` is its params and metadata, already encoded.
+/// Encodes `model` as a version 5 payload; `tail` is its params and metadata, already encoded.
 pub(crate) fn encode(model: &SpringModel, tail: &[u8]) -> Vec<u8> {
     let (nodes, springs, faces) = (&model.nodes, &model.springs, &model.faces);
     let breakable: Vec<usize> = (0..springs.len())
@@ -130,7 +131,7 @@ impl Writer {
     }
 }
 
-/// Decodes a version 3 or 4 payload (`skin`: version 4) from `source` into a model (not yet
+/// Decodes a version 3 to 5 payload (`skin`: versions 4 and 5) from `source` into a model (not yet
 /// validated); `tail` decodes the params and metadata at its end, which must use all of their
 /// bytes.
 pub(crate) fn decode<R: Read>(

@@ -9,7 +9,7 @@ use super::bounded;
 use crate::NodeId;
 use crate::model::{
     Air, Face, Faces, Ground, Integrator, Metadata, Node, Obstacle, Pressure, SKIN_WEIGHTS,
-    SimParams, Skin, SkinVertex, Spring, SpringKind, SpringModel,
+    SimParams, Skin, SkinVertex, Spring, SpringKind, SpringModel, Tethers,
 };
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
@@ -132,7 +132,7 @@ impl From<SkinFile> for Skin {
     }
 }
 
-/// The parameters as format version 1 stored them: [`SimParams`] without `tethers`. Frozen:
+/// The parameters as format version 1 stored them: [`SimParamsV4`] without `tethers`. Frozen:
 /// it is what version 1 files hold. (`Default` only because [`ModelFile`] defaults its
 /// parameters for JSON, which never uses this layout.)
 #[derive(Debug, Default, Deserialize)]
@@ -150,12 +150,20 @@ pub(crate) struct SimParamsV1 {
     colliders: Vec<Obstacle>,
 }
 
-impl From<LegacyFile<SimParamsV1>> for LegacyFile {
-    /// A version 1 model with the default tethers (version 1 had none; the default is what a
-    /// model converted today gets).
-    fn from(f: LegacyFile<SimParamsV1>) -> Self {
-        let p = f.params;
-        let params = SimParams {
+/// The parameters as format versions 2 to 4 stored them: [`SimParams`] without
+/// `shape_matching`. Frozen, as [`SimParamsV1`]; bincode writes a struct as its fields in
+/// order, so the nested version 1 fields are the same bytes as listing them here.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct SimParamsV4 {
+    v1: SimParamsV1,
+    tethers: Option<Tethers>,
+}
+
+impl From<SimParamsV1> for SimParams {
+    /// Version 1 parameters with the default tethers (version 1 had none; the default is what
+    /// a model converted today gets).
+    fn from(p: SimParamsV1) -> Self {
+        SimParams {
             gravity: p.gravity,
             damping: p.damping,
             integrator: p.integrator,
@@ -167,8 +175,22 @@ impl From<LegacyFile<SimParamsV1>> for LegacyFile {
             ground: p.ground,
             colliders: p.colliders,
             ..SimParams::default()
-        };
-        let ModelFile { nodes, springs, anchors, faces, uvs, metadata, skin, .. } = f;
+        }
+    }
+}
+
+impl From<SimParamsV4> for SimParams {
+    /// Versions 2 to 4 parameters, without shape matching (they had none).
+    fn from(p: SimParamsV4) -> Self {
+        SimParams { tethers: p.tethers, shape_matching: None, ..SimParams::from(p.v1) }
+    }
+}
+
+impl<P: Into<SimParams>> ModelFile<P, ()> {
+    /// The same model with today's parameters.
+    pub(crate) fn upgraded(self) -> LegacyFile {
+        let ModelFile { nodes, springs, anchors, faces, uvs, params, metadata, skin } = self;
+        let params = params.into();
         ModelFile { nodes, springs, anchors, faces, uvs, params, metadata, skin }
     }
 }

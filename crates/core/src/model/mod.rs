@@ -21,7 +21,7 @@ pub use metadata::Metadata;
 pub use nodes::{Node, Nodes};
 pub use params::{
     DEFAULT_DAMPING, DEFAULT_DT, DEFAULT_NODE_RADIUS, DEFAULT_SUBSTEPS, DEFAULT_TETHER_SLACK,
-    Integrator, MAX_SUBSTEPS, STANDARD_GRAVITY, SimParams, Tethers,
+    Integrator, MAX_SUBSTEPS, STANDARD_GRAVITY, ShapeMatching, SimParams, Tethers,
 };
 pub use parts::Parts;
 pub use skin::{SKIN_WEIGHT_TOLERANCE, SKIN_WEIGHTS, Skin, SkinVertex};

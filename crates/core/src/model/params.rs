@@ -92,6 +92,22 @@ impl Default for Tethers {
     }
 }
 
+/// Shape matching (Müller, Heidelberger, Teschner & Gross, "Meshless Deformations Based on
+/// Shape Matching", SIGGRAPH 2005): every free node is pulled towards where the best rigid
+/// motion of the rest shape puts it, by a spring of stiffness m ω² to that place (m the node's
+/// mass, ω = 2π `frequency`). The pull reaches every node at once, so it holds a stiff body's
+/// shape in one pass where springs need many iterations to carry a load across it, and at
+/// any scale (see the module `sim::forces::shape`). Off by default; the converter turns it on
+/// for solids.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShapeMatching {
+    /// f (Hz): how fast the body swings back to its shape on the pull alone. The pull gives
+    /// every node the same restoring acceleration ω² per metre out of place, so a body sags
+    /// under gravity g by at most g / ω².
+    pub frequency: f32,
+}
+
 /// Simulation parameters of a model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -124,6 +140,8 @@ pub struct SimParams {
     /// Tethers from the anchors; `None`: off. On by default (format version 2; a version 1
     /// file loads with the default).
     pub tethers: Option<Tethers>,
+    /// Shape matching; `None`: off (format version 5; older files load without it).
+    pub shape_matching: Option<ShapeMatching>,
 }
 
 impl Default for SimParams {
@@ -140,6 +158,7 @@ impl Default for SimParams {
             ground: None,
             colliders: Vec::new(),
             tethers: Some(Tethers::default()),
+            shape_matching: None,
         }
     }
 }

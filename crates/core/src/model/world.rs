@@ -194,7 +194,8 @@ impl Shape {
     }
 }
 
-/// The checks of the world parameters: node radius, air, pressure, ground, colliders.
+/// The checks of the world parameters: node radius, air, pressure, ground, colliders,
+/// tethers, shape matching.
 pub(crate) fn world_checks(p: &SimParams, out: &mut Vec<Check>) {
     out.push(("node_radius".into(), non_negative(p.node_radius), NON_NEGATIVE));
     if let Some(a) = &p.air {
@@ -222,6 +223,9 @@ pub(crate) fn world_checks(p: &SimParams, out: &mut Vec<Check>) {
     if let Some(t) = &p.tethers {
         let ok = non_negative(t.slack) && t.slack <= 1.0;
         out.push(("tethers.slack".into(), ok, "between 0 and 1"));
+    }
+    if let Some(shape) = &p.shape_matching {
+        out.push(("shape_matching.frequency".into(), positive(shape.frequency), POSITIVE));
     }
 }
 

@@ -6,9 +6,11 @@ use crate::parallel::both;
 use crate::sim::coloring::{colour_edges, colour_faces};
 use crate::sim::constraints::tethers::Tethers;
 use crate::sim::data::{
-    Anchors, Bands, Batch, LONG_OFFSET, NodeData, SpringData, SurfaceData, share_no_node,
+    Anchors, Bands, Batch, LONG_OFFSET, NodeData, SpringData, SurfaceData, TouchPoints,
+    share_no_node,
 };
 use crate::sim::forces::pressure::{Gas, signed_volume};
+use crate::sim::forces::shape::rest_offsets;
 use crate::{NodeId, SimParams, SpringModel};
 use glam::Vec3A;
 
@@ -102,6 +104,11 @@ pub(crate) struct Compiled {
     pub surface: SurfaceData,
     /// The drawn surface over a cage, when the model has one.
     pub skin: Option<Skin>,
+    /// The skin's points that collide instead of the cage's nodes.
+    pub touch: Option<TouchPoints>,
+    /// Each node's rest offset from the rest centre of mass: shape matching's q_i
+    /// ([`crate::sim::forces::shape`]).
+    pub shape: Vec<Vec3A>,
     pub params: SimParams,
 }
 
@@ -134,6 +141,8 @@ impl Compiled {
             faces,
             surface,
             skin: model.skin.clone(),
+            touch: model.skin.as_ref().map(|s| TouchPoints::new(s, model.nodes.positions())),
+            shape: rest_offsets(model.nodes.positions(), model.nodes.masses()),
             params: model.params.clone(),
         };
         compiled.ready_tethers();

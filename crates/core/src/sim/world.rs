@@ -3,6 +3,7 @@
 
 use crate::sim::compile::Compiled;
 use crate::sim::contacts::collision::Colliders;
+use crate::sim::contacts::surface::{Frame, touch};
 use crate::sim::forces::pressure::Gas;
 use crate::sim::state::State;
 use glam::Vec3A;
@@ -19,9 +20,15 @@ pub(crate) struct World<'a> {
 
 impl World<'_> {
     /// Resolves the collisions of the free nodes of `to`, which moved from `from` over a
-    /// sub-step `h` (the explicit integrators' collision pass).
+    /// sub-step `h` (the explicit integrators' collision pass); of a cage, its skin's
+    /// touching points instead.
     pub fn collide_state(&self, c: &Compiled, from: &State, to: &mut State, h: f32) {
         if self.colliders.is_empty() {
+            return;
+        }
+        if let Some(points) = &c.touch {
+            let frame = Frame { base: None, from: &from.pos };
+            touch(points, &self.colliders, &c.nodes.inv_mass, &frame, &mut to.pos, &mut to.vel, h);
             return;
         }
         let nodes = c.nodes.free.iter().zip(&from.pos);

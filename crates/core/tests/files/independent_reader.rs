@@ -125,6 +125,8 @@ struct Model {
     colliders: Vec<Obstacle>,
     /// The tethers' slack (version 2; `None` in version 1 files).
     tethers: Option<f32>,
+    /// Shape matching's frequency (version 5; `None` before).
+    shape_matching: Option<f32>,
     /// Version 4's skin: vertices (position, nodes, weights), faces, uvs.
     skin: Option<Skin>,
     name: String,
@@ -138,7 +140,7 @@ fn read(file: &[u8]) -> Result<Model, String> {
     }
     let mut header = Cursor { bytes: file, at: 8 };
     let (version, crc, len) = (header.u32()?, header.u32()?, header.u64()?);
-    if !(1..=4).contains(&version) || len != file.len() as u64 - 24 || crc != crc32(&file[24..]) {
+    if !(1..=5).contains(&version) || len != file.len() as u64 - 24 || crc != crc32(&file[24..]) {
         return Err(format!("bad header: version {version}, length {len}, crc {crc:08x}"));
     }
     let mut c = Cursor { bytes: &file[24..], at: 0 };
@@ -201,6 +203,7 @@ fn read(file: &[u8]) -> Result<Model, String> {
         ground: c.option(|c| Ok((c.f32()?, surface(c)?)))?,
         colliders: c.list(obstacle)?,
         tethers: if version >= 2 { c.option(Cursor::f32)? } else { None },
+        shape_matching: if version >= 5 { c.option(Cursor::f32)? } else { None },
         name: c.string()?,
         source: c.option(Cursor::string)?,
         conversion: c.list(|c| Ok((c.string()?, c.string()?)))?,
@@ -333,6 +336,7 @@ fn independent_reader_decodes_a_small_file() {
         (p.node_radius, None, None, None, 0)
     );
     assert_eq!(read.tethers, Some(springmesh_core::model::DEFAULT_TETHER_SLACK));
+    assert_eq!(read.shape_matching, None);
     assert_eq!(read.name, "small cloth");
     assert_eq!(read.source.as_deref(), Some("generated"));
     assert_eq!(read.conversion, vec![("bend".to_string(), "true".to_string())]);
@@ -368,6 +372,7 @@ fn independent_reader_decodes_the_world_params() {
     );
     assert_eq!(read.colliders[3].2, [0.5, 0.0]);
     assert_eq!(read.node_radius, 0.02);
+    assert_eq!(read.shape_matching, Some(4.5));
 }
 
 /// The hex dump of the worked example in docs/file-format.md, after the header.
@@ -413,31 +418,46 @@ fn version_2_files_still_load() {
     let mut model = small_model();
     model.params.tethers = Some(Tethers { slack: 0.01 });
     assert_eq!(loaded, model);
-    let v4 = io::encode(&model, FileFormat::Binary, Path::new("small.spring")).expect("encodes");
-    let (v2, v4) = (read(SMALL_V2).expect("version 2"), read(&v4).expect("version 4"));
-    assert_eq!(v2, v4, "the document's layouts hold the same model");
+    let now = io::encode(&model, FileFormat::Binary, Path::new("small.spring")).expect("encodes");
+    let (v2, now) = (read(SMALL_V2).expect("version 2"), read(&now).expect("version 5"));
+    assert_eq!(v2, now, "the document's layouts hold the same model");
 }
 
-/// A version 4 file without a skin less its four skin counts, as version 3.
+/// `file` as version `version`, with its header's length and checksum made right.
+fn relabelled(mut file: Vec<u8>, version: u32) -> Vec<u8> {
+    file[8..12].copy_from_slice(&version.to_le_bytes());
+    let len = (file.len() - 24) as u64;
+    file[16..24].copy_from_slice(&len.to_le_bytes());
+    let crc = crc32(&file[24..]);
+    file[12..16].copy_from_slice(&crc.to_le_bytes());
+    file
+}
+
+/// A version 5 file of the small model (no shape matching) less the params' last field, the
+/// shape matching's option tag just before the metadata's name: version 4.
+fn as_version_4(v5: &[u8]) -> Vec<u8> {
+    let tag = length_prefix_offsets(v5)[1] - 1;
+    assert_eq!(v5[tag], 0, "no shape matching");
+    relabelled([&v5[..tag], &v5[tag + 1..]].concat(), 4)
+}
+
+/// A version 4 file without a skin less its four skin counts: version 3.
 fn as_version_3(v4: &[u8]) -> Vec<u8> {
     let counts_end = 24 + 7 * 8;
     assert!(v4[counts_end..counts_end + 32].iter().all(|&b| b == 0), "no skin");
-    let mut v3 = [&v4[..counts_end], &v4[counts_end + 32..]].concat();
-    v3[8..12].copy_from_slice(&3u32.to_le_bytes());
-    let len = (v3.len() - 24) as u64;
-    v3[16..24].copy_from_slice(&len.to_le_bytes());
-    let crc = crc32(&v3[24..]);
-    v3[12..16].copy_from_slice(&crc.to_le_bytes());
-    v3
+    relabelled([&v4[..counts_end], &v4[counts_end + 32..]].concat(), 3)
 }
 
 #[test]
-fn version_3_files_still_load() {
+fn versions_3_and_4_files_still_load() {
     let model = small_model();
-    let v3 = as_version_3(&small_file());
-    let loaded = io::decode(&v3, Path::new("small-v3.spring")).expect("version 3 loads");
-    assert_eq!(loaded, model);
-    assert_eq!(read(&v3).expect("version 3"), read(&small_file()).expect("version 4"));
+    let v4 = as_version_4(&small_file());
+    let v3 = as_version_3(&v4);
+    for (file, version) in [(&v4, 4), (&v3, 3)] {
+        let loaded = io::decode(file, Path::new("older.spring")).expect("loads");
+        assert_eq!(loaded, model, "version {version}");
+        assert_eq!(read(file).expect("older"), read(&small_file()).expect("version 5"));
+    }
 }
 
 #[test]
@@ -465,12 +485,7 @@ fn version_1_files_load_with_the_default_tethers() {
     let v2 = SMALL_V2.to_vec();
     let name_at = length_prefix_offsets(&v2)[1];
     assert_eq!(v2[name_at - 5..name_at], [1, 0x0a, 0xd7, 0x23, 0x3c], "tethers, slack 0.01");
-    let mut v1 = [&v2[..name_at - 5], &v2[name_at..]].concat();
-    v1[8..12].copy_from_slice(&1u32.to_le_bytes());
-    let len = (v1.len() - 24) as u64;
-    v1[16..24].copy_from_slice(&len.to_le_bytes());
-    let crc = crc32(&v1[24..]);
-    v1[12..16].copy_from_slice(&crc.to_le_bytes());
+    let v1 = relabelled([&v2[..name_at - 5], &v2[name_at..]].concat(), 1);
     assert_eq!(read(&v1).expect("the document describes version 1").tethers, None);
     let mut model = small_model();
     let loaded = io::decode(&v1, Path::new("old.spring")).expect("version 1 loads");

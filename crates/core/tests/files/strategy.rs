@@ -3,8 +3,8 @@
 use glam::{Quat, Vec2, Vec3};
 use proptest::prelude::*;
 use springmesh_core::model::{
-    Air, Ground, MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT, MIN_SUBSTEP, Obstacle, Shape, Surface,
-    Tethers,
+    Air, Ground, MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT, MIN_SUBSTEP, Obstacle, Shape,
+    ShapeMatching, Surface, Tethers,
 };
 use springmesh_core::{
     Face, Integrator, Metadata, Node, NodeId, SimParams, Spring, SpringKind, SpringModel,
@@ -85,6 +85,7 @@ fn params() -> impl Strategy<Value = SimParams> {
         (prop_oneof![MIN_DT..=MAX_DT, Just(MIN_DT), Just(MAX_DT)], 1u32..=1000, non_negative()),
         (prop::option::of(air()), prop::option::of((finite(), surface()))),
         (prop::collection::vec((shape(), surface()), 0..3), prop::option::of(0f32..=1.0)),
+        prop::option::of(positive()),
     )
         .prop_map(
             |(
@@ -92,6 +93,7 @@ fn params() -> impl Strategy<Value = SimParams> {
                 (dt, substeps, node_radius),
                 (air, ground),
                 (colliders, tethers),
+                shape,
             )| {
                 SimParams {
                     gravity,
@@ -109,6 +111,7 @@ fn params() -> impl Strategy<Value = SimParams> {
                         .map(|(shape, surface)| Obstacle { shape, surface })
                         .collect(),
                     tethers: tethers.map(|slack| Tethers { slack }),
+                    shape_matching: shape.map(|frequency| ShapeMatching { frequency }),
                 }
             },
         )

@@ -3,8 +3,8 @@
 
 use crate::common::files::{skinned_model, small_model};
 use glam::Vec3;
-use springmesh_core::model::{Problem, SkinVertex};
-use springmesh_core::{NodeId, Simulation};
+use springmesh_core::model::{Ground, Problem, Skin, SkinVertex, Surface};
+use springmesh_core::{Integrator, Node, NodeId, Simulation, Spring, SpringKind, SpringModel};
 
 #[test]
 fn the_surface_rides_on_the_cage_by_its_weights() {
@@ -54,7 +54,7 @@ fn a_skin_is_validated() {
     vertices[1].nodes[3] = NodeId(9);
     vertices[2].position.x = f32::NAN;
     let (faces, uvs) = (skin.faces.clone(), skin.uvs.clone());
-    *skin = springmesh_core::model::Skin::new(vertices, faces, uvs);
+    *skin = Skin::new(vertices, faces, uvs);
     let problems = model.validate().expect_err("invalid").0;
     assert_eq!(
         problems,
@@ -64,4 +64,64 @@ fn a_skin_is_validated() {
             Problem::BadSkinPosition { vertex: 2 },
         ]
     );
+}
+
+/// A braced cube cage of 1 m (8 nodes of 1 kg, every pair joined by a 2000 N/m spring) at
+/// y ∈ [1, 2] over a ground at y = 0, carrying a skin box half its height inside it: vertices
+/// on its vertical edges, a quarter of the way in from each end (y ∈ [1.25, 1.75]).
+fn caged_box(integrator: Integrator) -> SpringModel {
+    let mut m = SpringModel::default();
+    let corner = |c: usize| Vec3::new((c & 1) as f32, 1.0 + ((c >> 1) & 1) as f32, (c >> 2) as f32);
+    for c in 0..8 {
+        m.nodes.push(Node { position: corner(c), mass: 1.0 });
+    }
+    for a in 0..8u32 {
+        for b in a + 1..8 {
+            let rest = corner(a as usize).distance(corner(b as usize));
+            m.springs.push(Spring::new(NodeId(a), NodeId(b), rest, 2000.0, SpringKind::Manual));
+        }
+    }
+    // Corner c with bit 1 clear is at the bottom; c | 2 is the one above it.
+    let mut vertices = Vec::new();
+    for low in [0u32, 1, 4, 5] {
+        for (w_low, w_high) in [(0.75, 0.25), (0.25, 0.75)] {
+            let position = corner(low as usize) * w_low + corner(low as usize | 2) * w_high;
+            vertices.push(SkinVertex {
+                position,
+                nodes: [NodeId(low), NodeId(low | 2), NodeId(0), NodeId(0)],
+                weights: [w_low, w_high, 0.0, 0.0],
+            });
+        }
+    }
+    m.skin = Some(Skin::new(vertices, Default::default(), Vec::new()));
+    m.params.ground = Some(Ground { height: 0.0, surface: Surface::default() });
+    m.params.integrator = integrator;
+    m.params.damping = 2.0;
+    m
+}
+
+#[test]
+fn a_cage_stands_on_its_skin_not_on_its_nodes() {
+    for integrator in [Integrator::Xpbd, Integrator::Explicit] {
+        let model = caged_box(integrator);
+        let r = model.params.node_radius;
+        let mut sim = Simulation::new(&model).expect("valid");
+        let mut surface = Vec::new();
+        let mut fastest_at_rest = 0.0f32;
+        for frame in 0..480 {
+            sim.step(model.params.dt).expect("steps");
+            if frame >= 420 {
+                fastest_at_rest =
+                    sim.velocities().iter().fold(fastest_at_rest, |m, v| m.max(v.length()));
+            }
+        }
+        sim.surface_positions(&mut surface);
+        let skin_low = surface.iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
+        let cage_low = sim.positions().iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
+        // The skin's bottom rests on the ground (one radius up); the cage reaches 0.25 m
+        // below it, into the ground, which it does not touch.
+        assert!((skin_low - r).abs() < 2e-3, "{integrator:?}: skin at {skin_low}");
+        assert!((cage_low - (skin_low - 0.25)).abs() < 5e-3, "{integrator:?}: cage at {cage_low}");
+        assert!(fastest_at_rest < 0.01, "{integrator:?}: at rest, {fastest_at_rest} m/s");
+    }
 }

@@ -17,7 +17,7 @@ use glam::Vec3;
 use springmesh_convert::solid::material::DEFAULT_DENSITY;
 use springmesh_convert::{ConvertOptions, MassMode, SolidOptions};
 use springmesh_core::check::ground_under;
-use springmesh_core::model::{Air, Ground, MIN_SUBSTEP, Tethers};
+use springmesh_core::model::{Air, Ground, MIN_SUBSTEP, ShapeMatching, Tethers};
 use springmesh_core::{Integrator, SimParams, SpringId};
 
 /// How many of the most strained springs are listed.
@@ -298,6 +298,22 @@ fn tune(ui: &mut egui::Ui, p: &mut SimParams, under: f32) -> Option<&'static str
                 t.slack = percent / 100.0;
             }
             note(r, "tethers");
+        }
+        ui.end_row();
+        let mut shape = p.shape_matching.is_some();
+        note(
+            ui.checkbox(&mut shape, "shape matching (Hz)")
+                .on_hover_text("Pull every node towards the rest shape's best rigid motion"),
+            "shape matching",
+        );
+        if shape != p.shape_matching.is_some() {
+            p.shape_matching = shape.then_some(ShapeMatching { frequency: 5.0 });
+        }
+        if let Some(s) = &mut p.shape_matching {
+            let r = ui
+                .add(egui::DragValue::new(&mut s.frequency).range(0.01..=1000.0).speed(0.1))
+                .on_hover_text("how fast the body swings back to its shape on this pull (Hz)");
+            note(r, "shape matching");
         }
         ui.end_row();
         let mut ground = p.ground.is_some();

@@ -193,6 +193,16 @@ impl Colliders<'_> {
         self.ground.is_none() && self.obstacles.is_empty() && self.custom.is_empty()
     }
 
+    /// False when nothing within `reach` of `x` can touch a collider: the ground is further
+    /// below and every obstacle further away ([`near`]); a game's colliders may always touch.
+    #[inline]
+    pub fn may_touch(&self, x: Vec3A, reach: f32) -> bool {
+        let r = self.radius + reach;
+        self.ground.is_some_and(|g| x.y < g.height + r)
+            || self.obstacles.iter().any(|o| near(&o.shape, x, r))
+            || !self.custom.is_empty()
+    }
+
     /// Resolves the contacts of a node that moved from `from` to `*to` with velocity `*v`
     /// over a sub-step `h`, one collider after the other; true when there was one.
     #[inline]

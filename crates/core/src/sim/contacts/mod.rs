@@ -1,3 +1,4 @@
 //! Contacts: the ground, static colliders and the game's own collision callback.
 
 pub mod collision;
+pub(crate) mod surface;

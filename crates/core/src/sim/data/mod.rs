@@ -3,7 +3,8 @@
 //! What [`crate::sim::compile`] builds from a [`crate::SpringModel`] and every pass of the
 //! solver reads: per-node constants ([`NodeData`]), the springs in solver order with their
 //! colour batches and band layout ([`SpringData`], [`Batch`], [`Bands`]), the anchors
-//! ([`Anchors`]) and what the triangles enclose ([`SurfaceData`]). One `Vec` per field.
+//! ([`Anchors`]), what the triangles enclose ([`SurfaceData`]) and the skin's points that
+//! touch the world ([`TouchPoints`]). One `Vec` per field.
 //!
 //! This module imports nothing of the solver (forces, constraints, integrators, readout): the
 //! code that walks these arrays lives above them and changes without touching them, and each
@@ -17,6 +18,7 @@ mod batches;
 mod nodes;
 mod springs;
 mod surface;
+mod touch_points;
 
 pub(crate) use anchors::Anchors;
 #[cfg(test)]
@@ -26,3 +28,4 @@ pub(crate) use batches::{Batch, share_no_node};
 pub(crate) use nodes::NodeData;
 pub(crate) use springs::SpringData;
 pub(crate) use surface::SurfaceData;
+pub(crate) use touch_points::TouchPoints;

@@ -1,5 +1,5 @@
 //! Forces: the spring's formulas (`spring`) and the loops that apply them ([`kernels`],
-//! [`bands`]), damping, air, the gas of closed models, forces held over a step.
+//! [`bands`]), damping, air, the gas of closed models, forces held over a step, shape matching.
 
 pub mod air;
 pub mod bands;
@@ -7,4 +7,5 @@ pub mod damping;
 pub mod external;
 pub mod kernels;
 pub mod pressure;
+pub(crate) mod shape;
 pub(crate) mod spring;

@@ -4,7 +4,7 @@
 //! One sub-step of length h:
 //!
 //! ```text
-//! F_i ← Σ over springs s at i of ±f_s n_s + F_gas,i + F_ext,i         (force pass)
+//! F_i ← Σ over springs s at i of ±f_s n_s + F_shape,i + F_gas,i + F_ext,i   (force pass)
 //! v_i ← (v_i + h (w_i F_i + g)) · e^(−c h)                          (free nodes)
 //! x_i ← x_i + h v_i
 //! collisions                                                         (crate::sim::contacts::collision)
@@ -20,6 +20,7 @@
 //!
 //! - x, v: position (m) and velocity (m/s) of a node; w = 1/m its inverse mass (1/kg, 0 for
 //!   anchors); g gravity (m/s²); c the global damping rate (1/s, see [`crate::sim::forces::damping`]).
+//! - F_shape: shape matching's pull, when the model has it ([`crate::sim::forces::shape`]).
 //! - F_gas: the pressure of the gas in a closed model, recomputed every sub-step
 //!   ([`crate::sim::forces::pressure`]); F_ext: air, buoyancy and force fields, held over the step
 //!   ([`crate::sim::forces::external`]).
@@ -39,6 +40,7 @@ use crate::sim::forces::bands::BandScratch;
 use crate::sim::forces::damping::global_factor;
 use crate::sim::forces::external;
 use crate::sim::forces::kernels::{Threads, spring_forces};
+use crate::sim::forces::shape::{self, ShapeFit};
 use crate::sim::state::{State, States};
 use crate::sim::world::World;
 use glam::{BVec3A, Vec3A};
@@ -113,6 +115,8 @@ pub(crate) struct Scratch {
     /// The nodes' positions and velocities as columns, for the tethers' pull.
     pub x_columns: Columns,
     pub v_columns: Columns,
+    /// Shape matching's fit, warm-started from sub-step to sub-step.
+    pub shape: ShapeFit,
 }
 
 /// One explicit sub-step of `h` seconds from buffer `src`, covering fractions `t0..t1` of a
@@ -131,6 +135,7 @@ pub(crate) fn substep(
     let (from, to, dst) = states.pair(src);
     let forces = &mut scratch.forces;
     spring_forces(&c.springs, from, (forces, &mut scratch.bands), threads);
+    shape::add_forces(c, &mut scratch.shape, &from.pos, forces);
     if let Some(gas) = &world.gas {
         let nodes = (from.pos.as_slice(), from.vel.as_slice(), c.nodes.inv_mass.as_slice());
         gas.add_forces(nodes, &c.faces, &mut scratch.grad, forces);

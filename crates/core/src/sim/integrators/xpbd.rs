@@ -20,9 +20,11 @@
 //!         x_a ← x_a + w_a Δλ n,   x_b ← x_b − w_b Δλ n
 //!     without anchors: undo the spin the pass leaked          (see crate::sim::integrators::spin)
 //!     with anchors and gas: undo the spin each spring leaked   (likewise)
+//!     shape matching: x ← x + β (g − x)                     (see crate::sim::forces::shape)
 //!     tethers: x back within reach of its anchors           (see crate::sim::constraints::tethers)
 //!     v ← (x − x_prev) / h · e^(−c h)                      (global damping)
-//!     collisions on x and v                                 (see crate::sim::contacts::collision)
+//!     collisions on x and v                                 (see crate::sim::contacts::collision;
+//!                                       a cage's skin collides instead: crate::sim::contacts::surface)
 //! ```
 //!
 //! The last three lines and the next sub-step's first two are one pass over the nodes (when
@@ -78,11 +80,13 @@
 
 use crate::sim::columns::{Columns, gather, split};
 use crate::sim::compile::Compiled;
+use crate::sim::contacts::surface::{Frame, touch};
 use crate::sim::forces::bands::{StripeWork, Stripes};
 use crate::sim::forces::damping::global_factor;
 use crate::sim::forces::kernels::{
     Threads, WeightColumns, project_springs, project_springs_leaking,
 };
+use crate::sim::forces::shape::{self, ShapeFit, blend};
 use crate::sim::integrators::spin::FreeBody;
 use crate::sim::state::States;
 use crate::sim::world::World;
@@ -110,6 +114,8 @@ pub(crate) struct Workspace {
     grad: Vec<Vec3A>,
     /// The free body the spin correction turns ([`crate::sim::integrators::spin`]).
     body: FreeBody,
+    /// Shape matching's fit, warm-started from sub-step to sub-step.
+    shape: ShapeFit,
     /// The long bands' weights ([`crate::sim::forces::bands`]).
     stripes: Stripes,
     /// The nodes' positions at the start of the step, their displacements now and a sub-step
@@ -162,8 +168,8 @@ impl Workspace {
             gather::<false>(u_columns, u);
         }
         let mut finite = true;
-        let nodes = u.iter_mut().zip(u_prev.iter_mut()).zip(v.iter_mut().zip(kick.iter()));
         if world.colliders.is_empty() {
+            let nodes = u.iter_mut().zip(u_prev.iter_mut()).zip(v.iter_mut().zip(kick.iter()));
             for ((u, u_prev), (v, &kick)) in nodes {
                 let x = *u;
                 let vx = (x - *u_prev) * scale;
@@ -176,7 +182,24 @@ impl Workspace {
                     *v = vx;
                 }
             }
+        } else if let Some(points) = &c.touch {
+            // The cage's nodes do not collide, the skin's points do: every node's velocity
+            // first, then the points, then the next prediction.
+            for ((u, u_prev), v) in u.iter().zip(u_prev.iter()).zip(v.iter_mut()) {
+                *v = (*u - *u_prev) * scale;
+                finite &= (*u + *v).is_finite();
+            }
+            let frame = Frame { base: Some(base), from: u_prev };
+            touch(points, &world.colliders, &c.nodes.inv_mass, &frame, u, v, h);
+            let nodes = u.iter_mut().zip(u_prev.iter_mut()).zip(v.iter().zip(kick.iter()));
+            for ((u, u_prev), (v, &kick)) in nodes {
+                *u_prev = *u;
+                if predict {
+                    *u += (*v + kick) * h;
+                }
+            }
         } else {
+            let nodes = u.iter_mut().zip(u_prev.iter_mut()).zip(v.iter_mut().zip(kick.iter()));
             let at_rest = base.iter().zip(&c.nodes.free);
             for (((u, u_prev), (v, &kick)), (&x0, &free)) in nodes.zip(at_rest) {
                 let mut x = *u;
@@ -264,6 +287,9 @@ pub(crate) fn step(
             ws.u[node as usize] = c.anchors.at(k, t) - base[node as usize];
         }
         project(c, ws, base, spin, threads);
+        if let Some(omega_squared) = shape::omega_squared(c) {
+            pull_to_shape(c, ws, base, blend(omega_squared, h));
+        }
         let finite = ws.finish(c, world, base, v, h, fused && i < n);
         for (k, &node) in c.anchors.nodes.iter().enumerate() {
             v[node as usize] = c.anchors.velocity(k, dt);
@@ -279,6 +305,18 @@ pub(crate) fn step(
         out.pos[node as usize] = c.anchors.at(k, 1.0);
     }
     Some(dst)
+}
+
+/// Moves every free node the fraction `beta` of the way to its shape-matching goal
+/// ([`crate::sim::forces::shape`]), on the displacements `ws.u` from `base`.
+fn pull_to_shape(c: &Compiled, ws: &mut Workspace, base: &[Vec3A], beta: f32) {
+    let origin = base.first().copied().unwrap_or(Vec3A::ZERO);
+    let u = &mut ws.u;
+    ws.shape.fit(&c.shape, &c.nodes.mass, |i| base[i] - origin + u[i]);
+    let nodes = c.shape.iter().zip(&c.nodes.free).zip(base);
+    for (((&q, &free), &x0), u) in nodes.zip(u.iter_mut()) {
+        *u += ws.shape.to_goal(q, x0 - origin + *u) * (beta * free);
+    }
 }
 
 /// How the spring pass keeps a model's angular momentum ([`crate::sim::integrators::spin`]).

@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! T = Σ_i ½ m_i |v_i|²                     kinetic (free nodes)
-//! U_e = Σ_s ½ k_s (|x_b − x_a| − L_s)²     elastic (intact springs)
+//! U_e = Σ_s ½ k_s (|x_b − x_a| − L_s)²     elastic (intact springs), plus shape matching's
+//!       + Σ_i ½ m_i ω² |g_i − x_i|²        pull when it is on (see crate::sim::forces::shape)
 //! U_g = Σ_i −m_i g·x_i                     gravitational (free nodes; zero at the origin)
 //! U_p = −K ln(V/V₀)                        the gas, with pressure (see crate::sim::forces::pressure)
 //! ```
@@ -14,6 +15,7 @@
 
 use crate::sim::compile::Compiled;
 use crate::sim::forces::pressure::signed_volume;
+use crate::sim::forces::shape;
 use crate::sim::state::State;
 use glam::Vec3A;
 
@@ -22,7 +24,7 @@ use glam::Vec3A;
 pub struct Energy {
     /// Kinetic energy of the free nodes.
     pub kinetic: f64,
-    /// Energy stored in the springs.
+    /// Energy stored in the springs (and in shape matching's pull).
     pub elastic: f64,
     /// Potential energy of the free nodes in gravity (zero at the origin).
     pub gravitational: f64,
@@ -48,7 +50,8 @@ pub(crate) fn measure(c: &Compiled, s: &State) -> Energy {
         .map(|((&m, &free), x)| -f64::from(m * free) * g.as_dvec3().dot(x.as_dvec3()))
         .sum();
     let gas = c.gas().map_or(0.0, |gas| gas.energy(gas.sign * signed_volume(&s.pos, &c.faces)));
-    Energy { kinetic: kinetic(c, s), elastic: elastic(c, &s.pos), gravitational, gas }
+    let elastic = elastic(c, &s.pos) + shape::energy(c, &s.pos);
+    Energy { kinetic: kinetic(c, s), elastic, gravitational, gas }
 }
 
 /// Kinetic energy of the free nodes in state `s`.

@@ -1,0 +1,154 @@
+//! # Contacts at the drawn surface of a cage
+//!
+//! A model with a skin collides where its surface is drawn, not where its cage's nodes are:
+//! the cage's nodes do not collide, the skin's touching points do
+//! ([`crate::sim::data::TouchPoints`]). A point rides on cage nodes j with weights w_j, so it
+//! is at p = Σ_j w_j x_j and moves at v_p = Σ_j w_j v_j. A collider answers it as it answers a
+//! node ([`super::collision`]): a position p′ outside and a velocity v′. The point is moved
+//! there by the smallest mass-weighted change of its nodes that does it, the position-based
+//! answer to a constraint on a weighted sum of positions (Müller et al., "Position Based
+//! Dynamics", 2007, §3.3, with the gradient ∂p/∂x_j = w_j):
+//!
+//! ```text
+//! Δx_j = w_j m_j⁻¹ (p′ − p) / Σ_k w_k² m_k⁻¹,    Δv_j = w_j m_j⁻¹ (v′ − v_p) / Σ_k w_k² m_k⁻¹
+//! ```
+//!
+//! so that Σ_j w_j Δx_j = p′ − p and Σ_j w_j Δv_j = v′ − v_p exactly: the point ends where the
+//! collider put it, at the velocity it gave (its bounce and friction), and the nodes share the
+//! change in proportion to their weight and their lightness (an anchored node, m⁻¹ = 0, keeps
+//! still). The position and the velocity are answered separately, as for a node, so a contact
+//! that pushes a point out adds no speed beyond what its answer gives: a resting body does not
+//! jump off the ground.
+//!
+//! - p, v_p: a point's position (m) and velocity (m/s); x_j, v_j, m_j: its nodes' positions,
+//!   velocities and masses (kg); w_j its weights (Σ w_j = 1).
+//!
+//! Points are visited owner by owner, and an owner's points are only looked at when its node
+//! is within the owner's reach of a collider ([`Colliders::may_touch`]).
+
+use crate::sim::contacts::collision::Colliders;
+use crate::sim::data::TouchPoints;
+use glam::Vec3A;
+
+/// Where the nodes are: positions `base + x`, or `x` alone when `base` is `None` (the Xpbd
+/// solver keeps displacements from the start of the step, the explicit ones positions).
+pub(crate) struct Frame<'a> {
+    pub base: Option<&'a [Vec3A]>,
+    /// The nodes at the start of the sub-step, in the same terms as `x`.
+    pub from: &'a [Vec3A],
+}
+
+impl Frame<'_> {
+    #[inline]
+    fn at(&self, x: &[Vec3A], j: usize) -> Vec3A {
+        self.base.map_or(x[j], |b| b[j] + x[j])
+    }
+}
+
+/// Resolves the contacts of the touching points `points` with `colliders` after a sub-step of
+/// `h`, moving the nodes' `x` and `v` (module docs). Returns true when a point touched.
+pub(crate) fn touch(
+    points: &TouchPoints,
+    colliders: &Colliders,
+    inv_mass: &[f32],
+    frame: &Frame,
+    x: &mut [Vec3A],
+    v: &mut [Vec3A],
+    h: f32,
+) -> bool {
+    let mut touched = false;
+    for (k, (&owner, &reach)) in points.owners.iter().zip(&points.reach).enumerate() {
+        if !colliders.may_touch(frame.at(x, owner as usize), reach) {
+            continue;
+        }
+        for i in points.of(k) {
+            let (nodes, weights) = (points.nodes[i], points.weights[i]);
+            let (mut p, mut p_from, mut vp, mut share) =
+                (Vec3A::ZERO, Vec3A::ZERO, Vec3A::ZERO, 0.0);
+            for (&j, &w) in nodes.iter().zip(&weights) {
+                let j = j as usize;
+                p += w * frame.at(x, j);
+                p_from += w * frame.base.map_or(frame.from[j], |b| b[j] + frame.from[j]);
+                vp += w * v[j];
+                share += w * w * inv_mass[j];
+            }
+            let (mut to, mut vt) = (p, vp);
+            if share <= 0.0 || !colliders.resolve(p_from, &mut to, &mut vt, h) {
+                continue;
+            }
+            touched = true;
+            let (dp, dv) = ((to - p) / share, (vt - vp) / share);
+            for (&j, &w) in nodes.iter().zip(&weights) {
+                let j = j as usize;
+                let g = w * inv_mass[j];
+                x[j] += dp * g;
+                v[j] += dv * g;
+            }
+        }
+    }
+    touched
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Ground, Surface};
+
+    fn ground() -> Ground {
+        Ground { height: 0.0, surface: Surface { friction: 0.0, restitution: 0.0 } }
+    }
+
+    /// Nothing but the ground `g`, for nodes of no radius.
+    fn on(g: &Ground) -> Colliders<'_> {
+        Colliders { ground: Some(g), obstacles: &[], custom: &[], radius: 0.0, rest_speed: 0.0 }
+    }
+
+    /// One touching point on `nodes` with `weights`, owned by node 0 with `reach`.
+    fn one_point(nodes: [u32; 4], weights: [f32; 4], reach: f32) -> TouchPoints {
+        TouchPoints {
+            nodes: vec![nodes],
+            weights: vec![weights],
+            owners: vec![0],
+            first: vec![0, 1],
+            reach: vec![reach],
+        }
+    }
+
+    #[test]
+    fn a_point_between_two_nodes_lands_on_the_ground_and_they_share_the_push() {
+        // Nodes at y = 0.1 and 1.1 (x 0 and 1), masses 1 and 3 kg; the point rides ¾ on the
+        // lower one, at y = 0.35 m; the nodes sink 0.4 m, taking it to −0.05 m.
+        let g = ground();
+        let colliders = on(&g);
+        let points = one_point([0, 1, 0, 0], [0.75, 0.25, 0.0, 0.0], 2.0);
+        let inv_mass = [1.0, 1.0 / 3.0];
+        let from = [Vec3A::new(0.0, 0.1, 0.0), Vec3A::new(1.0, 1.1, 0.0)];
+        let mut x = from.map(|p| p - Vec3A::Y * 0.4);
+        let mut v = [Vec3A::new(0.0, -2.0, 0.0); 2];
+        let frame = Frame { base: None, from: &from };
+        assert!(touch(&points, &colliders, &inv_mass, &frame, &mut x, &mut v, 0.01));
+        let p = x[0] * 0.75 + x[1] * 0.25;
+        assert!(p.y.abs() < 1e-6, "the point is on the ground: {p}");
+        let vp = v[0] * 0.75 + v[1] * 0.25;
+        assert!(vp.y.abs() < 1e-6, "and stopped (no bounce): {vp}");
+        // Σ w² m⁻¹ = 0.5625 + 0.0625 / 3; the lighter node, weighed more, moves 9× as far.
+        let (up0, up1) = (x[0].y - (0.1 - 0.4), x[1].y - (1.1 - 0.4));
+        assert!((up0 / up1 - 9.0).abs() < 1e-4, "{up0} {up1}");
+        // The ground pushes straight up: nothing moves sideways.
+        assert!(x.iter().all(|p| p.z == 0.0) && v.iter().all(|v| v.x == 0.0));
+    }
+
+    #[test]
+    fn an_owner_out_of_reach_is_not_looked_at() {
+        let g = ground();
+        let colliders = on(&g);
+        // The owner node is 1 m up with a reach of 0.5 m: its point (below the ground, which
+        // no cage of that reach could carry) is skipped.
+        let points = one_point([1, 0, 0, 0], [1.0, 0.0, 0.0, 0.0], 0.5);
+        let from = [Vec3A::Y, Vec3A::NEG_Y];
+        let (mut x, mut v) = (from, [Vec3A::ZERO; 2]);
+        let frame = Frame { base: None, from: &from };
+        assert!(!touch(&points, &colliders, &[1.0, 1.0], &frame, &mut x, &mut v, 0.01));
+        assert_eq!(x, from);
+    }
+}
