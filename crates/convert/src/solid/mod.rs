@@ -47,9 +47,9 @@
 //! to 12% of its diagonal and tipped 31°. Every solid therefore gets shape matching
 //! ([`springmesh_core::model::ShapeMatching`]), which pulls every node towards the rest
 //! shape's best rigid motion at once. Its pull gives every node the same restoring
-//! acceleration ω² per metre, so under gravity g alone it would sag at most g / ω²; the
-//! frequency is chosen so that this is [`SHAPE_SAG`] (0.5%) of the diagonal D:
-//! f = √(g / (0.005 D)) / 2π. With it the four-legged body keeps 0.25% and 0.5° (3 Hz: 0.34%,
+//! acceleration ω² per metre out of place; the frequency is chosen so that g / ω², the
+//! offset of a node carrying its own weight on the pull, is [`SHAPE_SAG`] (0.5%) of the
+//! diagonal D: f = √(g / (0.005 D)) / 2π, the same fraction of any body at any size. With it the four-legged body keeps 0.25% and 0.5° (3 Hz: 0.34%,
 //! 0.7°; 10 Hz: 0.18%, 0.2°); the springs still give the body its own wobble and local give.
 //!
 //! **No bend springs** by default: the lattice holds the surface's shape, bending included, so
@@ -84,9 +84,9 @@ pub const MAX_LATTICE_POINTS: usize = 16 << 20;
 /// torus, blob and open box of the tests stays at 0.2–0.35%: a solid standing on its base is
 /// stiffer than the column the default modulus is worked out for.)
 pub const NUMERICAL_SAG: f32 = 0.005;
-/// The sag (fraction of the bounding-box diagonal) that a solid's shape matching alone would
-/// allow under standard gravity: its frequency is f = √(g / (SHAPE_SAG · D)) / 2π (module
-/// docs), 5.9 Hz for a body 1.4 m across.
+/// How far (fraction of the bounding-box diagonal) a node carrying its own weight under
+/// standard gravity sits off its goal on a solid's shape matching: its frequency is
+/// f = √(g / (SHAPE_SAG · D)) / 2π (module docs), 5.9 Hz for a body 1.4 m across.
 pub const SHAPE_SAG: f32 = 0.005;
 /// The fewest sub-steps a solid gets: below 8 a 60 Hz frame's contacts with the ground grow
 /// coarse.
@@ -352,7 +352,8 @@ pub fn fill_caged(
 }
 
 /// The shape matching of a solid whose surface is at `positions`: the frequency whose pull
-/// alone lets it sag [`SHAPE_SAG`] of its bounding-box diagonal (module docs).
+/// sets a node carrying its own weight [`SHAPE_SAG`] of its bounding-box diagonal off its
+/// goal (module docs).
 pub fn shape_matching(positions: &[Vec3]) -> ShapeMatching {
     let (lo, hi) = bounds(positions);
     let omega_squared = 9.81 / (SHAPE_SAG * lo.distance(hi).max(f32::MIN_POSITIVE));

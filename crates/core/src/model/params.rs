@@ -102,9 +102,9 @@ impl Default for Tethers {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShapeMatching {
-    /// f (Hz): how fast the body swings back to its shape on the pull alone. The pull gives
-    /// every node the same restoring acceleration ω² per metre out of place, so a body sags
-    /// under gravity g by at most g / ω².
+    /// f (Hz): how fast a node swings back to its place on the pull alone. A node pressed by
+    /// a force F sits F / (m ω²) off its goal; a body held up by the pull alone on a ground
+    /// that carries it through a fraction φ of its mass sinks onto it by about g / (φ ω²).
     pub frequency: f32,
 }
 

@@ -17,6 +17,7 @@ mod hooks;
 mod non_finite;
 mod oscillator;
 mod pressure;
+mod shape;
 mod skin;
 mod stiff_cloth;
 mod tethers;

@@ -45,8 +45,13 @@
 //!
 //! - x_i, m_i: a node's position (m) and mass (kg); x̄_i its rest position; h the sub-step (s).
 //! - f: [`crate::model::ShapeMatching::frequency`] (Hz). Its pull gives every node the same
-//!   restoring acceleration ω² per metre, so under gravity g a body sags at most g / ω². The
-//!   converter chooses it from that (`convert::solid`).
+//!   restoring acceleration ω² per metre out of place, so a node pressed by a force F sits
+//!   F / (m ω²) off its goal. The pull moves no centre of mass, so a ground reaches the rest
+//!   of a body only through the pull of the nodes it touches: held up by the pull alone, a
+//!   body whose nodes on the ground carry a fraction φ of its mass sinks onto them by about
+//!   g / (φ ω²) (a test works a column out exactly). Springs carry most of a solid's weight;
+//!   the pull keeps its thin parts from buckling. The converter chooses f from the body's
+//!   size (`convert::solid`).
 //!
 //! Anchored nodes count in c and R where they are, and do not move.
 
