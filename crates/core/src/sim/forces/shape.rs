@@ -105,31 +105,31 @@ impl ShapeFit {
         position: impl Fn(usize) -> Vec3A,
     ) {
         let n = rest.len().min(mass.len());
-        let total: f64 = mass[..n].iter().map(|&m| f64::from(m)).sum();
-        if total.is_nan() || total <= 0.0 {
-            return;
-        }
-        let mut weighted = glam::DVec3::ZERO;
+        // One pass: Σ m, Σ m x and A = Σ m (x − c) qᵀ = Σ m x qᵀ (the rest offsets q are taken
+        // from the rest centre of mass, so Σ m q = 0 and c drops out). Columns of A: Σ m x q.x,
+        // … q.y, … q.z.
+        let (mut total, mut weighted, mut a) = (0.0f64, glam::DVec3::ZERO, [glam::DVec3::ZERO; 3]);
         for start in (0..n).step_by(CHUNK) {
-            let chunk = start..(start + CHUNK).min(n);
-            weighted += chunk.map(|i| position(i) * mass[i]).sum::<Vec3A>().as_dvec3();
-        }
-        self.centre = (weighted / total).as_vec3a();
-        // A = Σ m (x − c) qᵀ, its columns: Σ m (x − c) q.x, … q.y, … q.z.
-        let mut a = [glam::DVec3::ZERO; 3];
-        for start in (0..n).step_by(CHUNK) {
-            let mut part = [Vec3A::ZERO; 3];
+            let (mut m_sum, mut x_sum, mut part) = (0.0f32, Vec3A::ZERO, [Vec3A::ZERO; 3]);
             for i in start..(start + CHUNK).min(n) {
-                let d = (position(i) - self.centre) * mass[i];
+                let d = position(i) * mass[i];
                 let q = rest[i];
+                m_sum += mass[i];
+                x_sum += d;
                 part[0] += d * q.x;
                 part[1] += d * q.y;
                 part[2] += d * q.z;
             }
+            total += f64::from(m_sum);
+            weighted += x_sum.as_dvec3();
             for (a, p) in a.iter_mut().zip(part) {
                 *a += p.as_dvec3();
             }
         }
+        if total.is_nan() || total <= 0.0 {
+            return;
+        }
+        self.centre = (weighted / total).as_vec3a();
         let scale = a.iter().map(|c| c.length()).sum::<f64>().max(f64::MIN_POSITIVE);
         let a = a.map(|c| (c / scale).as_vec3a());
         let mut q = if self.rotation.is_finite() { self.rotation } else { Quat::IDENTITY };
