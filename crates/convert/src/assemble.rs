@@ -12,7 +12,7 @@ use crate::solid::{self, Solid, stage};
 use crate::springs::SurfacePairs;
 use crate::topology::unkey;
 use crate::weld::Welded;
-use springmesh_core::model::Springs;
+use springmesh_core::model::{Springs, Tethers};
 use springmesh_core::{Face, Metadata, Node, NodeId, Spring, SpringKind, SpringModel};
 use std::path::Path;
 
@@ -65,6 +65,10 @@ pub(crate) fn model(
     if let Some(s) = made.solid {
         model.params.substeps = s.substeps;
         model.params.shape_matching = Some(solid::shape_matching(model.nodes.positions()));
+    } else if !model.faces.is_empty() {
+        // A sheet: its stretch springs stand for cloth that all but does not stretch, which
+        // the springs alone cannot hold at a game's few sub-steps (SimParams::tethers).
+        model.params.tethers = Some(Tethers::default());
     }
     count(made, &model, report);
     if let Some(s) = made.solid {

@@ -95,3 +95,15 @@ fn names_round_trip() {
     }
     assert_eq!(Sample::from_name("kite"), None);
 }
+
+/// Tethers where a sheet must not stretch, and nowhere else (issue 26): the converted cloth
+/// and flag have them, the string (a rope, no faces), the jelly (hand-made) and the solids' fill do not.
+#[test]
+fn converted_sheets_have_tethers_and_soft_things_do_not() {
+    for sample in [Sample::Cloth, Sample::Flag] {
+        assert!(sample.model().params.tethers.is_some(), "{sample:?}");
+    }
+    for sample in [Sample::String, Sample::Jelly, Sample::Balloon] {
+        assert!(sample.model().params.tethers.is_none(), "{sample:?}");
+    }
+}

@@ -160,8 +160,8 @@ pub(crate) struct SimParamsV4 {
 }
 
 impl From<SimParamsV1> for SimParams {
-    /// Version 1 parameters with the default tethers (version 1 had none; the default is what
-    /// a model converted today gets).
+    /// Version 1 parameters, without tethers (version 1 had none, and they are off by
+    /// default).
     fn from(p: SimParamsV1) -> Self {
         SimParams {
             gravity: p.gravity,

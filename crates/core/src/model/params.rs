@@ -50,10 +50,10 @@ pub const DEFAULT_DT: f32 = 1.0 / 60.0;
 /// cloth hanging from two corners: at 60 Hz, a 64 × 64 cloth of 1 g nodes and 1e5 N/m springs
 /// ends (after 10 s) with its worst structural spring stretched, without tethers, 20% at 12
 /// sub-steps, 12% at 16, 5.8% at 24 and 3.3% at 32 (the physical stretch is about 0.1%). The
-/// tethers ([`Tethers`], on by default) hold what the spring pass lets a chain of springs
-/// gain along it: with them 2.0% at 5 sub-steps, 1.2% at 8, 0.7% at 16 (the 128 × 128 cloth:
-/// 3.8% at 5). Cloth alone would take 5; the default stays at 16 for what tethers do not
-/// hold: a model without anchors has none, and the explicit integrators need the short
+/// tethers ([`Tethers`], which the converter turns on for sheets) hold what the spring pass
+/// lets a chain of springs gain along it: with them 2.0% at 5 sub-steps, 1.2% at 8, 0.7% at
+/// 16 (the 128 × 128 cloth: 3.8% at 5). Cloth alone would take 5; the default stays at 16 for
+/// what tethers do not hold: a model without anchors or tethers has none, and the explicit integrators need the short
 /// sub-step to stay stable on stiff springs (a 1 g plate of 1000 N/m springs diverges under
 /// Explicit at 12). A game's cloth can lower it to 5 ([`SimParams::substeps`]).
 pub const DEFAULT_SUBSTEPS: u32 = 16;
@@ -76,9 +76,18 @@ pub const DEFAULT_TETHER_SLACK: f32 = 0.001;
 /// Long-range attachments ("tethers", Kim, Chentanez & Müller 2012): each free node joined to
 /// an anchor through springs may be at most its rest geodesic distance from its nearest
 /// anchors, times `1 + slack` (the module `sim::constraints::tethers` derives it). They make
-/// an anchored model inextensible beyond the slack: turn them off for one meant to stretch far
-/// (rubber, a bungee, a balloon's skin, a cloth torn by stretching past break limits above the
-/// slack).
+/// an anchored model inextensible beyond the slack.
+///
+/// **Off by default** ([`SimParams::tethers`] is `None`): a tether is a limit the springs do
+/// not have, so with them on a soft model no longer moves as its springs say. A rope of ten
+/// 0.1 kg nodes on 200 N/m springs 0.1 m long hangs 1.1207 m under its anchor by its springs'
+/// own static solution; with tethers at 0.1% slack it hung at 0.90 m, inextensible, and a
+/// mass released 0.1 m out on a spring did not swing at all. Tethers are for what must not
+/// stretch and whose springs cannot hold it at a game's few sub-steps: stiff sheets. The
+/// converter turns them on for every sheet it makes (a surface that is not filled as a solid;
+/// a converted cloth's stretch springs are meant to be all but inextensible), and the cloth
+/// and flag samples have them; everything else (ropes, solids, balloons, hand-made models)
+/// stretches as its springs say unless the model turns them on.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Tethers {
@@ -137,8 +146,8 @@ pub struct SimParams {
     /// Static colliders.
     #[serde(deserialize_with = "crate::io::bounded::vec")]
     pub colliders: Vec<Obstacle>,
-    /// Tethers from the anchors; `None`: off. On by default (format version 2; a version 1
-    /// file loads with the default).
+    /// Tethers from the anchors; `None`: off, the default (format version 2; a version 1
+    /// file loads with them off).
     pub tethers: Option<Tethers>,
     /// Shape matching; `None`: off (format version 5; older files load without it).
     pub shape_matching: Option<ShapeMatching>,
@@ -157,7 +166,7 @@ impl Default for SimParams {
             pressure: None,
             ground: None,
             colliders: Vec::new(),
-            tethers: Some(Tethers::default()),
+            tethers: None,
             shape_matching: None,
         }
     }

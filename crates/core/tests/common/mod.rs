@@ -4,6 +4,7 @@
 pub mod files;
 
 use glam::Vec3;
+use springmesh_core::model::Tethers;
 use springmesh_core::{Face, Node, NodeId, Spring, SpringKind, SpringModel};
 
 /// Which springs a [`grid_cloth`] gets.
@@ -68,7 +69,7 @@ pub fn grid(
 
 /// An n × n horizontal cloth in the x–z plane at height 0, `spacing` metres apart, each node of
 /// `node_mass` kg, with the springs and triangles of [`grid`] (normals up), and the two corners
-/// of the edge z = 0 anchored.
+/// of the edge z = 0 anchored; tethers on, as the converter makes a sheet.
 ///
 /// Spring counts: structural 2n(n−1), shear 2(n−1)², bend 2n(n−2); n = 128 gives 97,026.
 pub fn grid_cloth(n: usize, spacing: f32, node_mass: f32, springs: GridSprings) -> SpringModel {
@@ -76,6 +77,7 @@ pub fn grid_cloth(n: usize, spacing: f32, node_mass: f32, springs: GridSprings) 
         Vec3::new(i as f32 * spacing, 0.0, j as f32 * spacing)
     });
     m.anchors = vec![NodeId(0), NodeId(n as u32 - 1)];
+    m.params.tethers = Some(Tethers::default());
     m
 }
 

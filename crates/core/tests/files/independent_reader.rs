@@ -335,7 +335,7 @@ fn independent_reader_decodes_a_small_file() {
         (read.node_radius, read.air, read.pressure, read.ground, read.colliders.len()),
         (p.node_radius, None, None, None, 0)
     );
-    assert_eq!(read.tethers, Some(springmesh_core::model::DEFAULT_TETHER_SLACK));
+    assert_eq!(read.tethers, p.tethers.map(|t| t.slack));
     assert_eq!(read.shape_matching, None);
     assert_eq!(read.name, "small cloth");
     assert_eq!(read.source.as_deref(), Some("generated"));
@@ -479,7 +479,7 @@ fn independent_reader_decodes_a_skin() {
 }
 
 #[test]
-fn version_1_files_load_with_the_default_tethers() {
+fn version_1_files_load_without_tethers() {
     // A version 1 file is a version 2 file without the params' last field (5 bytes here: the
     // option tag and the slack), just before the metadata's name.
     let v2 = SMALL_V2.to_vec();
@@ -489,7 +489,7 @@ fn version_1_files_load_with_the_default_tethers() {
     assert_eq!(read(&v1).expect("the document describes version 1").tethers, None);
     let mut model = small_model();
     let loaded = io::decode(&v1, Path::new("old.spring")).expect("version 1 loads");
-    assert_eq!(loaded.params.tethers, Some(Tethers::default()));
-    model.params.tethers = loaded.params.tethers;
+    assert_eq!(loaded.params.tethers, None, "off, the default");
+    model.params.tethers = None;
     assert_eq!(loaded, model);
 }

@@ -10,6 +10,7 @@ mod anchors;
 mod breakage;
 mod catenary;
 mod colliders;
+mod defaults;
 mod energy;
 mod frame_rate;
 mod ground;

@@ -30,16 +30,44 @@
 //! (straight runs and diagonals), up to 8% longer than the true distance and 29% of a spacing
 //! too long beside the diagonals from an anchor; those nodes were free to stretch their springs
 //! that much (the 128 × 128 stiff benchmark cloth at five sub-steps: 29%, against 3.8% with
-//! distances across the triangles). Meshes without triangles (ropes, lattices) use the
-//! springs' distances.
+//! distances across the triangles). A model without faces (the seed article's springs-only
+//! cloth: structural, shear and skip-one bend springs) is measured across the triangles that
+//! three of its springs close, which on a flat grid are the faces' triangles and more, so it
+//! gets the same lengths as the same cloth with faces (the springs-only 128 × 128 cloth at
+//! five sub-steps stretched 26.6% with lengths along springs). A rope closes no triangle and
+//! keeps the springs' distances, which are exact along it.
 //!
 //! A violated constraint is projected with zero compliance (anchors have infinite mass, so the
 //! node alone moves onto the sphere of radius (1 + s) L_i around its anchor), by the small
 //! excess only, so that the displacements keep their precision (see
-//! [`crate::sim::integrators::xpbd`]). Under Xpbd the projection happens after the spring pass
-//! and before velocities are derived from positions, so the velocity follows; the explicit
-//! integrators project the position after integration and remove the velocity's outward
-//! radial part, as a contact with the sphere would (inelastic; the tangential part is kept).
+//! [`crate::sim::integrators::xpbd`]). The projection is answered as a contact with the
+//! sphere, inelastic: the node's velocity loses its outward radial part (the tangential part
+//! and any inward motion are kept), and the move onto the sphere itself becomes no velocity:
+//!
+//! ```text
+//! n = (x_i − x_a) / |x_i − x_a|,   e = |x_i − x_a| − (1 + s) L_i  (> 0: violated)
+//! x_i ← x_i − e n,                  v_i ← v_i − max(0, v_i·n) n
+//! ```
+//!
+//! The explicit integrators do just that after integration. Xpbd derives velocities from
+//! positions, v = (x − x_prev)/h, after the projection, so a pull becomes velocity as any
+//! constraint's does; that is right for a node held at rest on its sphere (gravity takes it a
+//! little out each sub-step, the pull back), but a node that starts far beyond its reach (a
+//! model loaded stretched, an anchor a game teleports) was flung: 0.1 m out, it left at 0.1 m
+//! per 1/960 s sub-step, 94 m/s. So a pull larger than a thousandth of the reach
+//! ([`HELD`], the default slack) moves the previous position too,
+//! x_prev ← x_prev − (e − max(0, (x − x_prev)·n)) n, and the node is brought onto the sphere
+//! in one sub-step with its motion less its outward part, as above, and no more.
+//!
+//! **Anchors moved apart.** A game may move two anchors of one model further apart than the
+//! model reaches at rest (a corner of a held cloth dragged away from the other). A node tied
+//! to both, with tethers L_a and L_b, then has no place within both when |x_a − x_b| > L_a +
+//! L_b, and projecting onto one sphere after the other threw it 0.5 m back and forth every
+//! sub-step (a 32 × 32 cloth with a corner moved 0.5 m: nodes at 90 m/s, against 30 m/s
+//! without tethers). Each step, such a node's tethers are all lengthened by the factor
+//! |x_a − x_b| / (L_a + L_b) (the largest over its pairs of anchors, at their positions at the
+//! step's end), so that they meet again with the slack on top; the springs stretch as far as
+//! the game pulls.
 //!
 //! Each node is tied to its [`PER_NODE`] nearest anchors (Dijkstra settling up to that many
 //! distinct sources per node, O(k S log(kN))), and the constraints are projected one after the
@@ -48,6 +76,7 @@
 use crate::NodeId;
 use crate::model::Buckets;
 use crate::sim::columns::{ColumnLoop, Columns, Isa, run};
+use crate::sim::data::Anchors;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::ops::Range;
@@ -57,6 +86,19 @@ use std::ops::Range;
 /// stiff benchmark cloth's seam stretched 58% at five sub-steps); four covers a held edge's
 /// neighbourhood without a long list per node on a model with hundreds of anchors.
 pub(crate) const PER_NODE: usize = 4;
+
+/// Under Xpbd a tether's pull of at most this fraction of its reach becomes velocity, as a
+/// constraint holding a resting node does (and so a hanging cloth comes to rest); a larger
+/// one is a violation the node's motion did not make and becomes none (module docs). A
+/// thousandth: the default slack, above what a sub-step's motion leaves on a resting cloth.
+const HELD: f32 = 1e-3;
+
+/// A model without faces gets its tethers measured across the triangles its springs close;
+/// a node with more springs than this (a hub joined to everything) is left out of them and
+/// keeps the springs' paths, which bounds the search at this many look-ups per spring end.
+/// 64 is several times the springs a node of a cloth (12: structural, shear and skip-one
+/// bend) or a filled lattice (14) has.
+pub(crate) const MAX_CLOSING_DEGREE: usize = 64;
 
 /// The tethers of every node that has some, as parallel columns sorted by anchor and node,
 /// in runs of consecutive nodes tied to one anchor: a run's pulls are independent, and walk
@@ -72,6 +114,10 @@ pub(crate) struct Tethers {
     length: Vec<f32>,
     /// The runs: each an index range into the columns, whose nodes follow one another.
     runs: Vec<Range<usize>>,
+    /// Each tether's anchor as its index in the anchors' list.
+    slot: Vec<u32>,
+    /// The tethers (indices; `u32::MAX` pads) of each node that has more than one.
+    groups: Vec<[u32; PER_NODE]>,
 }
 
 impl Tethers {
@@ -96,10 +142,10 @@ impl Tethers {
         // three edge lengths: the two at this corner, then the opposite one).
         let length = |a: u32, b: u32| edges.get(a).iter().find(|e| e.0 == b).map(|e| e.1);
         // (The edge lengths are looked up once; the grouping walks its pairs twice.)
-        let usable: Vec<([u32; 3], [f32; 3])> = faces
-            .iter()
-            .filter_map(|f| {
-                let [a, b, c] = f.map(|n| n.0);
+        let closed = if faces.is_empty() { closed_triangles(nodes, &edges) } else { Vec::new() };
+        let corners = faces.iter().map(|f| f.map(|n| n.0)).chain(closed);
+        let usable: Vec<([u32; 3], [f32; 3])> = corners
+            .filter_map(|[a, b, c]| {
                 Some(([a, b, c], [length(b, c)?, length(c, a)?, length(a, b)?]))
             })
             .collect();
@@ -178,8 +224,19 @@ impl Tethers {
             .filter(|&(a, _, d)| a != NONE && d.is_finite() && d > 0.0)
             .collect();
         tethers.sort_unstable_by_key(|&(a, i, _)| (a, i));
+        let mut slot_of = vec![NONE; nodes];
+        for (k, &a) in anchors.iter().enumerate() {
+            if let Some(s) = slot_of.get_mut(a as usize) {
+                *s = k as u32;
+            }
+        }
+        let mut of_node = vec![[NONE; PER_NODE]; nodes];
         let mut out = Tethers::default();
         for (k, &(a, i, d)) in tethers.iter().enumerate() {
+            if let Some(free) = of_node[i as usize].iter_mut().find(|t| **t == NONE) {
+                *free = k as u32;
+            }
+            out.slot.push(slot_of[a as usize]);
             if out.anchor.last() != Some(&a) || out.node.last().map(|&n| n + 1) != Some(i) {
                 out.runs.push(k..k);
             }
@@ -190,68 +247,109 @@ impl Tethers {
             out.anchor.push(a);
             out.length.push(d);
         }
+        out.groups = of_node.into_iter().filter(|g| g[1] != NONE).collect();
         out
     }
 
-    /// How many nodes are tethered.
-    #[cfg(test)]
+    /// How many tethers there are.
     pub fn len(&self) -> usize {
         self.node.len()
     }
 
+    /// How far each tether lets its node go from its anchor during a step that ends with the
+    /// anchors at `anchors.target`: (1 + slack) L, and for a node tied to several anchors that
+    /// a game has moved further apart than the node's tethers reach together (a corner of a
+    /// held cloth dragged away from the other), every tether of that node longer by the same
+    /// factor, enough that their lengths meet and the slack stays (module docs). Written to
+    /// `out`, in the tethers' order.
+    pub fn reach(&self, slack: f32, anchors: &Anchors, out: &mut Vec<f32>) {
+        out.clear();
+        out.extend(self.length.iter().map(|l| l * (1.0 + slack)));
+        let at = |t: u32| {
+            let slot = self.slot.get(t as usize).copied().unwrap_or(u32::MAX);
+            anchors.target.get(slot as usize).copied()
+        };
+        for group in &self.groups {
+            let ties = group.iter().copied().take_while(|&t| t != u32::MAX);
+            let mut stretch = 1.0f32;
+            for (n, p) in ties.clone().enumerate() {
+                for q in ties.clone().skip(n + 1) {
+                    let (Some(a), Some(b)) = (at(p), at(q)) else { continue };
+                    let together = self.length[p as usize] + self.length[q as usize];
+                    if together > 0.0 {
+                        stretch = stretch.max(a.distance(b) / together);
+                    }
+                }
+            }
+            if stretch > 1.0 {
+                for t in ties {
+                    out[t as usize] *= stretch;
+                }
+            }
+        }
+    }
+
     /// Moves every tethered node at `base + u` (Xpbd's displacements; x, y, z columns, see
-    /// [`crate::sim::columns`]) beyond `(1 + slack) ×` its tether length from its anchor back
-    /// onto that sphere, moving u by the excess only. Runs one after the other, eight nodes of
-    /// a run at a time where the CPU has AVX, four otherwise, with no branch per node (most
-    /// nodes of a hanging cloth are pulled every sub-step). Nothing when the columns do not
-    /// cover the nodes.
-    pub fn pull_columns(&self, slack: f32, base: &Columns, u: &mut Columns) {
-        self.pull_on::<true, false>(Isa::detect(), slack, base, u, &mut Columns::default());
+    /// [`crate::sim::columns`]) beyond its `reach` (in the tethers' order) from its anchor back
+    /// onto that sphere, moving u by the excess only. Its displacement a sub-step ago,
+    /// `u_prev`, moves too, less the outward part of u − u_prev: the velocity Xpbd then derives
+    /// from u − u_prev is the node's motion before the pull without its outward part, as at a
+    /// contact with the sphere, and the pull itself becomes no velocity (module docs). Runs one
+    /// after the other, eight nodes of a run at a time where the CPU has AVX, four otherwise,
+    /// with no branch per node (most nodes of a hanging cloth are pulled every sub-step).
+    /// Nothing when the columns do not cover the nodes.
+    pub fn pull_columns(
+        &self,
+        reach: &[f32],
+        base: &Columns,
+        u: &mut Columns,
+        u_prev: &mut Columns,
+    ) {
+        self.pull_on::<true>(Isa::detect(), reach, base, u, u_prev);
     }
 
     /// [`Tethers::pull_columns`] of nodes at `x` (no base) moving at `v`: a node pulled back
     /// also loses the outward part of its velocity, as at a contact with the sphere (the
     /// explicit integrators).
-    pub fn pull_stopping(&self, slack: f32, x: &mut Columns, v: &mut Columns) {
-        self.pull_on::<false, true>(Isa::detect(), slack, &Columns::default(), x, v);
+    pub fn pull_stopping(&self, reach: &[f32], x: &mut Columns, v: &mut Columns) {
+        self.pull_on::<false>(Isa::detect(), reach, &Columns::default(), x, v);
     }
 
-    /// The pulls with the loop built for `isa`: of nodes at `base + u` (`BASE`) or at `u`,
-    /// stopping their velocities `v` (`STOP`) or not.
-    fn pull_on<const BASE: bool, const STOP: bool>(
+    /// The pulls with the loop built for `isa`: of nodes at `base + u` whose displacements a
+    /// sub-step ago are `v` (`BASE`), or of nodes at `u` moving at `v`.
+    fn pull_on<const BASE: bool>(
         &self,
         isa: Isa,
-        slack: f32,
+        reach: &[f32],
         base: &Columns,
         u: &mut Columns,
         v: &mut Columns,
     ) {
         let n = u[0].len();
         let covered = |c: &Columns| c.iter().all(|c| c.len() == n);
-        if !covered(u) || (BASE && !covered(base)) || (STOP && !covered(v)) {
+        if !covered(u) || (BASE && !covered(base)) || !covered(v) || reach.len() != self.len() {
             return;
         }
-        let factor = 1.0 + slack;
-        run(isa, PullColumns::<BASE, STOP> { tethers: self, factor, base, u, v });
+        run(isa, PullColumns::<BASE> { tethers: self, reach, base, u, v });
     }
 }
 
 /// [`Tethers::pull_on`]'s loop, as a [`ColumnLoop`].
-struct PullColumns<'a, const BASE: bool, const STOP: bool> {
+struct PullColumns<'a, const BASE: bool> {
     tethers: &'a Tethers,
-    /// 1 + slack.
-    factor: f32,
+    /// How far each tether lets its node go ([`Tethers::reach`]).
+    reach: &'a [f32],
     /// Read when `BASE`.
     base: &'a Columns,
     u: &'a mut Columns,
-    /// Read and written when `STOP`.
+    /// The displacements a sub-step ago when `BASE`, else the velocities.
     v: &'a mut Columns,
 }
 
-impl<const BASE: bool, const STOP: bool> ColumnLoop for PullColumns<'_, BASE, STOP> {
+impl<const BASE: bool> ColumnLoop for PullColumns<'_, BASE> {
     #[inline(always)]
     fn run(self) {
-        let PullColumns { tethers, factor, base: [bx, by, bz], u: [ux, uy, uz], v } = self;
+        let PullColumns { tethers, reach, base: [bx, by, bz], u: [ux, uy, uz], v } = self;
         let [vx, vy, vz] = v;
         let n = ux.len();
         for run in &tethers.runs {
@@ -261,8 +359,7 @@ impl<const BASE: bool, const STOP: bool> ColumnLoop for PullColumns<'_, BASE, ST
                 continue;
             };
             let (a, r) = (a as usize, first as usize..first as usize + run.len());
-            let (Some(lengths), true, true) = (tethers.length.get(run.clone()), a < n, r.end <= n)
-            else {
+            let (Some(reach), true, true) = (reach.get(run.clone()), a < n, r.end <= n) else {
                 continue;
             };
             let (base_at, bases): ([f32; 3], [&[f32]; 3]) = if BASE {
@@ -272,14 +369,10 @@ impl<const BASE: bool, const STOP: bool> ColumnLoop for PullColumns<'_, BASE, ST
             };
             let anchor = (base_at, [ux[a], uy[a], uz[a]]);
             let [ox, oy, oz] = bases;
-            let (vx, vy, vz) = if STOP {
-                (&mut vx[r.clone()], &mut vy[r.clone()], &mut vz[r.clone()])
-            } else {
-                (&mut vx[..0], &mut vy[..0], &mut vz[..0])
-            };
+            let (vx, vy, vz) = (&mut vx[r.clone()], &mut vy[r.clone()], &mut vz[r.clone()]);
             #[rustfmt::skip]
-            pull_run::<BASE, STOP>(
-                anchor, factor, lengths, ox, oy, oz,
+            pull_run::<BASE>(
+                anchor, reach, ox, oy, oz,
                 &mut ux[r.clone()], &mut uy[r.clone()], &mut uz[r], vx, vy, vz,
             );
         }
@@ -287,19 +380,19 @@ impl<const BASE: bool, const STOP: bool> ColumnLoop for PullColumns<'_, BASE, ST
 }
 
 /// Pulls the nodes of one run (positions `ox, oy, oz` at the step's start plus displacements
-/// `ux, uy, uz` when `BASE`, else positions `ux, uy, uz`; tether lengths `lengths`) towards
-/// their anchor (`anchor` = its base position and displacement, or position), lane by lane,
-/// and when `STOP` takes the outward part out of their velocities `vx, vy, vz`. With a base,
-/// the offset from the anchor is the bases' offset (fixed for the step) plus the
-/// displacements', so a pull moves u by the small excess only and keeps its precision. Every
-/// column is an argument of its own, so that the compiler knows they do not overlap and
-/// vectorizes the loop ([`crate::sim::forces::bands`]).
+/// `ux, uy, uz` when `BASE`, else positions `ux, uy, uz`; how far they may go, `reach`) towards
+/// their anchor (`anchor` = its base position and displacement, or position), lane by lane.
+/// Without a base `vx, vy, vz` are velocities and lose their outward part; with one they are
+/// the displacements a sub-step ago, which follow the pull less the outward part of u − u_prev
+/// ([`Tethers::pull_columns`]). With a base, the offset from the anchor is the bases' offset
+/// (fixed for the step) plus the displacements', so a pull moves u by the small excess only
+/// and keeps its precision. Every column is an argument of its own, so that the compiler
+/// knows they do not overlap and vectorizes the loop ([`crate::sim::forces::bands`]).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn pull_run<const BASE: bool, const STOP: bool>(
+fn pull_run<const BASE: bool>(
     ([abx, aby, abz], [aux, auy, auz]): ([f32; 3], [f32; 3]),
-    factor: f32,
-    lengths: &[f32],
+    reach: &[f32],
     ox: &[f32],
     oy: &[f32],
     oz: &[f32],
@@ -310,30 +403,76 @@ fn pull_run<const BASE: bool, const STOP: bool>(
     vy: &mut [f32],
     vz: &mut [f32],
 ) {
-    let n = lengths.len();
+    let n = reach.len();
     let (ux, uy, uz) = (&mut ux[..n], &mut uy[..n], &mut uz[..n]);
+    let (vx, vy, vz) = (&mut vx[..n], &mut vy[..n], &mut vz[..n]);
     let bases = if BASE { Some((&ox[..n], &oy[..n], &oz[..n])) } else { None };
-    let mut velocities = if STOP { Some((&mut vx[..n], &mut vy[..n], &mut vz[..n])) } else { None };
     for j in 0..n {
         let (mut dx, mut dy, mut dz) = (ux[j] - aux, uy[j] - auy, uz[j] - auz);
         if let Some((ox, oy, oz)) = bases {
             (dx, dy, dz) = ((ox[j] - abx) + dx, (oy[j] - aby) + dy, (oz[j] - abz) + dz);
         }
         let squared = dx * dx + dy * dy + dz * dz;
-        let max = lengths[j] * factor;
+        let max = reach[j];
         let distance = squared.sqrt();
         let excess = (distance - max).max(0.0);
         let inward = if excess > 0.0 { 1.0 / distance } else { 0.0 };
-        let scale = excess * inward;
-        (ux[j], uy[j], uz[j]) = (ux[j] - dx * scale, uy[j] - dy * scale, uz[j] - dz * scale);
-        if let Some((vx, vy, vz)) = velocities.as_mut() {
-            // n is the outward unit direction, zero for a node within.
-            let (nx, ny, nz) = (dx * inward, dy * inward, dz * inward);
-            let outward = (vx[j] * nx + vy[j] * ny + vz[j] * nz).max(0.0);
-            (vx[j], vy[j], vz[j]) =
-                (vx[j] - nx * outward, vy[j] - ny * outward, vz[j] - nz * outward);
+        // n is the outward unit direction, zero for a node within.
+        let (nx, ny, nz) = (dx * inward, dy * inward, dz * inward);
+        // The motion this sub-step (with a base) or the velocity, and its outward part.
+        let (mx, my, mz) = if BASE {
+            (ux[j] - vx[j], uy[j] - vy[j], uz[j] - vz[j])
+        } else {
+            (vx[j], vy[j], vz[j])
+        };
+        let outward = (mx * nx + my * ny + mz * nz).max(0.0);
+        // Without a base the velocity loses its outward part. With one, a pull within HELD of
+        // the reach becomes velocity as any Xpbd constraint's (a resting node held); a larger
+        // one, a violation the motion did not make, moves u_prev too, by all but the outward
+        // motion: the velocity then loses just its outward part (module docs).
+        let held = excess <= HELD * max;
+        let shift = if !BASE {
+            outward
+        } else if held {
+            0.0
+        } else {
+            excess - outward
+        };
+        (vx[j], vy[j], vz[j]) = (vx[j] - nx * shift, vy[j] - ny * shift, vz[j] - nz * shift);
+        (ux[j], uy[j], uz[j]) = (ux[j] - nx * excess, uy[j] - ny * excess, uz[j] - nz * excess);
+    }
+}
+
+/// Every triangle that three springs close, for a model without faces: each once, as
+/// (a, b, c) with a < b < c, from `edges` (each of the `nodes` nodes' spring neighbours). Nodes with more than
+/// [`MAX_CLOSING_DEGREE`] springs are left out of them, so the work is at most that many
+/// look-ups per spring end.
+fn closed_triangles(nodes: usize, edges: &Buckets<f32>) -> Vec<[u32; 3]> {
+    let degree = |a: u32| edges.get(a).len();
+    let mut mark = vec![false; nodes];
+    let mut triangles = Vec::new();
+    for a in 0..nodes as u32 {
+        if degree(a) > MAX_CLOSING_DEGREE {
+            continue;
+        }
+        let higher = |&&(b, _): &&(u32, f32)| b > a && degree(b) <= MAX_CLOSING_DEGREE;
+        for &(b, _) in edges.get(a).iter().filter(higher) {
+            mark[b as usize] = true;
+        }
+        for &(b, _) in edges.get(a).iter().filter(higher) {
+            for &(c, _) in edges.get(b) {
+                if c > b && mark[c as usize] {
+                    triangles.push([a, b, c]);
+                }
+            }
+        }
+        for &(b, _) in edges.get(a) {
+            mark[b as usize] = false;
         }
     }
+    triangles.sort_unstable();
+    triangles.dedup();
+    triangles
 }
 
 /// The distance to corner C of a triangle ABC from a source whose distances to A and B are
@@ -426,19 +565,26 @@ mod tests {
         let u = vec![Vec3A::ZERO, Vec3A::ZERO, Vec3A::new(0.0, 3.0, 0.0), Vec3A::ZERO, Vec3A::ZERO];
         let (mut base_columns, mut u_columns) = (Columns::default(), Columns::default());
         split(&base, &mut base_columns);
+        // Node 2 moved out 3 m this sub-step (from its base): all of that motion is outward,
+        // so after the pull it has none left: u − u_prev = 0, no velocity.
+        let mut prev_columns = Columns::default();
         for isa in Isa::available() {
             split(&u, &mut u_columns);
-            t.pull_on::<true, false>(
+            split(&[Vec3A::ZERO; 5], &mut prev_columns);
+            t.pull_on::<true>(
                 isa,
-                0.0,
+                &within(&t, 0.0),
                 &base_columns,
                 &mut u_columns,
-                &mut Columns::default(),
+                &mut prev_columns,
             );
-            let mut pulled = u.clone();
+            let (mut pulled, mut prev) = (u.clone(), u.clone());
             gather::<false>(&u_columns, &mut pulled);
+            gather::<false>(&prev_columns, &mut prev);
             assert!((base[2] + pulled[2] - Vec3A::new(1.0, 2.0, 0.0)).length() < 1e-6, "{isa:?}");
+            assert!((pulled[2] - prev[2]).length() < 1e-6, "{isa:?}: {}", pulled[2] - prev[2]);
             assert_eq!(&pulled[..2], &u[..2], "{isa:?}: within, untouched");
+            assert_eq!(&prev[..2], &[Vec3A::ZERO; 2], "{isa:?}: within, untouched");
         }
     }
 
@@ -479,12 +625,14 @@ mod tests {
             .into_iter()
             .map(|isa| {
                 split(&u, &mut u_columns);
-                t.pull_on::<true, false>(
+                let mut prev_columns = Columns::default();
+                split(&u, &mut prev_columns);
+                t.pull_on::<true>(
                     isa,
-                    slack,
+                    &within(&t, slack),
                     &base_columns,
                     &mut u_columns,
-                    &mut Columns::default(),
+                    &mut prev_columns,
                 );
                 let mut pulled = u.clone();
                 gather::<false>(&u_columns, &mut pulled);
@@ -507,12 +655,54 @@ mod tests {
         }
     }
 
+    /// Each tether's reach, (1 + `slack`) L, while the anchors keep their rest places.
+    fn within(t: &Tethers, slack: f32) -> Vec<f32> {
+        t.length.iter().map(|l| l * (1.0 + slack)).collect()
+    }
+
+    #[test]
+    fn tethers_that_anchors_moved_apart_lengthen_just_enough_to_meet() {
+        // A rope of 5 nodes 1 m apart held at both ends: the middle node's tethers are 2 m to
+        // each end. Ends dragged 6 m apart: each of its tethers lets it go 3 m; the nodes beside
+        // it (1 and 3 m from the ends) get 1.5 and 4.5; the slack is on top. Ends 3 m apart:
+        // nothing changes.
+        let mut m = SpringModel::default();
+        for i in 0..5 {
+            m.nodes.push(Node { position: Vec3::X * i as f32, mass: 1.0 });
+        }
+        for i in 0..4 {
+            m.springs.push(Spring::new(NodeId(i), NodeId(i + 1), 1.0, 10.0, SpringKind::Stretch));
+        }
+        m.anchors = vec![NodeId(0), NodeId(4)];
+        let mut c = Compiled::new(&m);
+        let t = Tethers::new(
+            5,
+            (c.springs.a(), c.springs.b(), &c.springs.rest),
+            &c.anchors.nodes,
+            &c.faces,
+        );
+        let mut reach = Vec::new();
+        let of = |reach: &[f32], node: u32, anchor: u32| {
+            let k = (0..t.len()).find(|&k| t.node[k] == node && t.anchor[k] == anchor);
+            k.map(|k| reach[k])
+        };
+        c.anchors.target[1] = Vec3A::X * 3.0;
+        t.reach(0.5, &c.anchors, &mut reach);
+        assert_eq!(reach, within(&t, 0.5), "closer together: the rest lengths");
+        c.anchors.target[1] = Vec3A::X * 6.0;
+        t.reach(0.5, &c.anchors, &mut reach);
+        assert_eq!(of(&reach, 2, 0), Some(3.0 * 1.5));
+        assert_eq!(of(&reach, 2, 4), Some(3.0 * 1.5));
+        assert_eq!(of(&reach, 1, 0), Some(1.5 * 1.5));
+        assert_eq!(of(&reach, 1, 4), Some(4.5 * 1.5));
+    }
+
     /// [`Tethers::pull_stopping`] on vectors, with the loop built for `isa`.
     fn stopping(t: &Tethers, isa: Isa, slack: f32, x: &mut [Vec3A], v: &mut [Vec3A]) {
         let (mut xc, mut vc) = (Columns::default(), Columns::default());
         split(x, &mut xc);
         split(v, &mut vc);
-        t.pull_on::<false, true>(isa, slack, &Columns::default(), &mut xc, &mut vc);
+        t.pull_on::<false>(isa, &within(t, slack), &Columns::default(), &mut xc, &mut vc);
         gather::<false>(&xc, x);
         gather::<false>(&vc, v);
     }
@@ -620,8 +810,15 @@ mod tests {
             m.springs.push(Spring::new(a, b, rest, 10.0, SpringKind::Stretch));
         }
         m.anchors = vec![id(0, 0)];
+        m.params.tethers = Some(crate::model::Tethers::default());
         let c = Compiled::new(&m);
-        let t = c.tethers.expect("on by default");
+        let t = c.tethers.expect("on");
+        // The same grid without its faces: the triangles its springs close are the faces'.
+        let mut springs_only = m.clone();
+        springs_only.faces = Default::default();
+        let alone = Compiled::new(&springs_only).tethers.expect("on");
+        assert_eq!((&alone.node, &alone.anchor), (&t.node, &t.anchor));
+        assert_eq!(alone.length, t.length, "the same lengths, springs only");
         let worst = (0..t.len())
             .map(|k| {
                 let (i, length) = (t.node[k] as usize, t.length[k]);

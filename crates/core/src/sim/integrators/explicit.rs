@@ -115,6 +115,8 @@ pub(crate) struct Scratch {
     /// The nodes' positions and velocities as columns, for the tethers' pull.
     pub x_columns: Columns,
     pub v_columns: Columns,
+    /// How far each tether lets its node go this sub-step ([`crate::sim::constraints::tethers`]).
+    pub reach: Vec<f32>,
     /// Shape matching's fit, warm-started from sub-step to sub-step.
     pub shape: ShapeFit,
 }
@@ -158,7 +160,8 @@ pub(crate) fn substep(
         let (x, v) = (&mut scratch.x_columns, &mut scratch.v_columns);
         split(&to.pos, x);
         split(&to.vel, v);
-        tethers.pull_stopping(t.slack, x, v);
+        tethers.reach(t.slack, &c.anchors, &mut scratch.reach);
+        tethers.pull_stopping(&scratch.reach, x, v);
         gather::<false>(x, &mut to.pos);
         gather::<false>(v, &mut to.vel);
     }

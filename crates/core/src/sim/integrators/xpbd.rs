@@ -21,7 +21,7 @@
 //!     without anchors: undo the spin the pass leaked          (see crate::sim::integrators::spin)
 //!     with anchors and gas: undo the spin each spring leaked   (likewise)
 //!     shape matching: x ← x + β (g − x)                     (see crate::sim::forces::shape)
-//!     tethers: x back within reach of its anchors           (see crate::sim::constraints::tethers)
+//!     tethers: x (and x_prev) back within reach of its anchors  (see crate::sim::constraints::tethers)
 //!     v ← (x − x_prev) / h · e^(−c h)                      (global damping)
 //!     collisions on x and v                                 (see crate::sim::contacts::collision;
 //!                                       a cage's skin collides instead: crate::sim::contacts::surface)
@@ -123,6 +123,8 @@ pub(crate) struct Workspace {
     base_columns: Columns,
     u_columns: Columns,
     u_prev_columns: Columns,
+    /// How far each tether lets its node go this step ([`crate::sim::constraints::tethers`]).
+    reach: Vec<f32>,
 }
 
 impl Workspace {
@@ -161,11 +163,14 @@ impl Workspace {
         predict: bool,
     ) -> bool {
         let scale = (1.0 / h) * global_factor(c.params.damping, h);
-        let Workspace { u, u_prev, kick, base_columns, u_columns, .. } = self;
-        if let (Some(t), Some(tethers)) = (c.params.tethers, &c.tethers) {
+        let Workspace { u, u_prev, kick, base_columns, u_columns, u_prev_columns, reach, .. } =
+            self;
+        if let (Some(_), Some(tethers)) = (c.params.tethers, &c.tethers) {
             split(u, u_columns);
-            tethers.pull_columns(t.slack, base_columns, u_columns);
+            split(u_prev, u_prev_columns);
+            tethers.pull_columns(reach, base_columns, u_columns, u_prev_columns);
             gather::<false>(u_columns, u);
+            gather::<false>(u_prev_columns, u_prev);
         }
         let mut finite = true;
         if world.colliders.is_empty() {
@@ -250,6 +255,9 @@ pub(crate) fn step(
     let spin = Spin::of(c, world);
     let (start, out, dst) = states.pair(states.committed_index());
     let base = &start.pos;
+    if let (Some(t), Some(tethers)) = (c.params.tethers, &c.tethers) {
+        tethers.reach(t.slack, &c.anchors, &mut ws.reach);
+    }
     if c.springs.bands.has_long() || (c.params.tethers.is_some() && c.tethers.is_some()) {
         split(base, &mut ws.base_columns);
     }
