@@ -62,8 +62,8 @@ pub(crate) fn model(
         },
         ..SpringModel::default()
     };
-    if let Some(s) = made.solid {
-        model.params.substeps = s.substeps;
+    if made.solid.is_some() {
+        model.params.substeps = solid::SUBSTEPS;
         model.params.shape_matching = Some(solid::shape_matching(model.nodes.positions()));
     } else if !model.faces.is_empty() {
         // A sheet: its stretch springs stand for cloth that all but does not stretch, which

@@ -66,7 +66,7 @@ pub(crate) fn model(
         skin: Some(Skin::new(vertices, faces, std::mem::take(&mut mesh.uvs))),
         ..SpringModel::default()
     };
-    model.params.substeps = caged.substeps;
+    model.params.substeps = solid::SUBSTEPS;
     model.params.shape_matching = Some(solid::shape_matching(model.surface_positions()));
     report.anchors = model.anchors.len();
     report.nodes = nodes;

@@ -63,18 +63,28 @@ fn filled_shapes_keep_their_shape_on_the_ground_and_hollow_ones_sag() {
 }
 
 #[test]
-fn the_blob_keeps_its_shape_at_a_centimetre_a_metre_and_a_hundred_metres() {
+fn the_blob_keeps_its_shape_at_a_centimetre_a_metre_and_a_hundred_metres_at_the_same_cost() {
+    // The same mesh at three sizes: the same nodes, springs and sub-steps, so the same cost
+    // per frame, and within 1% of its diagonal at every frame, upright.
+    let mut costs = Vec::new();
     for size in [0.01f32, 1.0, 100.0] {
         let model = convert(shapes::blob(), true, size / 1.2);
         let report = checked(&model);
         println!(
-            "blob {size} m: sag {:.3}%, shake {:.4}%, {} sub-steps",
+            "blob {size} m: worst {:.3}% at {:.2} s, tilt {:.2}°, shake {:.4}%, {} nodes, {} springs, {} sub-steps",
             report.sag.error * 100.0,
+            report.course.worst_at,
+            report.course.tilt_degrees,
             report.shake.error * 100.0,
+            model.nodes.len(),
+            model.springs.len(),
             model.params.substeps
         );
-        assert!(report.stable && report.sag.error < 0.02, "{size} m: {}", report.sag.error);
+        assert!(report.stable && report.sag.error < 0.01, "{size} m: {}", report.sag.error);
+        assert!(report.course.tilt_degrees < 5.0, "{size} m: {:?}", report.course);
+        costs.push((model.nodes.len(), model.springs.len(), model.params.substeps));
     }
+    assert!(costs.iter().all(|&c| c == costs[0]), "{costs:?}");
 }
 
 #[test]

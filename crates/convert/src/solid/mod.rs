@@ -21,25 +21,18 @@
 //! game draws the same mesh.
 //!
 //! **Sub-steps.** Xpbd with one constraint iteration per sub-step ([`springmesh_core::sim`])
-//! leaves a residual sag that the material does not explain: each sub-step h gravity moves every
-//! node g h², and one sweep of corrections carries that through the n = H / s lattice layers of
-//! a body of height H only partly, so the body ends lower by about C g h² H / s² of its height
-//! (s the spacing). Measured on the bunny of `shared/corpus` filled at 1 cm tall (s = 0.6 mm):
-//! 8.1% at 32 sub-steps, 0.63% at 128 (∝ h², as the estimate says), so C ≈ 1.1. And although
-//! Xpbd is stable at any stiffness, one iteration per sub-step does not keep a lattice that
-//! swings faster than about 1.2 radians a sub-step. Measured on the blob of the tests at
-//! 1 cm, whose fastest lattice mode (a diagonal spring between two lattice nodes,
-//! ω² = 2 k / m = 8E / (3ρ s²)) has ω = 15,570 /s, with `springmesh check`'s gravity test
-//! judged at every frame: at 216 sub-steps of a 60 Hz frame (ω h = 1.20) its legs give way
-//! within 0.3 s (2.4% of the diagonal) and it falls over; at 224 (1.16) it stands (0.59%, 2°),
-//! at 248 (1.05) 0.44%. (Judged only at the end of the run, it had seemed to stand up to
-//! ω h = 1.58 on the 1.2 m blob: the fallen body lies whole.)
-//! The model's sub-steps are the fewest, in multiples of 4, that keep the residual sag below
-//! [`NUMERICAL_SAG`] and ω h at most [`MAX_TURN`], and never fewer than [`MIN_SUBSTEPS`]: 24
-//! for the 1.2 m blob and 12 for a 1 m ball (cheaper than the default 32 of a cloth), 248 for
-//! the blob at 1 cm. A stiff
-//! small thing is expensive to simulate (ω grows as 1/√size at the default modulus); a game
-//! that can afford less lowers them, or the modulus.
+//! carries a contact's push across a body one spring a sub-step, while gravity moves every
+//! node g h² a sub-step; on springs alone a resting body ends lower than its material says
+//! by about C g h² H / s² of its height (H its height, s the spacing; C ≈ 1.1 measured), a
+//! per cent of a 1 cm bunny at 32 sub-steps, and the converter used to buy that back with
+//! sub-steps (248 for the blob of the tests at 1 cm). The shape matching below and the
+//! support of the whole body (`springmesh_core::sim::contacts::body`, which answers a
+//! solid's contacts as a rigid body's first, in the share its shape matching carries within
+//! a sub-step) bound that error by the pull's own sag at any h, so every solid gets
+//! [`SUBSTEPS`] (8) sub-steps, at any size. Measured with `springmesh check` at 8: the blob
+//! at 1 cm, 1 m and 100 m 0.075%, 0.096% and 0.037%, the four-legged stilts 0.45% and 0.65°,
+//! the bunny, teapot, sphere and torus of `shared/corpus` 0.18–0.43%; 12 sub-steps change
+//! none of them by more than a tenth of a per cent of the diagonal.
 //!
 //! **Shape matching.** Springs carry a load across a body one spring a sub-step, so thin parts
 //! that bear weight bend before the correction arrives: measured, a box body on four legs
@@ -79,29 +72,19 @@ use winding::WindingTree;
 /// most, far more than a game steps).
 pub const MAX_LATTICE_POINTS: usize = 16 << 20;
 
-/// The residual sag of the solver (fraction of the height) that a solid's sub-steps are chosen
-/// to stay under: half the material's own 1%. (Measured with it, the whole sag of the sphere,
-/// torus, blob and open box of the tests stays at 0.2–0.35%: a solid standing on its base is
-/// stiffer than the column the default modulus is worked out for.)
-pub const NUMERICAL_SAG: f32 = 0.005;
 /// How far (fraction of the bounding-box diagonal) a node carrying its own weight under
 /// standard gravity sits off its goal on a solid's shape matching: its frequency is
 /// f = √(g / (SHAPE_SAG · D)) / 2π (module docs), 5.9 Hz for a body 1.4 m across.
 pub const SHAPE_SAG: f32 = 0.005;
-/// The fewest sub-steps a solid gets: below 8 a 60 Hz frame's contacts with the ground grow
-/// coarse.
-pub const MIN_SUBSTEPS: u32 = 8;
+/// The sub-steps of a solid per 60 Hz frame (module docs): below 8 a frame's contacts with
+/// the ground grow coarse.
+pub const SUBSTEPS: u32 = 8;
 /// Horizontal sections for the default modulus: enough to resolve legs a tenth of the height.
 const SLICES: usize = 64;
-/// The most radians the fastest lattice mode may turn in one sub-step (module docs): 1.05,
-/// an eighth below where the blob of the tests fell over (1.20, judged at every frame).
-pub const MAX_TURN: f32 = 1.05;
 /// A point is inside when its winding number is above this: a hair over ½, because a point
 /// on the surface itself (a lattice point in the plane of a flat face, or on an open sheet)
 /// winds exactly ½ and is not inside anything.
 const INSIDE: f64 = 0.5 + 1e-3;
-/// C of the residual sag C g h² H / s² (module docs), measured.
-const SAG_CONSTANT: f32 = 1.14;
 
 /// How to fill a solid.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
@@ -140,8 +123,6 @@ pub struct Solid {
     pub springs: Vec<Spring>,
     /// Surface nodes that found no lattice node on their inner side.
     pub unbound: Vec<usize>,
-    /// Sub-steps per frame step of `dt` that keep the solver's own sag small (module docs).
-    pub substeps: u32,
     area: Vec<f32>,
 }
 
@@ -204,7 +185,7 @@ pub fn fill(
     let masses = masses(mass, &area, interior.len(), spacing, volume);
     let total_mass: f32 = masses.iter().sum();
     let density = total_mass / volume;
-    let (modulus, height) = modulus(options, density, (positions, triangles), (lo, hi));
+    let modulus = modulus(options, density, (positions, triangles), (lo, hi));
 
     let mut springs = Vec::new();
     let mut push = |a: u32, b: u32, k: f32, all: &[Vec3]| {
@@ -251,35 +232,25 @@ pub fn fill(
         );
         push(a, b, k, &all);
     }
-    let substeps = lattice_substeps(height, spacing, modulus, density);
-    Ok(Solid { spacing, modulus, volume, interior, masses, springs, unbound, substeps, area })
+    Ok(Solid { spacing, modulus, volume, interior, masses, springs, unbound, area })
 }
 
 /// The modulus of `options` or the default one for a body of `density` with this surface and
-/// bounding box, and the height it is worked out for.
+/// bounding box.
 fn modulus(
     options: &SolidOptions,
     density: f32,
     (positions, triangles): (&[Vec3], &[[u32; 3]]),
     (lo, hi): (Vec3, Vec3),
-) -> (f32, f32) {
+) -> f32 {
     let height = (hi.y - lo.y).max((hi - lo).max_element() * 1e-3).max(f32::MIN_POSITIVE);
-    let modulus = options.youngs_modulus.unwrap_or_else(|| {
+    options.youngs_modulus.unwrap_or_else(|| {
         let areas = slices::cross_sections(positions, triangles, lo.y, lo.y + height, SLICES);
         let e = material::default_modulus(density, &areas, height / SLICES as f32);
         // No section at all (a flat or open mesh): the prism rule over the largest extent.
         let prism = || material::default_modulus(density, &[1.0], (hi - lo).max_element());
         if e.is_finite() && e > 0.0 { e } else { prism() }
-    });
-    (modulus, height)
-}
-
-/// Sub-steps of a lattice of spacing `spacing` in a body of height `height`, modulus `modulus`
-/// and density `density`: its fastest mode, a diagonal spring between two lattice nodes, has
-/// ω² = 8E / (3ρh²) (module docs).
-fn lattice_substeps(height: f32, spacing: f32, modulus: f32, density: f32) -> u32 {
-    let omega = (8.0 * modulus / (3.0 * density)).sqrt() / spacing;
-    substeps(height, spacing, omega, springmesh_core::model::DEFAULT_DT)
+    })
 }
 
 /// A solid simulated as a cage ([`cage`]): the cage's nodes and springs, and the weights by
@@ -296,8 +267,6 @@ pub struct CagedSolid {
     pub masses: Vec<f32>,
     /// The cage's springs, in cage node indices, with stiffness and damping.
     pub springs: Vec<Spring>,
-    /// Sub-steps per frame step of `dt` (module docs).
-    pub substeps: u32,
 }
 
 /// The cage of at most `options.max_nodes` nodes over the surface `triangles` over
@@ -330,7 +299,7 @@ pub fn fill_caged(
         Share::Proportional(total) => cage.masses(total),
     };
     let density = masses.iter().sum::<f32>() / volume;
-    let (modulus, height) = modulus(options, density, (positions, triangles), (lo, hi));
+    let modulus = modulus(options, density, (positions, triangles), (lo, hi));
     let springs = cage
         .edges
         .iter()
@@ -342,13 +311,7 @@ pub fn fill_caged(
                 .with_damping(material::damping(k, m))
         })
         .collect();
-    // The fastest mode is a diagonal spring (k = 2Eh/3) between two of the lightest nodes,
-    // ω² = 2k/m: the lattice's 8E/(3ρh²) when m = ρh³/2, faster for the cage's lighter nodes
-    // outside the mesh.
-    let lightest = masses.iter().copied().fold(f32::INFINITY, f32::min);
-    let omega = (4.0 * modulus * spacing / (3.0 * lightest)).sqrt();
-    let substeps = substeps(height, spacing, omega, springmesh_core::model::DEFAULT_DT);
-    Ok(CagedSolid { cage, modulus, volume, masses, springs, substeps })
+    Ok(CagedSolid { cage, modulus, volume, masses, springs })
 }
 
 /// The shape matching of a solid whose surface is at `positions`: the frequency whose pull
@@ -358,18 +321,6 @@ pub fn shape_matching(positions: &[Vec3]) -> ShapeMatching {
     let (lo, hi) = bounds(positions);
     let omega_squared = 9.81 / (SHAPE_SAG * lo.distance(hi).max(f32::MIN_POSITIVE));
     ShapeMatching { frequency: omega_squared.sqrt() / std::f32::consts::TAU }
-}
-
-/// Sub-steps per frame step `dt` for a body of height `height` filled at spacing `spacing`
-/// whose fastest lattice mode has angular frequency `omega` (1/s), a multiple of 4 (module
-/// docs).
-pub fn substeps(height: f32, spacing: f32, omega: f32, dt: f32) -> u32 {
-    let h = spacing * (NUMERICAL_SAG / (SAG_CONSTANT * 9.81 * height)).sqrt();
-    let h = h.min(MAX_TURN / omega);
-    let n = (dt / h).ceil();
-    let n =
-        if n.is_finite() { n.min(springmesh_core::model::MAX_SUBSTEPS as f32) as u32 } else { 0 };
-    n.div_ceil(4).saturating_mul(4).clamp(MIN_SUBSTEPS, springmesh_core::model::MAX_SUBSTEPS)
 }
 
 impl Solid {

@@ -204,15 +204,16 @@ impl Colliders<'_> {
     }
 
     /// Resolves the contacts of a node that moved from `from` to `*to` with velocity `*v`
-    /// over a sub-step `h`, one collider after the other; true when there was one.
+    /// over a sub-step `h`, one collider after the other; the normal of the last one that
+    /// answered, if any did.
     #[inline]
-    pub fn resolve(&self, from: Vec3A, to: &mut Vec3A, v: &mut Vec3A, h: f32) -> bool {
+    pub fn resolve(&self, from: Vec3A, to: &mut Vec3A, v: &mut Vec3A, h: f32) -> Option<Vec3A> {
         let r = self.radius;
-        let mut touched = false;
+        let mut touched = None;
         let mut answer = |contact: Option<Contact>, to: &mut Vec3A, v: &mut Vec3A| {
             if let Some(contact) = contact {
                 (*to, *v) = respond(&contact, *v, h, self.rest_speed);
-                touched = true;
+                touched = Some(Vec3A::from(contact.normal));
             }
         };
         if let Some(g) = self.ground

@@ -39,9 +39,22 @@ pub(crate) struct Frame<'a> {
 }
 
 impl Frame<'_> {
+    /// Where node `j` is, its `x` being `x[j]`.
     #[inline]
-    fn at(&self, x: &[Vec3A], j: usize) -> Vec3A {
-        self.base.map_or(x[j], |b| b[j] + x[j])
+    pub fn at(&self, x: &[Vec3A], j: usize) -> Vec3A {
+        self.at_value(x[j], j)
+    }
+
+    /// Where node `j` is when its `x` is `xj`.
+    #[inline]
+    pub fn at_value(&self, xj: Vec3A, j: usize) -> Vec3A {
+        self.base.map_or(xj, |b| b[j] + xj)
+    }
+
+    /// Where node `j` was at the start of the sub-step.
+    #[inline]
+    pub fn start_of(&self, j: usize) -> Vec3A {
+        self.at_value(self.from[j], j)
     }
 }
 
@@ -68,12 +81,12 @@ pub(crate) fn touch(
             for (&j, &w) in nodes.iter().zip(&weights) {
                 let j = j as usize;
                 p += w * frame.at(x, j);
-                p_from += w * frame.base.map_or(frame.from[j], |b| b[j] + frame.from[j]);
+                p_from += w * frame.start_of(j);
                 vp += w * v[j];
                 share += w * w * inv_mass[j];
             }
             let (mut to, mut vt) = (p, vp);
-            if share <= 0.0 || !colliders.resolve(p_from, &mut to, &mut vt, h) {
+            if share <= 0.0 || colliders.resolve(p_from, &mut to, &mut vt, h).is_none() {
                 continue;
             }
             touched = true;

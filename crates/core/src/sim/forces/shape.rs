@@ -4,7 +4,8 @@
 //! iteration per sub-step needs about as many sub-steps as the body is springs across before
 //! the weight on a leg reaches the ground, and the smaller the body, the stiffer its springs
 //! must be to sag the same fraction, so the more sub-steps (a 1 cm blob needed 232 where the
-//! same blob at 1 m needs 24). Shape matching (Müller, Heidelberger, Teschner & Gross,
+//! same blob at 1 m needed 24; with shape matching and the support of the whole body,
+//! `crate::sim::contacts::body`, both need 8). Shape matching (Müller, Heidelberger, Teschner & Gross,
 //! "Meshless Deformations Based on Shape Matching", SIGGRAPH 2005) ties every node directly to
 //! where the rest shape would be if it had moved rigidly, so it holds in one pass at any size:
 //!
@@ -49,7 +50,8 @@
 //!   F / (m ω²) off its goal. The pull moves no centre of mass, so a ground reaches the rest
 //!   of a body only through the pull of the nodes it touches: held up by the pull alone, a
 //!   body whose nodes on the ground carry a fraction φ of its mass sinks onto them by about
-//!   g / (φ ω²) (a test works a column out exactly). Springs carry most of a solid's weight;
+//!   g / (φ ω²) (a test works a column out exactly; Xpbd's answer to a free body's contacts
+//!   as a whole takes a little of that off: `crate::sim::contacts::body`). Springs carry most of a solid's weight;
 //!   the pull keeps its thin parts from buckling. The converter chooses f from the body's
 //!   size (`convert::solid`).
 //!

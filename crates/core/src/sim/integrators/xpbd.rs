@@ -23,13 +23,16 @@
 //!     shape matching: x ← x + β (g − x)                     (see crate::sim::forces::shape)
 //!     tethers: x (and x_prev) back within reach of its anchors  (see crate::sim::constraints::tethers)
 //!     v ← (x − x_prev) / h · e^(−c h)                      (global damping)
+//!     a free body with shape matching: its contacts answered as a rigid body's, shared by
+//!         every node in the proportion β              (see crate::sim::contacts::body)
 //!     collisions on x and v                                 (see crate::sim::contacts::collision;
 //!                                       a cage's skin collides instead: crate::sim::contacts::surface)
 //! ```
 //!
-//! The last three lines and the next sub-step's first two are one pass over the nodes (when
-//! there is no gas, whose kick needs every node's position first): a node's velocity, contacts
-//! and next prediction are worked out while it is in cache.
+//! The velocity, the collisions and the next sub-step's first two lines are one pass over the
+//! nodes (when there is no gas, whose kick needs every node's position first, and no contact
+//! that needs every node's velocity first: a body answered as a whole, or a cage's skin): a
+//! node's velocity, contacts and next prediction are worked out while it is in cache.
 //!
 //! - x, v, w: position (m), velocity (m/s), inverse mass (1/kg, 0 for anchors) of a node.
 //! - k, L, d_s: stiffness (N/m), rest length (m) and damping (N·s/m) of a spring; α̃ its
@@ -80,6 +83,7 @@
 
 use crate::sim::columns::{Columns, gather, split};
 use crate::sim::compile::Compiled;
+use crate::sim::contacts::body::{self, Support};
 use crate::sim::contacts::surface::{Frame, touch};
 use crate::sim::forces::bands::{StripeWork, Stripes};
 use crate::sim::forces::damping::global_factor;
@@ -125,6 +129,8 @@ pub(crate) struct Workspace {
     u_prev_columns: Columns,
     /// How far each tether lets its node go this step ([`crate::sim::constraints::tethers`]).
     reach: Vec<f32>,
+    /// The contacts of a body answered as a whole ([`crate::sim::contacts::body`]).
+    support: Support,
 }
 
 impl Workspace {
@@ -163,8 +169,17 @@ impl Workspace {
         predict: bool,
     ) -> bool {
         let scale = (1.0 / h) * global_factor(c.params.damping, h);
-        let Workspace { u, u_prev, kick, base_columns, u_columns, u_prev_columns, reach, .. } =
-            self;
+        let Workspace {
+            u,
+            u_prev,
+            kick,
+            base_columns,
+            u_columns,
+            u_prev_columns,
+            reach,
+            support,
+            ..
+        } = self;
         if let (Some(_), Some(tethers)) = (c.params.tethers, &c.tethers) {
             split(u, u_columns);
             split(u_prev, u_prev_columns);
@@ -187,23 +202,10 @@ impl Workspace {
                     *v = vx;
                 }
             }
-        } else if let Some(points) = &c.touch {
-            // The cage's nodes do not collide, the skin's points do: every node's velocity
-            // first, then the points, then the next prediction.
-            for ((u, u_prev), v) in u.iter().zip(u_prev.iter()).zip(v.iter_mut()) {
-                *v = (*u - *u_prev) * scale;
-                finite &= (*u + *v).is_finite();
-            }
-            let frame = Frame { base: Some(base), from: u_prev };
-            touch(points, &world.colliders, &c.nodes.inv_mass, &frame, u, v, h);
-            let nodes = u.iter_mut().zip(u_prev.iter_mut()).zip(v.iter().zip(kick.iter()));
-            for ((u, u_prev), (v, &kick)) in nodes {
-                *u_prev = *u;
-                if predict {
-                    *u += (*v + kick) * h;
-                }
-            }
-        } else {
+            return finite;
+        }
+        let whole = body::applies(c);
+        if !whole && c.touch.is_none() {
             let nodes = u.iter_mut().zip(u_prev.iter_mut()).zip(v.iter_mut().zip(kick.iter()));
             let at_rest = base.iter().zip(&c.nodes.free);
             for (((u, u_prev), (v, &kick)), (&x0, &free)) in nodes.zip(at_rest) {
@@ -212,12 +214,44 @@ impl Workspace {
                 finite &= (x + vx).is_finite();
                 let mut at = x0 + x;
                 // Only a contact rewrites u: x0 + u − x0 would round away its precision.
-                if free != 0.0 && world.colliders.resolve(x0 + *u_prev, &mut at, &mut vx, h) {
+                if free != 0.0
+                    && world.colliders.resolve(x0 + *u_prev, &mut at, &mut vx, h).is_some()
+                {
                     x = at - x0;
                 }
                 *u_prev = x;
                 *u = if predict { x + (vx + kick) * h } else { x };
                 *v = vx;
+            }
+            return finite;
+        }
+        // Every node's velocity first, then the body's support and the contacts of the skin's
+        // points or of the nodes, then the next prediction.
+        for ((u, u_prev), v) in u.iter().zip(u_prev.iter()).zip(v.iter_mut()) {
+            *v = (*u - *u_prev) * scale;
+            finite &= (*u + *v).is_finite();
+        }
+        let frame = Frame { base: Some(base), from: u_prev };
+        if whole {
+            let share = shape::omega_squared(c).map_or(0.0, |w2| blend(w2, h));
+            support.answer(c, &world.colliders, &frame, (u, v), h, share);
+        }
+        if let Some(points) = &c.touch {
+            touch(points, &world.colliders, &c.nodes.inv_mass, &frame, u, v, h);
+        } else {
+            let nodes = u.iter_mut().zip(u_prev.iter()).zip(v.iter_mut());
+            for (((u, &u_prev), v), (&x0, &free)) in nodes.zip(base.iter().zip(&c.nodes.free)) {
+                let mut at = x0 + *u;
+                if free != 0.0 && world.colliders.resolve(x0 + u_prev, &mut at, v, h).is_some() {
+                    *u = at - x0;
+                }
+            }
+        }
+        let nodes = u.iter_mut().zip(u_prev.iter_mut()).zip(v.iter().zip(kick.iter()));
+        for ((u, u_prev), (v, &kick)) in nodes {
+            *u_prev = *u;
+            if predict {
+                *u += (*v + kick) * h;
             }
         }
         finite
