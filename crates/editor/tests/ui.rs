@@ -82,6 +82,31 @@ fn opens_a_sample_through_the_menu() {
 }
 
 #[test]
+fn a_caged_model_counts_the_faces_of_its_skin() {
+    // The blob (1,418 vertices, 2,832 triangles) over the default budget of 600 nodes is a
+    // cage with the mesh skinned to it: the faces drawn are the skin's.
+    let options = springmesh_convert::ConvertOptions {
+        solid: Some(springmesh_convert::SolidOptions::default()),
+        ..springmesh_convert::ConvertOptions::default()
+    };
+    let blob = springmesh_convert::shapes::blob();
+    let model =
+        springmesh_convert::convert_mesh(blob, &options, Path::new("blob.obj")).unwrap().model;
+    assert!(model.skin.is_some() && model.faces.is_empty(), "a cage");
+    let path = scratch("cage").join("blob.spring");
+    springmesh_core::io::save(&model, &path).unwrap();
+    let mut harness = editor(Sample::Cloth);
+    open_file(&mut harness, path);
+    let m = harness.state().doc.model();
+    let counts = format!(
+        "{} nodes · {} springs · 2832 faces on a skin of 1418 vertices",
+        m.nodes.len(),
+        m.springs.len()
+    );
+    assert!(harness.query_by_label(&counts).is_some(), "the status bar shows {counts}");
+}
+
+#[test]
 fn steps_through_nodes_and_selects_a_spring_in_the_inspector() {
     let mut harness = editor(Sample::String);
     assert!(harness.query_by_label("No current node: click one, or step with Next.").is_some());

@@ -35,7 +35,11 @@ pub fn show(
         }
         ui.separator();
         let m = doc.model();
-        ui.label(format!("{} nodes · {} springs · {} faces", m.nodes.len(), m.springs.len(), m.faces.len()));
+        let faces = m.surface_faces().len();
+        let skin = m.skin.as_ref().map_or(String::new(), |_| {
+            format!(" on a skin of {} vertices", m.surface_vertex_count())
+        });
+        ui.label(format!("{} nodes · {} springs · {faces} faces{skin}", m.nodes.len(), m.springs.len()));
         ui.separator();
         let s = &doc.selection;
         ui.label(match s.current {
