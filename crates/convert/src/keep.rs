@@ -5,9 +5,10 @@
 //! conversion options), so what the artist changed is what differs from what that conversion
 //! makes. The bookkeeping needs nothing stored beyond the options:
 //!
-//! 1. **What was generated**: the old model's own surface (its node positions, faces and uvs,
-//!    already welded) is converted again with its recorded options; conversion is
-//!    deterministic, so this is exactly what the old model was before any edit.
+//! 1. **What was generated**: the old model's own surface (its drawn vertices, faces and uvs,
+//!    already welded: the nodes', or the skin's for a solid simulated as a cage) is converted
+//!    again with its recorded options; conversion is deterministic, so this is exactly what
+//!    the old model was before any edit.
 //! 2. **What was edited**: the old model against that baseline — anchors added or freed, springs
 //!    added by hand or deleted, springs whose stiffness, damping, rest length or break limits
 //!    differ, node masses that differ, and the simulation parameters (always carried).
@@ -17,8 +18,8 @@
 //!    An edit whose nodes have no match (the vertex was deleted), or whose spring the new mesh
 //!    no longer has, is reported as dropped with the reason: nothing is lost silently.
 //!
-//! A model with interior (solid) nodes is matched on its surface nodes; edits touching
-//! interior nodes are dropped with that reason.
+//! Every node is matched this way, interior (solid) and cage nodes too: a mesh changed a little
+//! gives a lattice a little different, whose nodes are found near the old ones.
 
 use crate::{Conversion, ConvertError, ConvertOptions, RawMesh, convert_mesh};
 use glam::Vec3;
@@ -180,10 +181,10 @@ fn baseline(
     source: &Path,
 ) -> Result<SpringModel, ConvertError> {
     let mesh = RawMesh {
-        positions: old.nodes.positions().to_vec(),
-        uvs: old.uvs.clone(),
-        triangles: old.faces.nodes().iter().map(|f| f.map(|n| n.0)).collect(),
-        triangle_uvs: old.faces.uvs().to_vec(),
+        positions: old.surface_positions().to_vec(),
+        uvs: old.surface_uvs().to_vec(),
+        triangles: old.surface_faces().nodes().iter().map(|f| f.map(|n| n.0)).collect(),
+        triangle_uvs: old.surface_faces().uvs().to_vec(),
         ..RawMesh::default()
     };
     // The old positions are already scaled and welded: convert them as they are.

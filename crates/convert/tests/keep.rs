@@ -87,3 +87,46 @@ fn a_moved_vertex_keeps_every_edit() {
     assert!(dropped.contains(&"anchor on node 0"), "{dropped:?}");
     assert!(kept.dropped.iter().all(|d| d.reason == "node 0 has no match in the new mesh"));
 }
+
+/// A UV sphere of 1 m diameter (40 rings of 75 segments, 2,927 vertices) with vertex `moved`
+/// pushed 1 mm outwards.
+fn ball(moved: Option<usize>) -> springmesh_convert::RawMesh {
+    let mut mesh = springmesh_convert::shapes::sphere(glam::Vec3::new(0.0, 0.5, 0.0), 0.5, 40, 75);
+    if let Some(v) = moved {
+        let p = mesh.positions[v];
+        mesh.positions[v] = p + (p - glam::Vec3::new(0.0, 0.5, 0.0)).normalize() * 1e-3;
+    }
+    mesh
+}
+
+#[test]
+fn a_caged_solid_keeps_its_edits_on_its_cage() {
+    use springmesh_convert::{MassMode, SolidOptions, convert_mesh};
+    let options = ConvertOptions {
+        solid: Some(SolidOptions { max_nodes: Some(200), ..SolidOptions::default() }),
+        bend: false,
+        mass: MassMode::Density { density: 1000.0 },
+        ..ConvertOptions::default()
+    };
+    let source = Path::new("ball.obj");
+    let mut old = convert_mesh(ball(None), &options, source).unwrap().model;
+    assert!(old.skin.is_some(), "2,927 vertices over a budget of 200: a cage");
+    let deleted = old.springs.iter().next().unwrap().pair();
+    old.anchors = vec![NodeId(3), NodeId(7)];
+    old.springs = old.springs.iter().filter(|s| s.pair() != deleted).collect();
+    old.nodes.masses_mut()[5] *= 2.0;
+    let recorded = ConvertOptions::from_metadata(&old.metadata.conversion).expect("recorded");
+
+    let mut new = convert_mesh(ball(Some(1000)), &recorded, source).unwrap();
+    let kept = keep_edits(&old, &mut new, &recorded, Path::new("old.spring")).unwrap();
+    println!("kept {:?}, dropped {:?}", kept.kept, kept.dropped);
+    assert!(kept.dropped.is_empty(), "{:?}", kept.dropped);
+    let m = &new.model;
+    assert_eq!(m.nodes.len(), old.nodes.len(), "the same cage");
+    assert_eq!(m.anchors, vec![NodeId(3), NodeId(7)]);
+    assert!(spring(m, deleted.0.0, deleted.1.0).is_none(), "the deleted spring stays deleted");
+    assert_eq!(m.nodes.masses()[5], old.nodes.masses()[5]);
+    assert_eq!(kept.kept.values().sum::<usize>(), 4, "2 anchors, 1 deleted spring, 1 mass");
+    let skin = m.skin.as_ref().unwrap();
+    assert!(skin.positions()[1000].distance(ball(Some(1000)).positions[1000]) < 1e-6);
+}
