@@ -27,9 +27,11 @@
 //!
 //! **Tilt.** At every frame of the gravity test, the angle between the up axis (+y, the
 //! ground's normal) and where the alignment's rotation carries it: how far the body has turned over.
-//! It counts when the body rests on a **stable base**: the horizontal convex hull of its nodes
-//! within 0.2% of the diagonal of the lowest (those on the ground) holds the projection of its centre of mass (four
-//! feet, a flat bottom) — a ball on one node, or a body hanging from anchors, may turn without
+//! It counts when the body rests on a **stable base** ([`base`]): the horizontal convex hull of
+//! its nodes within 0.2% of the diagonal of the lowest (those on the ground) holds the
+//! projection of its centre of mass, and tipping it over the hull's nearest edge would raise
+//! that centre by at least 0.2% of the diagonal (four feet, a flat bottom) — a ball, which
+//! rolls over the rim of its lowest faces, or a body hanging from anchors, may turn without
 //! failing. The model is `stable` when the shake error and the worst sag error are below
 //! `threshold` and, on a stable base, the tilt stayed within `max_tilt_degrees`.
 //!
