@@ -23,6 +23,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod align;
 pub mod check;
 mod error;
 mod ids;

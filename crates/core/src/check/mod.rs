@@ -44,8 +44,8 @@
 //! hollow shell ends tens of percent off). A sheet hung from its anchors drapes, which the
 //! gravity test reports as sag: for cloth, read `shape_error`.
 
+pub use crate::align;
 use crate::model::{Ground, Surface};
-pub mod align;
 mod base;
 
 use crate::{CoreError, NodeId, Simulation, SpringModel};

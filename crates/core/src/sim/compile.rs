@@ -137,7 +137,7 @@ impl Compiled {
             nodes: NodeData { mass: model.nodes.masses().to_vec(), inv_mass, free },
             tethers: None,
             springs,
-            anchors: Anchors { nodes: anchor_nodes, start: anchor_pos.clone(), target: anchor_pos },
+            anchors: Anchors::new(anchor_nodes, anchor_pos),
             faces,
             surface,
             skin: model.skin.clone(),

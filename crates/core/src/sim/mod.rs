@@ -147,6 +147,9 @@ impl Simulation {
         }
         let n = self.substeps_for(dt);
         self.c.ready_tethers();
+        if self.c.params.tethers.is_some() {
+            self.c.anchors.loosen(dt, constraints::tethers::TIGHTEN_SPEED);
+        }
         let threads = kernels::worth(self.threads, &self.c.springs, self.c.params.integrator);
         let outcome = if threads == Threads::All {
             // On a pool thread, splitting each colour batch is a cheap local fork-join rather

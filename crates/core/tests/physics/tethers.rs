@@ -83,7 +83,9 @@ fn straight(spacing: f32, (i, j): (usize, usize), (k, l): (usize, usize)) -> f32
 fn tethers_follow_an_anchor_the_game_moves() {
     // A 2 m cloth held at the two corners of one edge; the game moves one corner 1 m along the
     // edge towards the other over a second (a move the cloth can follow without stretching).
-    // Tethers centred where the anchor was would hold its neighbours a metre behind it.
+    // Tethers centred where the anchor was would hold its neighbours a metre behind it. The
+    // corner moves apart from the other (not with it, as one rigid body), so its tethers get
+    // its travel of the last step as slack, 1/60 m here, taken back at 1 m/s.
     let n = 41;
     let spacing = 0.05;
     let model = grid_cloth(n, spacing, 0.002, GridSprings { stiffness: 5000.0, damping: 0.05 });
@@ -106,7 +108,11 @@ fn tethers_follow_an_anchor_the_game_moves() {
     println!(
         "moved anchor: worst excess over a tether {worst_excess:.2e} m, cloth centre x {centre:.3} m"
     );
-    assert!(worst_excess < 1e-4, "no node beyond its tether from the moved anchor");
+    let step_travel = 1.0 / 60.0;
+    assert!(
+        worst_excess < step_travel + 1e-4,
+        "no node beyond its tether from the moved anchor by more than a step's travel"
+    );
     let rest_centre = (n - 1) as f32 * spacing / 2.0;
     assert!(centre < rest_centre - 0.3, "the cloth follows: centre x {centre}");
 }
@@ -224,15 +230,15 @@ fn a_node_beyond_its_tether_is_brought_back_without_being_flung() {
 }
 
 #[test]
-fn a_cloth_whose_anchor_jumps_is_not_flung_far_beyond_the_springs_kick() {
+fn a_cloth_whose_anchor_jumps_is_not_flung_beyond_the_springs_kick() {
     // A 32 × 32 cloth (5 cm, 2 g nodes, 5000 N/m) hangs for 2 s; then a game teleports one
     // corner 0.5 m away from the other in one frame (the anchor itself moves at 30 m/s). The
     // springs kick the nodes near it. With tethers projected one after the other and their
-    // pull turned into velocity, nodes left at 90 m/s; now (tethers lengthened where the
-    // anchors part, their pull no velocity) the fastest is 42 m/s against 30 m/s without
-    // tethers: the nodes the tethers carry along at once still stretch the springs around
-    // them harder than the springs alone would. Issue 26 asks for no more than without
-    // (within 5%); this holds the gain made.
+    // pull turned into velocity, nodes left at 90 m/s; with the pull turned into no velocity
+    // and the tethers lengthened only where the anchors no longer leave room, 42 m/s: the
+    // cloth was pulled taut between the corners within the frame. Now the moved corner's
+    // tethers take its travel as slack, and a node they still carry goes no faster than the
+    // corner: the fastest node is the corner itself, as without tethers.
     let run = |tethers: Option<Tethers>| {
         let mut m = grid_cloth(32, 0.05, 0.002, GridSprings { stiffness: 5000.0, damping: 0.05 });
         m.params.tethers = tethers;
@@ -240,13 +246,48 @@ fn a_cloth_whose_anchor_jumps_is_not_flung_far_beyond_the_springs_kick() {
         fastest(&mut sim, 120, |_, _| {});
         let corner = NodeId(31);
         let start = sim.anchor_position(corner).expect("an anchor");
-        fastest(&mut sim, 60, |sim, frame| {
+        let mut free = 0.0f32;
+        let all = fastest(&mut sim, 60, |sim, frame| {
             if frame == 0 {
                 sim.set_anchor_position(corner, start + Vec3::X * 0.5).expect("an anchor");
             }
-        })
+            let speeds = sim.velocities().iter().map(|v| v.length());
+            free = speeds
+                .enumerate()
+                .filter(|&(k, _)| k != 0 && k != 31)
+                .fold(free, |f, (_, s)| f.max(s));
+        });
+        (all, free)
     };
-    let (on, off) = (run(Some(Tethers::default())), run(None));
-    println!("anchor jump 0.5 m: fastest node {on:.3} m/s with tethers, {off:.3} m/s without");
-    assert!(on <= off * 1.5, "{on} m/s against {off} m/s");
+    let ((on, on_free), (off, off_free)) = (run(Some(Tethers::default())), run(None));
+    println!(
+        "anchor jump 0.5 m: fastest node {on:.3} m/s with tethers, {off:.3} m/s without; fastest free node {on_free:.3} and {off_free:.3} m/s"
+    );
+    assert!(on <= off * 1.05, "{on} m/s against {off} m/s");
+}
+
+#[test]
+fn a_weight_its_tether_lifts_moves_at_the_speed_it_is_lifted() {
+    // A 1 kg node hanging 1 m below its anchor on a spring too soft to hold it (1 N/m): its
+    // tether is what holds it. The game lifts the anchor at 2 m/s: the node rises with it at
+    // 2 m/s, and the velocity the simulation reports must be those 2 m/s (a tether's pull
+    // turned into no velocity left a lifted node "falling" ever faster while it rose).
+    let mut m = common::oscillator(1.0, 1.0, 1.0, Vec3::new(0.0, -1.0, 0.0));
+    m.params.gravity = Vec3::new(0.0, -9.81, 0.0);
+    m.params.tethers = Some(Tethers::default());
+    let mut sim = Simulation::new(&m).expect("valid");
+    let dt = m.params.dt;
+    let mut worst = 0.0f32;
+    for frame in 1..=60 {
+        let anchor = Vec3::Y * 2.0 * frame as f32 * dt;
+        sim.set_anchor_position(NodeId(0), anchor).expect("an anchor");
+        sim.step(dt).expect("finite");
+        if frame > 10 {
+            worst = worst.max((sim.velocities()[1] - Vec3A::Y * 2.0).length());
+        }
+    }
+    let risen = sim.positions()[1].y + 1.0;
+    println!("lifted weight: risen {risen:.3} m in 1 s, velocity off by up to {worst:.4} m/s");
+    assert!((risen - 2.0).abs() < 0.05, "lifted along: {risen} m");
+    assert!(worst < 0.02, "its velocity is the lift's: off by {worst} m/s");
 }

@@ -41,33 +41,49 @@
 //! node alone moves onto the sphere of radius (1 + s) L_i around its anchor), by the small
 //! excess only, so that the displacements keep their precision (see
 //! [`crate::sim::integrators::xpbd`]). The projection is answered as a contact with the
-//! sphere, inelastic: the node's velocity loses its outward radial part (the tangential part
-//! and any inward motion are kept), and the move onto the sphere itself becomes no velocity:
+//! sphere, inelastic, in the frame of the anchor (a rope's end that the game may be moving at
+//! V_a): the node's velocity relative to the anchor loses its outward radial part (the
+//! tangential part and any inward motion are kept), and the move onto the sphere itself
+//! becomes no velocity:
 //!
 //! ```text
 //! n = (x_i − x_a) / |x_i − x_a|,   e = |x_i − x_a| − (1 + s) L_i  (> 0: violated)
-//! x_i ← x_i − e n,                  v_i ← v_i − max(0, v_i·n) n
+//! x_i ← x_i − e n,                  v_i ← v_i − max(0, (v_i − V_a)·n) n
 //! ```
 //!
-//! The explicit integrators do just that after integration. Xpbd derives velocities from
-//! positions, v = (x − x_prev)/h, after the projection, so a pull becomes velocity as any
-//! constraint's does; that is right for a node held at rest on its sphere (gravity takes it a
-//! little out each sub-step, the pull back), but a node that starts far beyond its reach (a
-//! model loaded stretched, an anchor a game teleports) was flung: 0.1 m out, it left at 0.1 m
-//! per 1/960 s sub-step, 94 m/s. So a pull larger than a thousandth of the reach
-//! ([`HELD`], the default slack) moves the previous position too,
-//! x_prev ← x_prev − (e − max(0, (x − x_prev)·n)) n, and the node is brought onto the sphere
-//! in one sub-step with its motion less its outward part, as above, and no more.
+//! So a node at rest on its sphere stays at rest, a node whose anchor moves away is carried
+//! at the anchor's speed along n (a yanked rope's end: never faster than the anchor; a weight
+//! lifted on its tether rises with the velocity of the lift, test), and a node that starts far
+//! beyond its reach (a model loaded stretched) is brought onto the sphere without being
+//! flung. The explicit integrators do just that after integration. Xpbd derives velocities
+//! from positions, v = (x − x_prev)/h, so the pull moves the previous position too, by all of
+//! the pull but the node's outward motion relative to the anchor this sub-step,
+//! x_prev ← x_prev − (e − max(0, (Δx_i − Δx_a)·n)) n: the velocity it then derives is the one
+//! above. A pull of at most [`HELD`] of the reach (a resting node that gravity takes a little
+//! out each sub-step) becomes velocity as any Xpbd constraint's, so that a hanging cloth comes
+//! to rest. (Turning every pull into velocity flung a node 0.1 m beyond its reach at 0.1 m per
+//! 1/960 s sub-step, 94 m/s; turning none of the anchor's motion into velocity left a weight
+//! lifted on its tether "falling" ever faster while it rose.)
 //!
-//! **Anchors moved apart.** A game may move two anchors of one model further apart than the
-//! model reaches at rest (a corner of a held cloth dragged away from the other). A node tied
-//! to both, with tethers L_a and L_b, then has no place within both when |x_a − x_b| > L_a +
-//! L_b, and projecting onto one sphere after the other threw it 0.5 m back and forth every
-//! sub-step (a 32 × 32 cloth with a corner moved 0.5 m: nodes at 90 m/s, against 30 m/s
-//! without tethers). Each step, such a node's tethers are all lengthened by the factor
-//! |x_a − x_b| / (L_a + L_b) (the largest over its pairs of anchors, at their positions at the
-//! step's end), so that they meet again with the slack on top; the springs stretch as far as
-//! the game pulls.
+//! **Anchors a game moves apart.** A tether says the model cannot stretch; a game that moves
+//! one anchor away from the others stretches it anyway, and projecting the nodes onto their
+//! tethers at once pulls the whole model taut within one frame (a 32 × 32 cloth whose corner
+//! is teleported 0.5 m from the other: nodes at 42–90 m/s, against the corner's own 30 m/s and
+//! the springs' 25 m/s without tethers). Two rules leave that to the springs:
+//!
+//! - **Slack from the anchor's own motion.** Before each step, each anchor's tethers get as
+//!   slack ([`Anchors::loosen`]) how far it moves apart from the best rigid motion of all the
+//!   anchors ([`crate::align`]), doubled and at most its travel (one of two anchors dragged
+//!   away gets its whole travel, the other none; anchors a game carries as one, a character's
+//!   shoulders or a flag's pole, none), and the slack is taken back at [`TIGHTEN_SPEED`]. A
+//!   node is then pulled after a jump at that speed, not the jump's; an anchor dragged slower
+//!   than that keeps its tethers within one step's travel of their length.
+//! - **Lengths that meet.** A node tied to two anchors further apart than its tethers reach
+//!   together (L_a + L_b, with their slack) has no place within both, and projecting onto one
+//!   sphere after the other threw it back and forth every sub-step. Each step, its tethers are
+//!   all lengthened by the factor |x_a − x_b| / (L_a + L_b) (the largest over its pairs of
+//!   anchors, at their positions at the step's end), so that they meet again with the slack
+//!   s on top; the springs stretch as far as the game pulls.
 //!
 //! Each node is tied to its [`PER_NODE`] nearest anchors (Dijkstra settling up to that many
 //! distinct sources per node, O(k S log(kN))), and the constraints are projected one after the
@@ -89,9 +105,15 @@ pub(crate) const PER_NODE: usize = 4;
 
 /// Under Xpbd a tether's pull of at most this fraction of its reach becomes velocity, as a
 /// constraint holding a resting node does (and so a hanging cloth comes to rest); a larger
-/// one is a violation the node's motion did not make and becomes none (module docs). A
-/// thousandth: the default slack, above what a sub-step's motion leaves on a resting cloth.
+/// one is answered as a contact in the anchor's frame (module docs). A thousandth: the default
+/// slack, above what a sub-step's motion leaves on a resting cloth.
 const HELD: f32 = 1e-3;
+
+/// How fast (m/s) the slack an anchor's own motion gave its tethers is taken back
+/// ([`Anchors::loosen`], module docs): 1 m/s, about a walking hand's speed, so a cloth a game
+/// drags by a corner stays within a step's travel of its tethers, and a node pulled back after
+/// a teleport moves no faster than a hand would drag it.
+pub(crate) const TIGHTEN_SPEED: f32 = 1.0;
 
 /// A model without faces gets its tethers measured across the triangles its springs close;
 /// a node with more springs than this (a hub joined to everything) is left out of them and
@@ -257,25 +279,29 @@ impl Tethers {
     }
 
     /// How far each tether lets its node go from its anchor during a step that ends with the
-    /// anchors at `anchors.target`: (1 + slack) L, and for a node tied to several anchors that
-    /// a game has moved further apart than the node's tethers reach together (a corner of a
-    /// held cloth dragged away from the other), every tether of that node longer by the same
-    /// factor, enough that their lengths meet and the slack stays (module docs). Written to
-    /// `out`, in the tethers' order.
+    /// anchors at `anchors.target`: (1 + slack) L plus its anchor's slack for now
+    /// ([`Anchors::loosen`]), and for a node tied to several anchors that a game has moved
+    /// further apart than the node's tethers reach together (a corner of a held cloth dragged
+    /// away from the other), every tether of that node longer by the same factor, enough that
+    /// their lengths meet and the slack stays (module docs). Written to `out`, in the
+    /// tethers' order.
     pub fn reach(&self, slack: f32, anchors: &Anchors, out: &mut Vec<f32>) {
+        let slot = |t: usize| self.slot.get(t).copied().unwrap_or(u32::MAX) as usize;
         out.clear();
-        out.extend(self.length.iter().map(|l| l * (1.0 + slack)));
-        let at = |t: u32| {
-            let slot = self.slot.get(t as usize).copied().unwrap_or(u32::MAX);
-            anchors.target.get(slot as usize).copied()
-        };
+        out.extend(
+            self.length
+                .iter()
+                .enumerate()
+                .map(|(t, l)| l + anchors.slack.get(slot(t)).copied().unwrap_or(0.0)),
+        );
+        let at = |t: u32| anchors.target.get(slot(t as usize)).copied();
         for group in &self.groups {
             let ties = group.iter().copied().take_while(|&t| t != u32::MAX);
             let mut stretch = 1.0f32;
             for (n, p) in ties.clone().enumerate() {
                 for q in ties.clone().skip(n + 1) {
                     let (Some(a), Some(b)) = (at(p), at(q)) else { continue };
-                    let together = self.length[p as usize] + self.length[q as usize];
+                    let together = out[p as usize] + out[q as usize];
                     if together > 0.0 {
                         stretch = stretch.max(a.distance(b) / together);
                     }
@@ -286,6 +312,9 @@ impl Tethers {
                     out[t as usize] *= stretch;
                 }
             }
+        }
+        for reach in out.iter_mut() {
+            *reach *= 1.0 + slack;
         }
     }
 
@@ -367,7 +396,13 @@ impl<const BASE: bool> ColumnLoop for PullColumns<'_, BASE> {
             } else {
                 ([0.0; 3], [&[]; 3])
             };
-            let anchor = (base_at, [ux[a], uy[a], uz[a]]);
+            // The anchor's motion this sub-step (with a base) or its velocity.
+            let moving = if BASE {
+                [ux[a] - vx[a], uy[a] - vy[a], uz[a] - vz[a]]
+            } else {
+                [vx[a], vy[a], vz[a]]
+            };
+            let anchor = (base_at, [ux[a], uy[a], uz[a]], moving);
             let [ox, oy, oz] = bases;
             let (vx, vy, vz) = (&mut vx[r.clone()], &mut vy[r.clone()], &mut vz[r.clone()]);
             #[rustfmt::skip]
@@ -381,17 +416,18 @@ impl<const BASE: bool> ColumnLoop for PullColumns<'_, BASE> {
 
 /// Pulls the nodes of one run (positions `ox, oy, oz` at the step's start plus displacements
 /// `ux, uy, uz` when `BASE`, else positions `ux, uy, uz`; how far they may go, `reach`) towards
-/// their anchor (`anchor` = its base position and displacement, or position), lane by lane.
-/// Without a base `vx, vy, vz` are velocities and lose their outward part; with one they are
-/// the displacements a sub-step ago, which follow the pull less the outward part of u − u_prev
-/// ([`Tethers::pull_columns`]). With a base, the offset from the anchor is the bases' offset
+/// their anchor (`anchor` = its base position, its displacement or position, and its motion
+/// this sub-step or velocity), lane by lane. Without a base `vx, vy, vz` are velocities and
+/// lose their outward part relative to the anchor's; with one they are the displacements a
+/// sub-step ago, which follow the pull less the outward part of u − u_prev relative to the
+/// anchor's ([`Tethers::pull_columns`]). With a base, the offset from the anchor is the bases' offset
 /// (fixed for the step) plus the displacements', so a pull moves u by the small excess only
 /// and keeps its precision. Every column is an argument of its own, so that the compiler
 /// knows they do not overlap and vectorizes the loop ([`crate::sim::forces::bands`]).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn pull_run<const BASE: bool>(
-    ([abx, aby, abz], [aux, auy, auz]): ([f32; 3], [f32; 3]),
+    ([abx, aby, abz], [aux, auy, auz], [amx, amy, amz]): ([f32; 3], [f32; 3], [f32; 3]),
     reach: &[f32],
     ox: &[f32],
     oy: &[f32],
@@ -419,17 +455,16 @@ fn pull_run<const BASE: bool>(
         let inward = if excess > 0.0 { 1.0 / distance } else { 0.0 };
         // n is the outward unit direction, zero for a node within.
         let (nx, ny, nz) = (dx * inward, dy * inward, dz * inward);
-        // The motion this sub-step (with a base) or the velocity, and its outward part.
+        // The motion this sub-step (with a base) or the velocity, relative to the anchor's, and
+        // its outward part.
         let (mx, my, mz) = if BASE {
-            (ux[j] - vx[j], uy[j] - vy[j], uz[j] - vz[j])
+            (ux[j] - vx[j] - amx, uy[j] - vy[j] - amy, uz[j] - vz[j] - amz)
         } else {
-            (vx[j], vy[j], vz[j])
+            (vx[j] - amx, vy[j] - amy, vz[j] - amz)
         };
         let outward = (mx * nx + my * ny + mz * nz).max(0.0);
-        // Without a base the velocity loses its outward part. With one, a pull within HELD of
-        // the reach becomes velocity as any Xpbd constraint's (a resting node held); a larger
-        // one, a violation the motion did not make, moves u_prev too, by all but the outward
-        // motion: the velocity then loses just its outward part (module docs).
+        // Without a base the velocity loses its outward part; with one, u_prev follows the
+        // pull but for that outward motion, so that the derived velocity loses it (module docs).
         let held = excess <= HELD * max;
         let shift = if !BASE {
             outward

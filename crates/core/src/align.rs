@@ -19,13 +19,18 @@
 use glam::{DMat4, DQuat, DVec3, DVec4, Quat, Vec3, Vec3A};
 
 /// The rigid transform (rotation, translation) taking `from` closest to `to`.
-pub fn best_rigid(from: &[Vec3A], to: &[Vec3]) -> (Quat, Vec3) {
+pub fn best_rigid<P, Q>(from: &[P], to: &[Q]) -> (Quat, Vec3)
+where
+    P: Copy + Into<Vec3A>,
+    Q: Copy + Into<Vec3A>,
+{
     let n = from.len().min(to.len()).max(1) as f64;
-    let pc = from.iter().map(|p| p.as_dvec3()).sum::<DVec3>() / n;
-    let qc = to.iter().map(|q| q.as_dvec3()).sum::<DVec3>() / n;
+    let wide = |p: Vec3A| p.as_dvec3();
+    let pc = from.iter().map(|&p| wide(p.into())).sum::<DVec3>() / n;
+    let qc = to.iter().map(|&q| wide(q.into())).sum::<DVec3>() / n;
     let mut s = [[0.0f64; 3]; 3];
-    for (p, q) in from.iter().zip(to) {
-        let (p, q) = (p.as_dvec3() - pc, q.as_dvec3() - qc);
+    for (&p, &q) in from.iter().zip(to) {
+        let (p, q) = (wide(p.into()) - pc, wide(q.into()) - qc);
         let (p, q) = (p.to_array(), q.to_array());
         for (i, row) in s.iter_mut().enumerate() {
             for (j, v) in row.iter_mut().enumerate() {
