@@ -126,6 +126,12 @@ pub enum ConvertError {
         /// What is wrong with the model.
         problems: springmesh_core::model::Problems,
     },
+    /// The vibration modes could not be computed ([`crate::modes`]).
+    #[error("the vibration modes cannot be computed: {reason}")]
+    Modes {
+        /// What failed.
+        reason: String,
+    },
     /// A conversion was cancelled through its [`crate::Control`].
     #[error("cancelled")]
     Cancelled,

@@ -15,6 +15,7 @@
 //!   the surface, with stiffness and masses from a material.
 //! - [`masses`]: per node, or a total shared evenly or by area, or from a density.
 //! - [`samples`]: the built-in models (string, cloth, jelly, balloon, flag).
+//! - [`modes`]: a model's vibration frequencies.
 //!
 //! ```no_run
 //! use springmesh_convert::{ConvertOptions, convert_file};
@@ -34,6 +35,7 @@ pub mod import;
 pub mod keep;
 pub mod masses;
 mod mesh;
+pub mod modes;
 mod options;
 pub mod painted;
 mod pipeline;

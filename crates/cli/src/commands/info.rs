@@ -5,11 +5,12 @@ use crate::output::{print_json, report_json, spring_counts, warning_lines};
 use anyhow::Result;
 use serde_json::json;
 use springmesh_convert::ConvertOptions;
+use springmesh_convert::modes::{DEFAULT_MODES, modes_hz};
 use springmesh_core::SpringKind;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Counts, bounding box, total mass, parameters and metadata of a model.
+/// Counts, bounding box, total mass, parameters, vibration modes and metadata of a model.
 #[derive(clap::Args)]
 pub struct Args {
     /// A .spring or .spring.json model, or a mesh (.obj, .gltf, .glb: converted with default
@@ -26,6 +27,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let bbox = m.bounding_box();
     let parts = m.parts();
     let p = &m.params;
+    let bar = crate::progress::bar(100, "modes", args.json);
+    let modes = modes_hz(m, DEFAULT_MODES, |done| bar.set_position((done * 100.0) as u64));
+    bar.finish_and_clear();
     if args.json {
         let mut v = json!({
             "file": args.file,
@@ -44,6 +48,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "skin": m.skin.as_ref().map(|s| json!({
                 "vertices": s.len(), "faces": s.faces.len(), "uvs": s.uvs.len(),
             })),
+            "modes_hz": modes.as_ref().ok(),
         });
         if let Some(report) = &opened.report {
             v["conversion"] = report_json(report);
@@ -104,6 +109,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     if let Some(shape) = &p.shape_matching {
         println!("  shape        matched at {} Hz", shape.frequency);
+    }
+    match &modes {
+        Ok(hz) if hz.is_empty() => {
+            println!("  modes        none (nothing a spring holds vibrates)")
+        }
+        Ok(hz) => {
+            let hz: Vec<String> = hz.iter().map(|f| format!("{f:.4}")).collect();
+            println!("  modes        {} Hz (springs alone, anchors held)", hz.join(", "));
+        }
+        Err(e) => println!("  modes        not found: {e}"),
     }
     if let Some(air) = &p.air {
         println!("  air          {air}");
