@@ -72,6 +72,14 @@ const TOLERANCE: f64 = 1e-9;
 /// and convergence.
 const MAX_STEPS: usize = 300;
 
+/// Most free nodes whose modes are found: a 50k-node cage is well within it, and a file of
+/// more (a million-node surface) is refused with this reason rather than factorized.
+pub const MAX_NODES: usize = 200_000;
+
+/// Most bytes of Lanczos and mode vectors kept at once (n coordinates × 8 bytes each): the
+/// steps of a round are cut to fit, so a large model cannot take all memory.
+const VECTOR_BYTES: usize = 1 << 30;
+
 /// Most rounds of Lanczos (each finds the next copy of a frequency several modes share).
 const MAX_ROUNDS: usize = 8;
 
@@ -86,6 +94,14 @@ pub fn modes_hz(
     count: usize,
     mut progress: impl FnMut(f32),
 ) -> Result<Vec<f64>, ConvertError> {
+    let free = model.nodes.len() - model.anchors.len().min(model.nodes.len());
+    if free > MAX_NODES {
+        return Err(ConvertError::Modes {
+            reason: format!(
+                "{free} free nodes, more than the {MAX_NODES} whose modes are found (the factorization and the Lanczos vectors grow with them)"
+            ),
+        });
+    }
     let system = System::of(model);
     let n = system.mass.len();
     if n == 0 || count == 0 {
@@ -100,12 +116,17 @@ pub fn modes_hz(
     progress(0.1);
     let root_mass: Vec<f64> = system.mass.iter().map(|m| m.sqrt()).collect();
     // T v = M^½ (K − σM)⁻¹ M^½ v.
-    let apply = |v: &[f64], out: &mut Vec<f64>| {
-        let mut z = Mat::<f64>::from_fn(n, 1, |i, _| root_mass[i] * v[i]);
+    let mut z = Mat::<f64>::zeros(n, 1);
+    let mut apply = |v: &[f64], out: &mut Vec<f64>| {
+        for (i, (&r, &v)) in root_mass.iter().zip(v).enumerate() {
+            z[(i, 0)] = r * v;
+        }
         llt.solve_in_place(z.as_mut());
         out.clear();
         out.extend((0..n).map(|i| root_mass[i] * z[(i, 0)]));
     };
+    // Vectors kept at once (this round's basis and the modes found) within VECTOR_BYTES.
+    let budget = (VECTOR_BYTES / (8 * n)).max(2 * count + 2);
     let lambda = |theta: f64| sigma + 1.0 / theta;
     let zero = ZERO_MODE * scale;
     // The lowest `count` vibrating λ among the pairs found.
@@ -123,7 +144,11 @@ pub fn modes_hz(
     for round in 0..MAX_ROUNDS {
         let deflate: Vec<&[f64]> = found.iter().map(|(_, v)| v.as_slice()).collect();
         let Some(mut lanczos) = Lanczos::start(n, round as u64, &deflate) else { break };
-        let steps = (n - found.len()).min(MAX_STEPS);
+        let room = budget.saturating_sub(found.len());
+        let steps = (n - found.len()).min(MAX_STEPS).min(room);
+        if steps == 0 {
+            break;
+        }
         let mut pairs = Vec::new();
         for step in 0..steps {
             apply(lanczos.last(), &mut w);
@@ -420,5 +445,15 @@ mod tests {
         for (got, e) in hz.iter().zip(expected) {
             assert!((got - e).abs() < 1e-6 * e, "{got} Hz against {e} Hz");
         }
+    }
+
+    #[test]
+    fn a_model_of_more_nodes_than_the_limit_is_refused_with_the_reason() {
+        let mut model = SpringModel::default();
+        for i in 0..=MAX_NODES {
+            model.nodes.push(Node { position: Vec3::X * i as f32, mass: 1.0 });
+        }
+        let error = modes_hz(&model, DEFAULT_MODES, |_| {}).unwrap_err().to_string();
+        assert!(error.contains("200001 free nodes"), "{error}");
     }
 }
