@@ -44,13 +44,19 @@ impl Anchors {
     /// character's shoulders, a flag's pole); for one of two anchors moved away from the other,
     /// its whole travel (the best rigid motion takes each half of it) and none for the other.
     pub fn loosen(&mut self, dt: f32, tighten: f32) {
+        let taken = |slack: f32| (slack - tighten * dt).max(0.0);
+        if self.start == self.target {
+            // Nothing moved (most steps of most models): no alignment to find.
+            self.slack.iter_mut().for_each(|s| *s = taken(*s));
+            return;
+        }
         let (rotation, translation) = best_rigid(&self.start, &self.target);
         let moves = self.start.iter().zip(&self.target);
         for (slack, (&from, &to)) in self.slack.iter_mut().zip(moves) {
             let (from, to) = (Vec3::from(from), Vec3::from(to));
             let rigid = rotation * from + translation;
             let apart = (2.0 * rigid.distance(to)).min(from.distance(to));
-            *slack = (*slack - tighten * dt).max(0.0) + apart;
+            *slack = taken(*slack) + apart;
         }
     }
 }
