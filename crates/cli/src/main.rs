@@ -1,5 +1,5 @@
-//! `springmesh`: convert meshes into spring models, inspect, simulate, settle, check and brace
-//! them.
+//! `springmesh`: convert meshes into spring models, inspect, simulate, settle, check, brace and
+//! tune them.
 //!
 //! Every command prints readable text, or one JSON object on stdout with `--json`. Errors go to
 //! stderr as `error: <file>: <what is wrong>`; the exit code is 1 for a failed run and 2 for
@@ -38,6 +38,9 @@ enum Command {
     /// Shake the model and rest it on the ground (or hang it), and measure how far it ends
     /// from its rest shape.
     Check(commands::check::Args),
+    /// Scale the stiffness by one factor so the model's lowest frequency, or its sag under
+    /// gravity, is what is asked.
+    Tune(commands::tune::Args),
     /// Add vicinity springs around the worst nodes of the check, only if that lowers the error.
     Brace(commands::brace::Args),
     /// Write a built-in sample model: string, cloth, jelly, balloon, flag or tear.
@@ -84,6 +87,7 @@ fn main() -> ExitCode {
         Command::Settle(args) => commands::settle::run(args),
         Command::Check(args) => commands::check::run(args),
         Command::Brace(args) => commands::brace::run(args),
+        Command::Tune(args) => commands::tune::run(args),
         Command::Sample(args) => commands::sample::run(args),
     };
     match result {

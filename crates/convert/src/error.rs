@@ -132,6 +132,15 @@ pub enum ConvertError {
         /// What failed.
         reason: String,
     },
+    /// Simulating the model failed (it diverged, or its data is unusable).
+    #[error("the model cannot be simulated: {0}")]
+    Simulation(#[from] springmesh_core::CoreError),
+    /// A tuning target cannot be reached, or the model cannot be tuned ([`crate::tune`]).
+    #[error("cannot tune: {reason}")]
+    Tune {
+        /// Why.
+        reason: String,
+    },
     /// A conversion was cancelled through its [`crate::Control`].
     #[error("cancelled")]
     Cancelled,

@@ -46,6 +46,7 @@ mod skinned;
 pub mod solid;
 pub mod springs;
 pub mod topology;
+pub mod tune;
 pub mod vicinity;
 pub mod weld;
 

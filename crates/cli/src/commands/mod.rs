@@ -7,3 +7,4 @@ pub mod info;
 pub mod sample;
 pub mod settle;
 pub mod simulate;
+pub mod tune;

@@ -23,7 +23,8 @@
 //! measures it at its end, once the model has settled (`shape_error`). The gravity test
 //! measures it at every frame and keeps the worst moment (`sag_error`, and when it was): a
 //! body whose legs buckle and which then lies down on its side has not kept its shape, though
-//! its end shape may be fine.
+//! its end shape may be fine. [`rest_sag`] measures the same error once the model has come
+//! to rest under gravity: what `springmesh tune --sag` aims at.
 //!
 //! **Tilt.** At every frame of the gravity test, the angle between the up axis (+y, the
 //! ground's normal) and where the alignment's rotation carries it: how far the body has turned over.
@@ -200,15 +201,7 @@ fn gravity_test(
     options: &CheckOptions,
     diagonal: f32,
 ) -> Result<(Deviation, Course, Support), CoreError> {
-    let mut resting = model.clone();
-    let support = if model.anchors.is_empty() {
-        let height = ground_under(model);
-        let surface = model.params.ground.map_or_else(Surface::default, |g| g.surface);
-        resting.params.ground = Some(Ground { height, surface });
-        Support::Ground { height }
-    } else {
-        Support::Anchors
-    };
+    let (resting, support) = supported(model);
     let mut sim = Simulation::new(&resting)?;
     let rest = model.nodes.positions();
     // The ground is horizontal: its normal is the up axis a body on it keeps (or not).
@@ -233,6 +226,51 @@ fn gravity_test(
         course.end_error = error;
     })?;
     Ok((deviation(&worst, rest, diagonal), course, support))
+}
+
+/// How long [`rest_sag`] lets a model settle at most (s).
+const REST_SECONDS: usize = 60;
+
+/// The gravity test's shape error once the model is at rest: its sag under its own weight
+/// (module docs). It settles with the global damping raised to the shake test's `damping`
+/// (which changes no resting shape, only how soon it is reached) until a second changes the
+/// error by less than 0.1% of it, or for [`REST_SECONDS`].
+pub fn rest_sag(model: &SpringModel, options: &CheckOptions) -> Result<f64, CoreError> {
+    let diagonal = model.bounding_box().map_or(1.0, |b| b.diagonal()).max(f32::MIN_POSITIVE);
+    let (mut resting, _) = supported(model);
+    resting.params.damping = resting.params.damping.max(options.damping);
+    let mut sim = Simulation::new(&resting)?;
+    let rest = model.nodes.positions();
+    let error = |sim: &Simulation| {
+        let fit = best_rigid(sim.positions(), rest);
+        rms(&node_errors(sim.positions(), rest, fit, diagonal))
+    };
+    let mut last = error(&sim);
+    for _ in 0..REST_SECONDS {
+        run(&mut sim, 1.0, |_| {})?;
+        let now = error(&sim);
+        let settled = (now - last).abs() <= 1e-3 * now;
+        last = now;
+        if settled {
+            break;
+        }
+    }
+    Ok(last)
+}
+
+/// The model as the gravity test holds it: from its anchors, or (without any) on a ground
+/// just under it.
+fn supported(model: &SpringModel) -> (SpringModel, Support) {
+    let mut resting = model.clone();
+    let support = if model.anchors.is_empty() {
+        let height = ground_under(model);
+        let surface = model.params.ground.map_or_else(Surface::default, |g| g.surface);
+        resting.params.ground = Some(Ground { height, surface });
+        Support::Ground { height }
+    } else {
+        Support::Anchors
+    };
+    (resting, support)
 }
 
 /// The height of a ground plane on which the model rests: the collision radius below its

@@ -1,0 +1,135 @@
+//! `springmesh tune FILE -o OUT (--frequency HZ | --sag FRACTION)`: one factor on the
+//! stiffness so the model rings or sags as asked (springmesh_convert::tune).
+
+use crate::output::print_json;
+use crate::{Usage, input};
+use anyhow::{Context, Result};
+use serde_json::json;
+use springmesh_convert::tune::{Choice, Target, frame_seconds, tune};
+use springmesh_core::{SpringKind, io};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Frames timed for the cost of a frame.
+const TIMED_FRAMES: u32 = 60;
+
+/// Scale the stiffness of the chosen springs by one factor so that the model's lowest
+/// vibration frequency, or its sag at rest under gravity, is what is asked; raise its
+/// sub-steps if the stiffer model needs them.
+#[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["frequency", "sag"])))]
+pub struct Args {
+    /// A .spring or .spring.json model (a mesh is converted with default options first).
+    file: PathBuf,
+    /// Where to save the tuned model (.spring.json writes JSON, anything else binary).
+    #[arg(short, long, value_name = "OUT")]
+    output: PathBuf,
+    /// The lowest vibration frequency to reach, Hz.
+    #[arg(long, value_name = "HZ")]
+    frequency: Option<f64>,
+    /// The sag at rest under gravity to reach, as a fraction of the bounding-box diagonal
+    /// (hanging from the anchors, or on the ground without any).
+    #[arg(long, value_name = "FRACTION")]
+    sag: Option<f64>,
+    /// The stiffnesses the factor scales: spring kinds (stretch, bend, vicinity, manual,
+    /// interior) and `shape` for shape matching [default: all of them].
+    #[arg(long, value_name = "K,...", value_delimiter = ',')]
+    kinds: Vec<String>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let target = match (args.frequency, args.sag) {
+        (Some(f), _) => Target::Frequency(f),
+        (None, Some(s)) => Target::Sag(s),
+        (None, None) => return Err(Usage("give --frequency or --sag".into()).into()),
+    };
+    let choice = choice(&args.kinds)?;
+    let model = input::model(&args.file)?;
+    let file = args.file.display().to_string();
+    let bar = crate::progress::bar(100, "tuning", args.json);
+    let (tuned, report) = tune(&model, target, &choice, |done| {
+        bar.set_position((done * 100.0) as u64);
+    })
+    .with_context(|| file.clone())?;
+    bar.finish_and_clear();
+    io::save(&tuned, &args.output).with_context(|| args.output.display().to_string())?;
+    let raised = report.substeps != report.substeps_before;
+    let (cost_before, cost) = if raised {
+        let before = frame_seconds(&model, TIMED_FRAMES).with_context(|| file.clone())?;
+        (Some(before * 1e3), frame_seconds(&tuned, TIMED_FRAMES).with_context(|| file.clone())?)
+    } else {
+        (None, frame_seconds(&tuned, TIMED_FRAMES).with_context(|| file.clone())?)
+    };
+    let cost = cost * 1e3;
+    let mut names: Vec<&str> = choice.kinds.iter().map(|k| k.name()).collect();
+    if choice.shape_matching && model.params.shape_matching.is_some() {
+        names.push("shape");
+    }
+    let (what, unit) = match target {
+        Target::Frequency(_) => ("lowest frequency", "Hz"),
+        Target::Sag(_) => ("sag at rest", "of the diagonal"),
+    };
+    if args.json {
+        print_json(&json!({
+            "file": args.file,
+            "output": args.output,
+            "target": match target { Target::Frequency(_) => "frequency", Target::Sag(_) => "sag" },
+            "factor": report.factor,
+            "before": report.before,
+            "achieved": report.achieved,
+            "substeps": report.substeps,
+            "substeps_before": report.substeps_before,
+            "substeps_raised": raised,
+            "frame_ms": cost,
+            "frame_ms_before": cost_before,
+            "kinds": names,
+        }));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let figure = |x: f64| match target {
+        Target::Frequency(_) => format!("{x:.4} {unit}"),
+        Target::Sag(_) => format!("{:.3}% {unit}", x * 100.0),
+    };
+    println!(
+        "{file}: {what} {} -> {}: stiffness of {} x {:.4} (damping x {:.4}) -> {}",
+        figure(report.before),
+        figure(report.achieved),
+        names.join(", "),
+        report.factor,
+        report.factor.sqrt(),
+        args.output.display()
+    );
+    match cost_before {
+        Some(before) => println!(
+            "  sub-steps raised from {} to {} to keep the stiffer model resolved: {cost:.3} ms a frame (was {before:.3} ms)",
+            report.substeps_before, report.substeps
+        ),
+        None => println!("  sub-steps: {} are enough, {cost:.3} ms a frame", report.substeps),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The stiffnesses named in `kinds` (all when none is).
+fn choice(kinds: &[String]) -> Result<Choice> {
+    if kinds.is_empty() {
+        return Ok(Choice::default());
+    }
+    let mut choice = Choice { kinds: Vec::new(), shape_matching: false };
+    for name in kinds {
+        let name = name.trim();
+        if name == "shape" {
+            choice.shape_matching = true;
+        } else if let Some(kind) = SpringKind::ALL.into_iter().find(|k| k.name() == name) {
+            choice.kinds.push(kind);
+        } else {
+            return Err(Usage(format!(
+                "--kinds: unknown '{name}' (stretch, bend, vicinity, manual, interior, shape)"
+            ))
+            .into());
+        }
+    }
+    Ok(choice)
+}

@@ -1,0 +1,325 @@
+//! # Tuning by behaviour: one factor on the stiffness for a stated frequency or sag
+//!
+//! An artist states what a model should do: wobble at f Hz, or sag s of its size under its
+//! own weight. Both follow from one factor a on the stiffness of the chosen springs:
+//!
+//! ```text
+//! k ← a k,   c ← √a c,   f_shape ← √a f_shape
+//! ```
+//!
+//! - k (N/m), c (N·s/m): each chosen spring's stiffness and damping. A spring's damping ratio
+//!   ζ = c / (2 √(k m)) stays what it was when c grows as √k: the model rings as long as
+//!   before, only faster. The global damping rate (1/s, air-like) is left as it is.
+//! - f_shape (Hz): shape matching's frequency, whose pull m ω² is a stiffness too
+//!   ([`springmesh_core::model::ShapeMatching`]); scaled when shape matching is chosen.
+//!
+//! **Frequency.** The lowest vibration frequency f₁ ([`crate::modes`]) comes from K φ = λ M φ
+//! with K linear in every stiffness (the springs' tension terms included). When every
+//! stiffness is scaled, K becomes a K, so f₁ becomes √a f₁: a = (f / f₁)², exact. When only
+//! some kinds are, f₁(a) is found by the secant method on ln f₁ against ln a.
+//!
+//! **Sag.** The check's sag at rest ([`springmesh_core::check::rest_sag`]): the RMS distance
+//! of the nodes from their rest shape after the best rigid alignment, over the diagonal, once
+//! the model hangs from its anchors (or rests on a ground under it) and has come to rest.
+//! Measured by simulating with the model's own integrator and sub-steps, so a solver's own
+//! softness counts; about ∝ 1/a for a small sag (linear springs: u = K⁻¹ m g), so the secant
+//! method on ln sag against ln a meets it in a few simulations.
+//!
+//! **Sub-steps.** All frequencies of a scaled model grow by √a. A time integrator's accuracy
+//! and (explicit) stability depend on ω h, so `substeps · √a` keeps the model exactly as
+//! well resolved as it was. Fewer often do: the sub-steps kept are the fewest, doubling from
+//! the model's own, whose rest sag is within [`SUBSTEP_TOLERANCE`] of that at `substeps · √a`.
+//! A softer model (a ≤ 1) keeps its sub-steps.
+
+use crate::ConvertError;
+use crate::modes::modes_hz;
+use springmesh_core::check::{CheckOptions, rest_sag};
+use springmesh_core::model::MAX_SUBSTEPS;
+use springmesh_core::{Simulation, SpringKind, SpringModel};
+
+/// The factor is kept within [1/LIMIT, LIMIT]: a target beyond is not reachable.
+const LIMIT: f64 = 1e6;
+
+/// The figure reached counts as the target within this fraction.
+pub const TOLERANCE: f64 = 0.005;
+
+/// Most models simulated or solved while seeking the factor.
+const MAX_EVALUATIONS: usize = 16;
+
+/// A rest sag below this fraction of the diagonal is none: the model rests on all its nodes.
+const NO_SAG: f64 = 1e-6;
+
+/// How close (a fraction of it) the rest sag at fewer sub-steps must be to the fully resolved
+/// one for those sub-steps to do.
+pub const SUBSTEP_TOLERANCE: f64 = 0.05;
+
+/// What to aim at.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Target {
+    /// The lowest vibration frequency (Hz).
+    Frequency(f64),
+    /// The sag at rest under gravity (fraction of the bounding-box diagonal).
+    Sag(f64),
+}
+
+impl Target {
+    /// This target's figure for `model`: its lowest frequency or its rest sag.
+    pub fn measure(&self, model: &SpringModel) -> Result<f64, ConvertError> {
+        match self {
+            Target::Frequency(_) => lowest_frequency(model),
+            Target::Sag(_) => rest_sag(model, &CheckOptions::default()).map_err(ConvertError::from),
+        }
+    }
+
+    fn value(&self) -> f64 {
+        match *self {
+            Target::Frequency(f) | Target::Sag(f) => f,
+        }
+    }
+}
+
+/// Which stiffnesses the factor scales.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// The kinds of springs.
+    pub kinds: Vec<SpringKind>,
+    /// Shape matching's frequency too.
+    pub shape_matching: bool,
+}
+
+impl Default for Choice {
+    /// Everything: every kind of spring and shape matching.
+    fn default() -> Self {
+        Self { kinds: SpringKind::ALL.to_vec(), shape_matching: true }
+    }
+}
+
+impl Choice {
+    /// Every stiffness of `model` is chosen.
+    fn is_whole(&self, model: &SpringModel) -> bool {
+        let kinds = SpringKind::ALL.iter().all(|k| self.kinds.contains(k));
+        kinds && (self.shape_matching || model.params.shape_matching.is_none())
+    }
+}
+
+/// What [`tune`] did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TuneReport {
+    /// The factor a on the chosen stiffnesses.
+    pub factor: f64,
+    /// The target's figure before (Hz or fraction).
+    pub before: f64,
+    /// The figure reached.
+    pub achieved: f64,
+    /// The model's sub-steps before.
+    pub substeps_before: u32,
+    /// The sub-steps of the tuned model (module docs).
+    pub substeps: u32,
+}
+
+/// Scales the chosen stiffnesses of `model` by `factor` (module docs: k, c and f_shape).
+pub fn scale(model: &mut SpringModel, factor: f64, choice: &Choice) {
+    let root = factor.sqrt();
+    let kinds: Vec<bool> = model.springs.kinds().iter().map(|k| choice.kinds.contains(k)).collect();
+    for (k, &chosen) in model.springs.stiffnesses_mut().iter_mut().zip(&kinds) {
+        if chosen {
+            *k = (f64::from(*k) * factor) as f32;
+        }
+    }
+    for (c, &chosen) in model.springs.dampings_mut().iter_mut().zip(&kinds) {
+        if chosen {
+            *c = (f64::from(*c) * root) as f32;
+        }
+    }
+    if choice.shape_matching
+        && let Some(shape) = &mut model.params.shape_matching
+    {
+        shape.frequency = (f64::from(shape.frequency) * root) as f32;
+    }
+}
+
+/// `model` with the chosen stiffnesses scaled so that `target` is met, and its sub-steps
+/// raised where the stiffer model needs them (module docs). `progress` gets the fraction done.
+pub fn tune(
+    model: &SpringModel,
+    target: Target,
+    choice: &Choice,
+    mut progress: impl FnMut(f32),
+) -> Result<(SpringModel, TuneReport), ConvertError> {
+    let goal = target.value();
+    let has_spring = model.springs.kinds().iter().any(|k| choice.kinds.contains(k));
+    let has_shape = choice.shape_matching && model.params.shape_matching.is_some();
+    if !(has_spring || has_shape) {
+        return Err(unreachable(
+            "the model has none of the chosen stiffnesses (no spring of the chosen kinds, and no shape matching among them)",
+        ));
+    }
+    let before = match target {
+        Target::Frequency(f) if f.is_finite() && f > 0.0 => lowest_frequency(model)?,
+        Target::Sag(s) if s.is_finite() && s > 0.0 && s < 1.0 => {
+            let sag = target.measure(model)?;
+            if sag < NO_SAG {
+                return Err(unreachable(format!(
+                    "it does not sag (rest sag {sag:.1e} of its diagonal): it rests on all its nodes or its anchors hold all of it, at any stiffness"
+                )));
+            }
+            sag
+        }
+        Target::Frequency(f) => {
+            return Err(unreachable(format!("a frequency must be above 0 Hz, not {f}")));
+        }
+        Target::Sag(s) => {
+            return Err(unreachable(format!("a sag must be between 0 and 1, not {s}")));
+        }
+    };
+    let substeps_before = model.params.substeps;
+    let scaled = |factor: f64, substeps: u32| {
+        let mut m = model.clone();
+        scale(&mut m, factor, choice);
+        m.params.substeps = substeps;
+        m
+    };
+    progress(0.1);
+    let (factor, mut achieved, substeps) = match target {
+        Target::Frequency(_) if choice.is_whole(model) => {
+            let factor = (goal / before).powi(2);
+            let substeps = needed_substeps(&scaled(factor, substeps_before), factor)?;
+            (factor, lowest_frequency(&scaled(factor, substeps))?, substeps)
+        }
+        Target::Frequency(_) => {
+            let eval = |a: f64| lowest_frequency(&scaled(a, substeps_before));
+            let (factor, achieved) = seek(eval, before, goal, 0.5, "lowest frequency")?;
+            (factor, achieved, needed_substeps(&scaled(factor, substeps_before), factor)?)
+        }
+        Target::Sag(_) => {
+            let eval = |a: f64| target.measure(&scaled(a, substeps_before));
+            let (mut factor, mut achieved) = seek(eval, before, goal, -1.0, "sag")?;
+            progress(0.6);
+            let substeps = needed_substeps(&scaled(factor, substeps_before), factor)?;
+            if substeps != substeps_before {
+                // More sub-steps resolve the stiffer springs better: seek again with them.
+                let first = target.measure(&scaled(factor, substeps))?;
+                let eval = |a: f64| target.measure(&scaled(a * factor, substeps));
+                let (refined, reached) = seek(eval, first, goal, -1.0, "sag")?;
+                (factor, achieved) = (factor * refined, reached);
+            }
+            (factor, achieved, substeps)
+        }
+    };
+    if !achieved.is_finite() {
+        achieved = f64::NAN;
+    }
+    progress(1.0);
+    let report = TuneReport { factor, before, achieved, substeps_before, substeps };
+    Ok((scaled(factor, substeps), report))
+}
+
+/// The mean wall-clock time (s) of one frame step of `model` over `frames` frames from rest,
+/// supported as the check's gravity test supports it: what the sub-steps cost.
+pub fn frame_seconds(model: &SpringModel, frames: u32) -> Result<f64, ConvertError> {
+    let mut resting = model.clone();
+    if resting.anchors.is_empty() && resting.params.ground.is_none() {
+        let height = springmesh_core::check::ground_under(model);
+        resting.params.ground =
+            Some(springmesh_core::model::Ground { height, surface: Default::default() });
+    }
+    let mut sim = Simulation::new(&resting)?;
+    let dt = resting.params.dt;
+    let start = std::time::Instant::now();
+    for _ in 0..frames {
+        sim.step(dt)?;
+    }
+    Ok(start.elapsed().as_secs_f64() / f64::from(frames.max(1)))
+}
+
+/// The lowest vibration frequency (Hz), or why the model has none.
+fn lowest_frequency(model: &SpringModel) -> Result<f64, ConvertError> {
+    modes_hz(model, 1, |_| {})?.first().copied().ok_or_else(|| {
+        unreachable(
+            "the model has no vibration: every motion it has is rigid or stretches no spring (a mechanism), so no stiffness gives it a frequency",
+        )
+    })
+}
+
+/// The factor a at which `eval(a)` is `goal`, by the secant method on ln figure against ln a
+/// from `first` = eval(1) and the expected slope; the factor and the figure reached.
+fn seek(
+    mut eval: impl FnMut(f64) -> Result<f64, ConvertError>,
+    first: f64,
+    goal: f64,
+    slope_guess: f64,
+    what: &str,
+) -> Result<(f64, f64), ConvertError> {
+    let target = goal.ln();
+    let bound = LIMIT.ln();
+    let (mut x0, mut y0) = (0.0, first.ln());
+    if (y0 - target).abs() <= TOLERANCE {
+        return Ok((1.0, first));
+    }
+    let mut slope = slope_guess;
+    let mut x1 = ((target - y0) / slope).clamp(-bound, bound);
+    for _ in 0..MAX_EVALUATIONS {
+        let figure = eval(x1.exp())?;
+        let y1 = figure.ln();
+        if !y1.is_finite() {
+            return Err(unreachable(format!(
+                "the {what} is {figure} at a factor of {:.4}",
+                x1.exp()
+            )));
+        }
+        if (y1 - target).abs() <= TOLERANCE {
+            return Ok((x1.exp(), figure));
+        }
+        let secant = (y1 - y0) / (x1 - x0);
+        // The figure must follow the stiffness the expected way; where it hardly does, no
+        // factor reaches the goal.
+        if secant * slope_guess <= 0.0 || secant.abs() < 0.02 * slope_guess.abs() {
+            return Err(unreachable(format!(
+                "the {what} stays near {figure:.4} whatever the stiffness of the chosen springs (target {goal}; the solver's sub-steps or what the chosen springs leave out set it)"
+            )));
+        }
+        slope = secant;
+        let next = (x1 + (target - y1) / slope).clamp(-bound, bound);
+        if next == x1 {
+            return Err(unreachable(format!(
+                "the {what} {goal} needs a factor beyond {LIMIT:.0e} (at {:.0e}: {figure:.4})",
+                x1.exp()
+            )));
+        }
+        (x0, y0, x1) = (x1, y1, next);
+    }
+    Err(unreachable(format!("the {what} did not settle on {goal} in {MAX_EVALUATIONS} tries")))
+}
+
+/// The sub-steps `tuned` (scaled by `factor`) needs (module docs).
+fn needed_substeps(tuned: &SpringModel, factor: f64) -> Result<u32, ConvertError> {
+    let own = tuned.params.substeps.max(1);
+    if factor <= 1.0 {
+        return Ok(own);
+    }
+    let full = ((f64::from(own) * factor.sqrt()).ceil() as u32).min(MAX_SUBSTEPS);
+    if full <= own {
+        return Ok(own);
+    }
+    let with = |substeps: u32| {
+        let mut m = tuned.clone();
+        m.params.substeps = substeps;
+        rest_sag(&m, &CheckOptions::default())
+    };
+    let reference = with(full)?;
+    let mut substeps = own;
+    while substeps < full {
+        // A model that fails at these sub-steps (it diverged) needs more.
+        if let Ok(sag) = with(substeps)
+            && (sag - reference).abs() <= SUBSTEP_TOLERANCE * reference + NO_SAG
+        {
+            return Ok(substeps);
+        }
+        substeps = substeps.saturating_mul(2);
+    }
+    Ok(full)
+}
+
+fn unreachable(reason: impl Into<String>) -> ConvertError {
+    ConvertError::Tune { reason: reason.into() }
+}
