@@ -222,6 +222,12 @@ impl EditorApp {
                     self.messages.push(format!("Could not edit: {e}"));
                 }
             }
+            Action::FindModes => {
+                self.live.tuner.find_modes(self.doc.model(), self.doc.revision(), ctx)
+            }
+            Action::TuneTo(target) => {
+                self.live.tuner.start_tune(self.doc.model(), self.doc.revision(), target, ctx);
+            }
             Action::Grab(pull) => self.live.grab(&self.doc, pull),
             Action::Dismiss(i) => {
                 if i < self.messages.len() {
@@ -391,6 +397,12 @@ impl EditorApp {
                 Err(e) => self.messages.push(format!("Could not edit: {e}")),
             }
         }
+        if let Some((tuned, label)) = self.live.tuner.poll(self.doc.revision())
+            && let Err(e) = self.doc.edit(tuned, label)
+        {
+            self.messages.push(format!("Could not edit: {e}"));
+        }
+        self.live.tuner.follow(self.doc.model(), self.doc.revision(), ctx);
         let mut actions: Vec<Action> =
             commands::pressed(ctx).into_iter().map(Action::Run).collect();
         let dropped: Vec<PathBuf> =
@@ -432,7 +444,7 @@ impl EditorApp {
         );
         let busy = self.is_loading();
         let view = &mut self.viewport.settings;
-        actions.extend(self.model_panel.ui(ui, &self.doc, view, busy));
+        actions.extend(self.model_panel.ui(ui, &self.doc, &self.live.tuner, view, busy));
         actions.extend(self.side_panel.ui(ui, &mut self.doc, &self.live));
         let dragged = egui::CentralPanel::default().frame(egui::Frame::NONE).show(ui, |ui| {
             if self.frame_next && !self.is_loading() && ui.available_width() > 0.0 {

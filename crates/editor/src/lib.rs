@@ -28,4 +28,5 @@ pub mod screenshot;
 pub mod selection;
 pub mod stability;
 pub mod timing;
+pub mod tuning;
 pub mod viewport;

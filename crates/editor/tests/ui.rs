@@ -685,3 +685,42 @@ fn alt_drag_pulls_a_node_of_a_playing_test_without_editing_the_model() {
     assert_eq!(harness.state().doc.model(), &model, "the model is not edited");
     assert_eq!(harness.state().doc.history.undo_labels().count(), 1, "only the gravity step");
 }
+
+#[test]
+fn the_model_panel_shows_the_modes_and_a_tune_is_one_undoable_step() {
+    let mut harness = editor(Sample::Jelly);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    harness.step();
+    while harness.state().live.tuner.finding_modes() || harness.state().live.tuner.modes.is_none() {
+        assert!(Instant::now() < deadline, "the modes were not found");
+        std::thread::sleep(Duration::from_millis(10));
+        harness.step();
+    }
+    harness.run_steps(2);
+    // The jelly's lowest modes (springmesh info): 3.815 Hz twice, then 5.752 Hz.
+    assert!(harness.query_by_label_contains("3.815, 3.815, 5.752").is_some(), "modes shown");
+    let before = harness.state().doc.model().clone();
+    harness.get_by_label("Apply").scroll_to_me();
+    harness.run();
+    harness.get_by_label("Apply").click();
+    harness.step();
+    while harness.state().live.tuner.tuning() {
+        assert!(Instant::now() < deadline, "the tune did not finish");
+        std::thread::sleep(Duration::from_millis(10));
+        harness.step();
+    }
+    harness.run_steps(2);
+    let note = harness.state().live.tuner.note.clone().expect("the tune says what it did");
+    println!("{note}");
+    assert!(note.contains("3.815 Hz -> 3.000 Hz"), "{note}");
+    // The default target, 3 Hz: every stiffness times (3 / 3.8146)².
+    let factor = (3.0 / 3.814609f64).powi(2);
+    let model = harness.state().doc.model().clone();
+    for (k0, k1) in before.springs.stiffnesses().iter().zip(model.springs.stiffnesses()) {
+        assert!((f64::from(*k1) - f64::from(*k0) * factor).abs() < 1e-4 * f64::from(*k0));
+    }
+    // The panel then shows the tuned model's modes; one undo gives the jelly back.
+    let undone = harness.state_mut().doc.go(springmesh_editor::history::Direction::Undo);
+    assert!(undone.is_ok_and(|label| label.starts_with("Tune to lowest frequency")));
+    assert_eq!(harness.state().doc.model(), &before);
+}

@@ -65,6 +65,8 @@ pub struct Live {
     energy: VecDeque<[f64; 3]>,
     /// The stability check and its result.
     pub check: crate::stability::StabilityCheck,
+    /// The vibration modes and the tune to a behaviour.
+    pub tuner: crate::tuning::Tuner,
     /// The mouse's pull on a node, a force field of every simulation built here.
     grab: std::sync::Arc<crate::grab::Grab>,
     /// The test runs a free model without the ground it would otherwise put under it.

@@ -2,6 +2,7 @@
 //! that keeps state between frames owns it and draws itself with one `ui(&mut self, …)` call
 //! ([`model::ModelPanel`], [`side::SidePanel`]), as in egui's demo app; the others are functions.
 
+pub mod behaviour;
 pub mod editing;
 pub mod inspector;
 pub mod menu;

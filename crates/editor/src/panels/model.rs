@@ -3,6 +3,8 @@
 
 use crate::actions::Action;
 use crate::document::{Document, Origin};
+use crate::panels::behaviour;
+use crate::tuning::Tuner;
 use crate::viewport::{SpringColour, ViewSettings, kind_color};
 use eframe::egui;
 use springmesh_convert::solid::material::DEFAULT_DENSITY;
@@ -45,13 +47,14 @@ impl ModelPanel {
         &mut self,
         ui: &mut egui::Ui,
         doc: &Document,
+        tuner: &Tuner,
         view: &mut ViewSettings,
         busy: bool,
     ) -> Vec<Action> {
         let form = &mut self.form;
         egui::Panel::left("model")
             .default_size(300.0)
-            .show(ui, |ui| show(ui, doc, form, view, busy))
+            .show(ui, |ui| show(ui, doc, tuner, form, view, busy))
             .inner
     }
 }
@@ -60,6 +63,7 @@ impl ModelPanel {
 fn show(
     ui: &mut egui::Ui,
     doc: &Document,
+    tuner: &Tuner,
     form: &mut ConvertForm,
     view: &mut ViewSettings,
     busy: bool,
@@ -68,6 +72,7 @@ fn show(
     egui::ScrollArea::vertical().show(ui, |ui| {
         ui.heading("Model");
         model_summary(ui, doc);
+        actions.extend(behaviour::modes(ui, doc, tuner));
         if doc.source_mesh().is_some() {
             let changed = doc.source_changed();
             if changed {

@@ -1,10 +1,11 @@
-//! The right panel: the inspector of the selection, the Edit section and the Test section,
-//! one under the other in a scroll area. It owns what they keep between frames: the
-//! jump-to-node field and the values new springs get.
+//! The right panel: the inspector of the selection, the Edit section, the Test section and
+//! the Tune section, one under the other in a scroll area. It owns what they keep between
+//! frames: the jump-to-node field, the values new springs get and the tune's target.
 
 use crate::actions::Action;
 use crate::document::Document;
 use crate::live::Live;
+use crate::panels::behaviour::{self, BehaviourForm};
 use crate::panels::editing::{self, EditForm};
 use crate::panels::{inspector, simulation};
 use eframe::egui;
@@ -16,6 +17,8 @@ pub struct SidePanel {
     jump: String,
     /// The values the Edit section applies (also to the keyboard's edits).
     pub edit: EditForm,
+    /// The target the Tune section aims at.
+    pub behaviour: BehaviourForm,
 }
 
 impl SidePanel {
@@ -33,6 +36,8 @@ impl SidePanel {
                         ui.separator();
                         let k = (self.edit.stiffness, self.edit.damping);
                         actions.extend(simulation::show(ui, doc, live, k));
+                        ui.separator();
+                        actions.extend(behaviour::tune(ui, doc, live, &mut self.behaviour));
                         actions
                     })
                     .inner
