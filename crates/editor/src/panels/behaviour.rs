@@ -47,8 +47,10 @@ pub fn modes(ui: &mut egui::Ui, doc: &Document, tuner: &Tuner) -> Vec<Action> {
             None => {}
         }
         let stale = tuner.modes.as_ref().is_none_or(|(r, _)| *r != doc.revision());
+        // Text, not a spinner: a spinner repaints every frame, and the modes of every change
+        // of a small model are found by themselves (the job wakes the window when done).
         if tuner.finding_modes() {
-            ui.spinner();
+            ui.label(egui::RichText::new("finding…").weak());
         } else if stale {
             if tuner.modes.is_some() {
                 ui.label(egui::RichText::new("(of an earlier version)").weak());
