@@ -180,7 +180,7 @@ pub fn tune(
         m
     };
     progress(0.1);
-    let (factor, mut achieved, substeps) = match target {
+    let (factor, achieved, substeps) = match target {
         Target::Frequency(_) if choice.is_whole(model) => {
             let factor = (goal / before).powi(2);
             let substeps = needed_substeps(&scaled(factor, substeps_before), factor)?;
@@ -206,9 +206,6 @@ pub fn tune(
             (factor, achieved, substeps)
         }
     };
-    if !achieved.is_finite() {
-        achieved = f64::NAN;
-    }
     progress(1.0);
     let report = TuneReport { factor, before, achieved, substeps_before, substeps };
     Ok((scaled(factor, substeps), report))

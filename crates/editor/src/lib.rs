@@ -19,6 +19,7 @@ pub mod edit;
 pub mod error;
 pub mod grab;
 pub mod history;
+pub mod jobs;
 pub mod live;
 pub mod loader;
 pub mod panels;

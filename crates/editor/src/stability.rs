@@ -5,11 +5,11 @@
 //! error.
 
 use crate::edit::Edit;
+use crate::jobs::{Job, spawn, take};
 use eframe::egui;
 use springmesh_convert::brace::{Braced, brace, error};
 use springmesh_core::SpringModel;
 use springmesh_core::check::{CheckOptions, CheckReport, check};
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 /// What a background job found.
 enum Found {
@@ -20,7 +20,7 @@ enum Found {
 /// The check (or a tried fix) of one model revision: running, or done.
 #[derive(Default)]
 pub struct StabilityCheck {
-    running: Option<(u64, Receiver<Result<Found, String>>)>,
+    running: Job<Found>,
     /// The last finished check and the model revision it was of.
     pub report: Option<(u64, Result<CheckReport, String>)>,
     /// What the last tried fix did, as a sentence for the panel.
@@ -33,9 +33,9 @@ impl StabilityCheck {
     /// running; `ctx` is woken when it is done.
     pub fn start(&mut self, model: &SpringModel, revision: u64, ctx: &egui::Context) {
         let model = model.clone();
-        self.spawn(revision, ctx, move || {
+        self.running = Some(spawn(revision, ctx, move || {
             check(&model, &CheckOptions::default()).map(|r| Found::Checked(Box::new(r)))
-        });
+        }));
     }
 
     /// Starts trying the fix on `model` (revision `revision`, whose last check is `before`)
@@ -53,26 +53,10 @@ impl StabilityCheck {
             _ => None,
         };
         self.fix_note = None;
-        self.spawn(revision, ctx, move || {
+        self.running = Some(spawn(revision, ctx, move || {
             brace(&model, before, &CheckOptions::default(), stiffness, damping)
                 .map(|b| Found::Braced(b.map(Box::new)))
-        });
-    }
-
-    fn spawn(
-        &mut self,
-        revision: u64,
-        ctx: &egui::Context,
-        job: impl FnOnce() -> Result<Found, springmesh_core::CoreError> + Send + 'static,
-    ) {
-        let (send, receive) = channel();
-        let ctx = ctx.clone();
-        std::thread::spawn(move || {
-            // The receiver is gone when a newer job replaced this one: nothing to tell.
-            let _ = send.send(job().map_err(|e| e.to_string()));
-            ctx.request_repaint();
-        });
-        self.running = Some((revision, receive));
+        }));
     }
 
     /// True while a check or a fix runs.
@@ -84,14 +68,7 @@ impl StabilityCheck {
     /// error: the caller applies it, then calls [`StabilityCheck::adopt`] with the new revision
     /// (the report is then of the fixed model).
     pub fn poll(&mut self) -> Option<Edit> {
-        let (revision, receive) = self.running.as_ref()?;
-        let revision = *revision;
-        let result = match receive.try_recv() {
-            Ok(result) => result,
-            Err(TryRecvError::Empty) => return None,
-            Err(TryRecvError::Disconnected) => Err("the check stopped unexpectedly".to_string()),
-        };
-        self.running = None;
+        let (revision, result) = take(&mut self.running)?;
         self.version += 1;
         let (report, edit) = match result {
             Err(e) => (Err(e), None),

@@ -5,17 +5,15 @@
 //! figures before and after.
 
 use crate::edit::Edit;
+use crate::jobs::{Job, spawn, take};
 use eframe::egui;
 use springmesh_convert::modes::{DEFAULT_MODES, modes_hz};
 use springmesh_convert::tune::{Choice, Target, TuneReport, tune};
 use springmesh_core::SpringModel;
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 /// Models of at most this many nodes get their modes found as soon as they change (well
 /// under a second); larger ones when asked.
 pub const AUTO_MODES_NODES: usize = 20_000;
-
-type Job<T> = Option<(u64, Receiver<Result<T, String>>)>;
 
 /// The modes and the tune of the model, running or done.
 #[derive(Default)]
@@ -126,33 +124,4 @@ fn figures(report: &TuneReport, target: Target) -> (&'static str, String, String
             format!("{:.2}%", report.achieved * 100.0),
         ),
     }
-}
-
-/// Runs `job` on a thread for `revision`, waking `ctx` when it is done.
-fn spawn<T: Send + 'static>(
-    revision: u64,
-    ctx: &egui::Context,
-    job: impl FnOnce() -> Result<T, springmesh_convert::ConvertError> + Send + 'static,
-) -> (u64, Receiver<Result<T, String>>) {
-    let (send, receive) = channel();
-    let ctx = ctx.clone();
-    std::thread::spawn(move || {
-        // The receiver is gone when a newer job replaced this one: nothing to tell.
-        let _ = send.send(job().map_err(|e| e.to_string()));
-        ctx.request_repaint();
-    });
-    (revision, receive)
-}
-
-/// A finished job's revision and result, taken out of `job`.
-fn take<T>(job: &mut Job<T>) -> Option<(u64, Result<T, String>)> {
-    let (revision, receive) = job.as_ref()?;
-    let revision = *revision;
-    let result = match receive.try_recv() {
-        Ok(result) => result,
-        Err(TryRecvError::Empty) => return None,
-        Err(TryRecvError::Disconnected) => Err("the work stopped unexpectedly".to_string()),
-    };
-    *job = None;
-    Some((revision, result))
 }
