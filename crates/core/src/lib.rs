@@ -33,6 +33,8 @@ mod parallel;
 pub mod sim;
 
 pub use error::CoreError;
+/// The math library of the core's types (positions are `glam::Vec3`).
+pub use glam;
 pub use ids::{FaceId, NodeId, SpringId};
 pub use model::{
     Aabb, Face, Integrator, Metadata, Node, SimParams, Spring, SpringKind, SpringModel,

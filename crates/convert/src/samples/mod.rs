@@ -17,6 +17,8 @@ mod jelly;
 mod rope;
 mod tear;
 
+pub use build::grid_mesh;
+
 use springmesh_core::SpringModel;
 
 /// A built-in sample model.

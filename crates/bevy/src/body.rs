@@ -1,0 +1,172 @@
+//! The components a game puts on an entity ([`SoftBody`]) and reads back ([`SoftBodyState`]).
+
+use crate::SpringModelAsset;
+use crate::convert::{to_bevy, to_core};
+use bevy::asset::Handle;
+use bevy::ecs::component::Component;
+use bevy::ecs::entity::Entity;
+use bevy::math::Vec3;
+use springmesh_core::{CoreError, Energy, NodeId, Simulation, SpringId};
+
+/// Most steps a body takes in one frame. After a hitch (a level load, a breakpoint) the body
+/// drops the time it could not catch up on instead of taking ever more steps per frame.
+pub const MAX_STEPS_PER_FRAME: u32 = 8;
+
+/// A soft body: the model to simulate and how it meets the game's world.
+///
+/// The entity's [`GlobalTransform`](bevy::transform::components::GlobalTransform) places the
+/// body when it starts (rotation and translation; scale is ignored, it would change every
+/// spring's rest length). From then on the simulation owns the nodes' world positions: move a
+/// body by its anchors ([`SoftBody::follow`]).
+#[derive(Component, Clone, Debug)]
+pub struct SoftBody {
+    /// The model.
+    pub model: Handle<SpringModelAsset>,
+    /// Anchors that follow entities: (node, target).
+    pub follows: Vec<(u32, Entity)>,
+    /// Gravity (m/s²) instead of the model's own; applied whenever the component changes.
+    pub gravity: Option<Vec3>,
+    /// Wind (m/s) instead of the model's own; a model without air gets the default air.
+    pub wind: Option<Vec3>,
+    /// Send a [`SoftBodyEnergy`](crate::SoftBodyEnergy) message each frame the body steps
+    /// (measuring energy costs about one pass over the springs).
+    pub report_energy: bool,
+    /// Most steps in one frame ([`MAX_STEPS_PER_FRAME`]).
+    pub max_steps_per_frame: u32,
+}
+
+impl SoftBody {
+    /// A body of `model`, with the model's own gravity and wind.
+    pub fn new(model: Handle<SpringModelAsset>) -> SoftBody {
+        SoftBody {
+            model,
+            follows: Vec::new(),
+            gravity: None,
+            wind: None,
+            report_energy: false,
+            max_steps_per_frame: MAX_STEPS_PER_FRAME,
+        }
+    }
+
+    /// Node `node` follows `target`'s `GlobalTransform`, keeping the offset (in the target's
+    /// frame) it had when the body started: a flag on a moving pole, a cape on a character's
+    /// shoulders. A node that is not an anchor of the model becomes one.
+    pub fn follow(mut self, node: u32, target: Entity) -> SoftBody {
+        self.follows.push((node, target));
+        self
+    }
+
+    /// Gravity (m/s²) for this body.
+    pub fn with_gravity(mut self, gravity: Vec3) -> SoftBody {
+        self.gravity = Some(gravity);
+        self
+    }
+
+    /// Wind (m/s) for this body.
+    pub fn with_wind(mut self, wind: Vec3) -> SoftBody {
+        self.wind = Some(wind);
+        self
+    }
+
+    /// Report the body's energy as a message each frame it steps.
+    pub fn with_energy_messages(mut self) -> SoftBody {
+        self.report_energy = true;
+        self
+    }
+}
+
+/// An anchor following an entity.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Follow {
+    pub node: NodeId,
+    pub target: Entity,
+    /// The anchor's position in the target's frame.
+    pub offset: Vec3,
+    /// Where the anchor was at the end of the last frame (world, m).
+    pub last: Vec3,
+}
+
+/// The running simulation of a [`SoftBody`], inserted once its model has loaded.
+#[derive(Component, Debug)]
+pub struct SoftBodyState {
+    pub(crate) sim: Simulation,
+    pub(crate) positions: Vec<Vec3>,
+    pub(crate) follows: Vec<Follow>,
+    /// Simulated time owed to the body (s).
+    pub(crate) owed: f64,
+    /// How many colliders the model brought; the game's follow them.
+    pub(crate) own_colliders: usize,
+    pub(crate) broken: Vec<SpringId>,
+    pub(crate) steps: u32,
+    pub(crate) failure: Option<CoreError>,
+}
+
+impl SoftBodyState {
+    pub(crate) fn new(sim: Simulation, follows: Vec<Follow>) -> SoftBodyState {
+        let own_colliders = sim.params().colliders.len();
+        let mut state = SoftBodyState {
+            sim,
+            positions: Vec::new(),
+            follows,
+            owed: 0.0,
+            own_colliders,
+            broken: Vec::new(),
+            steps: 0,
+            failure: None,
+        };
+        state.read_positions();
+        state
+    }
+
+    /// The nodes' positions in world space (m), as of the body's last step.
+    pub fn positions(&self) -> &[Vec3] {
+        &self.positions
+    }
+
+    /// Kinetic, elastic, gravitational and gas energy now (J); about one pass over the springs.
+    pub fn energy(&self) -> Energy {
+        self.sim.energy()
+    }
+
+    /// The springs that broke during this frame's steps.
+    pub fn broken_springs(&self) -> &[SpringId] {
+        &self.broken
+    }
+
+    /// Steps taken this frame (0 when the frame was shorter than the model's `dt`).
+    pub fn steps_this_frame(&self) -> u32 {
+        self.steps
+    }
+
+    /// Why the body stopped, if a step was rejected (a model that blew up): it then stays at
+    /// its last good state.
+    pub fn failure(&self) -> Option<&CoreError> {
+        self.failure.as_ref()
+    }
+
+    /// Sets gravity (m/s²).
+    pub fn set_gravity(&mut self, gravity: Vec3) {
+        self.sim.params_mut().gravity = to_core(gravity);
+    }
+
+    /// Sets the wind (m/s); a model without air gets the default air with that wind.
+    pub fn set_wind(&mut self, wind: Vec3) {
+        self.sim.params_mut().air.get_or_insert_with(Default::default).wind = to_core(wind);
+    }
+
+    /// The simulation itself, for what this crate does not wrap.
+    pub fn simulation(&self) -> &Simulation {
+        &self.sim
+    }
+
+    /// The simulation itself, mutably (positions, anchors, force fields, listeners).
+    /// Positions changed here show in [`SoftBodyState::positions`] after the next step.
+    pub fn simulation_mut(&mut self) -> &mut Simulation {
+        &mut self.sim
+    }
+
+    pub(crate) fn read_positions(&mut self) {
+        self.positions.clear();
+        self.positions.extend(self.sim.positions().iter().map(|&p| to_bevy(p.into())));
+    }
+}

@@ -1,0 +1,86 @@
+//! # springmesh-bevy
+//!
+//! Springmesh models in a Bevy 0.19 game: load a `.spring` (or `.spring.json`) file as an
+//! asset, put a [`SoftBody`] on an entity, and it simulates and draws itself.
+//!
+//! ```no_run
+//! use bevy::prelude::*;
+//! use springmesh_bevy::{SoftBody, SpringmeshPlugin};
+//!
+//! fn main() {
+//!     App::new().add_plugins((DefaultPlugins, SpringmeshPlugin)).add_systems(Startup, setup).run();
+//! }
+//!
+//! fn setup(mut commands: Commands, assets: Res<AssetServer>) {
+//!     // The one line: a model that simulates and draws itself (a material makes it visible).
+//!     commands.spawn((SoftBody::new(assets.load("flag.spring")), MeshMaterial3d::<StandardMaterial>::default()));
+//! }
+//! ```
+//!
+//! - [`SpringModelAsset`]: the loaded model ([`asset`] says how files are read; a file that
+//!   is not a model fails to load with the reason, it never panics).
+//! - [`SoftBody`]: the component a game adds: the model, anchors that follow entities
+//!   ([`SoftBody::follow`]), gravity and wind.
+//! - [`SoftBodyState`]: inserted once the model has loaded: node positions in world space,
+//!   energy, broken springs, and the [`springmesh_core::Simulation`] itself.
+//! - [`SoftCollider`]: a sphere, box or plane on any entity that every body collides with.
+//! - [`SpringBroken`] and [`SoftBodyEnergy`]: messages to the game.
+//!
+//! Each body steps its model's own `dt` with its model's integrator and parameters, exactly
+//! as [`springmesh_core::Simulation::step`] does, as many times as the frame's virtual time
+//! allows ([`systems`] gives the order). With a renderer, the body's [`Mesh3d`](bevy::mesh::Mesh3d)
+//! follows its surface ([`mesh`]); without one (a server, a test) nothing is drawn and the rest
+//! works the same.
+
+pub mod asset;
+mod body;
+mod collider;
+mod convert;
+mod error;
+pub mod mesh;
+mod messages;
+pub mod systems;
+
+pub use asset::{SpringModelAsset, SpringModelLoader};
+pub use body::{MAX_STEPS_PER_FRAME, SoftBody, SoftBodyState};
+pub use collider::{SoftCollider, SoftColliderShape};
+pub use error::SpringmeshBevyError;
+pub use messages::{SoftBodyEnergy, SpringBroken};
+pub use springmesh_core;
+pub use systems::SoftBodyFailed;
+
+use bevy::app::{App, Plugin, PostUpdate};
+use bevy::asset::AssetApp;
+use bevy::ecs::schedule::{IntoScheduleConfigs, SystemSet};
+use bevy::transform::TransformSystems;
+
+/// The plugin's systems, in `PostUpdate` after transform propagation. Order a system that
+/// reads [`SoftBodyState::positions`] in the same frame `.after(SpringmeshSystems)`.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SpringmeshSystems;
+
+/// Loads `.spring` and `.spring.json` assets and steps and draws every [`SoftBody`].
+/// Needs `AssetPlugin`, `TransformPlugin` and a `TimePlugin` (all in `DefaultPlugins`, and
+/// in `MinimalPlugins` plus the first two for a headless app).
+pub struct SpringmeshPlugin;
+
+impl Plugin for SpringmeshPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_asset::<SpringModelAsset>()
+            .init_asset_loader::<SpringModelLoader>()
+            .add_message::<SpringBroken>()
+            .add_message::<SoftBodyEnergy>()
+            .configure_sets(PostUpdate, SpringmeshSystems.after(TransformSystems::Propagate))
+            .add_systems(
+                PostUpdate,
+                (
+                    systems::start_bodies,
+                    systems::step_bodies,
+                    systems::report,
+                    systems::update_meshes,
+                )
+                    .chain()
+                    .in_set(SpringmeshSystems),
+            );
+    }
+}
