@@ -9,8 +9,8 @@
 mod common;
 
 use bevy::prelude::*;
-use common::{Args, ScreenshotPlugin};
-use springmesh_bevy::{SoftBody, SoftCollider, SpringModelAsset, SpringmeshPlugin};
+use common::Args;
+use springmesh_bevy::{SoftBody, SoftCollider, SpringModelAsset};
 
 /// The repository's `assets` folder, wherever the example is run from.
 const ASSETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets");
@@ -28,21 +28,8 @@ fn main() -> AppExit {
         eprintln!("unknown argument {unknown}; usage: flag [--screenshot OUT.png]");
         return AppExit::from_code(2);
     }
-    let mut app = App::new();
-    app.add_plugins((
-        DefaultPlugins.set(AssetPlugin { file_path: ASSETS.into(), ..default() }).set(
-            WindowPlugin {
-                primary_window: Some(Window { title: "Springmesh: flag".into(), ..default() }),
-                ..default()
-            },
-        ),
-        SpringmeshPlugin,
-    ))
-    .add_systems(Startup, setup)
-    .add_systems(Update, (raise_flag, move_pole));
-    if let Some(path) = args.screenshot {
-        app.add_plugins(ScreenshotPlugin { path });
-    }
+    let mut app = common::app("Springmesh: flag".into(), ASSETS.into(), &args);
+    app.add_systems(Startup, setup).add_systems(Update, (raise_flag, move_pole));
     app.run()
 }
 

@@ -10,8 +10,8 @@ mod common;
 
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
-use common::{Args, ScreenshotPlugin};
-use springmesh_bevy::{SoftBody, SoftCollider, SpringModelAsset, SpringmeshPlugin};
+use common::Args;
+use springmesh_bevy::{SoftBody, SoftCollider, SpringModelAsset};
 use std::path::Path;
 
 fn main() -> AppExit {
@@ -31,23 +31,11 @@ fn main() -> AppExit {
     };
     let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut app = App::new();
-    app.add_plugins((
-        DefaultPlugins
-            .set(AssetPlugin { file_path: folder.display().to_string(), ..default() })
-            .set(WindowPlugin {
-                primary_window: Some(Window { title: format!("Springmesh: {file}"), ..default() }),
-                ..default()
-            }),
-        SpringmeshPlugin,
-    ))
-    .insert_resource(Viewed { file, model: Handle::default(), placed: false })
-    .insert_resource(Orbit { target: Vec3::ZERO, distance: 3.0, yaw: 0.6, pitch: 0.35 })
-    .add_systems(Startup, setup)
-    .add_systems(Update, (place, orbit));
-    if let Some(path) = args.screenshot {
-        app.add_plugins(ScreenshotPlugin { path });
-    }
+    let mut app = common::app(format!("Springmesh: {file}"), folder.display().to_string(), &args);
+    app.insert_resource(Viewed { file, model: Handle::default(), placed: false })
+        .insert_resource(Orbit { target: Vec3::ZERO, distance: 3.0, yaw: 0.6, pitch: 0.35 })
+        .add_systems(Startup, setup)
+        .add_systems(Update, (place, orbit));
     app.run()
 }
 

@@ -165,6 +165,16 @@ impl SoftBodyState {
         &mut self.sim
     }
 
+    /// Applies the body's own gravity and wind, where it sets them.
+    pub(crate) fn apply(&mut self, body: &SoftBody) {
+        if let Some(g) = body.gravity {
+            self.set_gravity(g);
+        }
+        if let Some(w) = body.wind {
+            self.set_wind(w);
+        }
+    }
+
     pub(crate) fn read_positions(&mut self) {
         self.positions.clear();
         self.positions.extend(self.sim.positions().iter().map(|&p| to_bevy(p.into())));

@@ -64,7 +64,8 @@ pub(crate) fn start_bodies(
         let follows = follows(&mut model, body, entity, &targets);
         match Simulation::new(&model) {
             Ok(sim) => {
-                let state = SoftBodyState::new(sim, follows);
+                let mut state = SoftBodyState::new(sim, follows);
+                state.apply(body);
                 let mut e = commands.entity(entity);
                 if let Some(meshes) = meshes.as_deref_mut() {
                     let mesh = SoftBodyMesh::new(&model, &state.sim, meshes);
@@ -132,12 +133,7 @@ pub(crate) fn step_bodies(
     for (body, mut state) in &mut bodies {
         let state = &mut *state;
         if body.is_changed() {
-            if let Some(g) = body.gravity {
-                state.set_gravity(g);
-            }
-            if let Some(w) = body.wind {
-                state.set_wind(w);
-            }
+            state.apply(&body);
         }
         state.broken.clear();
         state.steps = 0;

@@ -267,3 +267,32 @@ fn the_flag_examples_banner_is_the_banner_converted_today() {
     assert_eq!(saved.uvs, today.uvs);
     assert_eq!(saved.params, today.params);
 }
+
+#[test]
+fn gravity_set_on_the_body_holds_from_its_first_step() {
+    let mut model = Sample::Cloth.model();
+    model.anchors.clear();
+    let mut app = app(&folder("gravity"), model.params.dt);
+    // The body is spawned frames before its model arrives.
+    let handle = app.world_mut().resource_mut::<Assets<SpringModelAsset>>().reserve_handle();
+    let body = app.world_mut().spawn(SoftBody::new(handle.clone()).with_gravity(Vec3::ZERO)).id();
+    for _ in 0..5 {
+        app.update();
+    }
+    let mut models = app.world_mut().resource_mut::<Assets<SpringModelAsset>>();
+    models.insert(handle.id(), SpringModelAsset { model: model.clone() }).unwrap();
+    until_started(&mut app, body);
+    for _ in 0..30 {
+        app.update();
+    }
+    assert!(steps(&app, body, model.params.dt) >= 30);
+    // Weightless and at rest, the free cloth stays where it was made.
+    let rest = model.nodes.positions();
+    let drift = state(&app, body)
+        .positions()
+        .iter()
+        .zip(rest)
+        .map(|(p, r)| p.distance(Vec3::from_array(r.to_array())))
+        .fold(0.0f32, f32::max);
+    assert!(drift <= 1e-5, "the cloth moved {drift} m without gravity");
+}

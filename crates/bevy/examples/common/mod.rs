@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
-use springmesh_bevy::SoftBodyState;
+use springmesh_bevy::{SoftBodyState, SpringmeshPlugin};
 use std::path::PathBuf;
 
 /// The command line: `--screenshot OUT.png` anywhere, the other arguments in order.
@@ -28,6 +28,22 @@ impl Args {
         }
         Args { screenshot, rest }
     }
+}
+
+/// An app with Bevy's default plugins, a window titled `title`, assets read from `assets`,
+/// the Springmesh plugin, and the screenshot if `args` asked for one.
+pub fn app(title: String, assets: String, args: &Args) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        DefaultPlugins
+            .set(AssetPlugin { file_path: assets, ..default() })
+            .set(WindowPlugin { primary_window: Some(Window { title, ..default() }), ..default() }),
+        SpringmeshPlugin,
+    ));
+    if let Some(path) = &args.screenshot {
+        app.add_plugins(ScreenshotPlugin { path: path.clone() });
+    }
+    app
 }
 
 /// Seconds of simulation before the screenshot: long enough for the body to move.
