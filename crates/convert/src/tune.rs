@@ -188,19 +188,19 @@ pub fn tune(
         }
         Target::Frequency(_) => {
             let eval = |a: f64| lowest_frequency(&scaled(a, substeps_before));
-            let (factor, achieved) = seek(eval, before, goal, 0.5, "lowest frequency")?;
+            let (factor, achieved) = seek(eval, before, goal, 0.5, Figure::Frequency)?;
             (factor, achieved, needed_substeps(&scaled(factor, substeps_before), factor)?)
         }
         Target::Sag(_) => {
             let eval = |a: f64| target.measure(&scaled(a, substeps_before));
-            let (mut factor, mut achieved) = seek(eval, before, goal, -1.0, "sag")?;
+            let (mut factor, mut achieved) = seek(eval, before, goal, -1.0, Figure::Sag)?;
             progress(0.6);
             let substeps = needed_substeps(&scaled(factor, substeps_before), factor)?;
             if substeps != substeps_before {
                 // More sub-steps resolve the stiffer springs better: seek again with them.
                 let first = target.measure(&scaled(factor, substeps))?;
                 let eval = |a: f64| target.measure(&scaled(a * factor, substeps));
-                let (refined, reached) = seek(eval, first, goal, -1.0, "sag")?;
+                let (refined, reached) = seek(eval, first, goal, -1.0, Figure::Sag)?;
                 (factor, achieved) = (factor * refined, reached);
             }
             (factor, achieved, substeps)
@@ -245,8 +245,9 @@ fn seek(
     first: f64,
     goal: f64,
     slope_guess: f64,
-    what: &str,
+    what: Figure,
 ) -> Result<(f64, f64), ConvertError> {
+    let name = what.name();
     let target = goal.ln();
     let bound = LIMIT.ln();
     let (mut x0, mut y0) = (0.0, first.ln());
@@ -260,7 +261,8 @@ fn seek(
         let y1 = figure.ln();
         if !y1.is_finite() {
             return Err(unreachable(format!(
-                "the {what} is {figure} at a factor of {:.4}",
+                "the {name} is {} at a factor of {:.4}",
+                what.show(figure),
                 x1.exp()
             )));
         }
@@ -272,20 +274,52 @@ fn seek(
         // factor reaches the goal.
         if secant * slope_guess <= 0.0 || secant.abs() < 0.02 * slope_guess.abs() {
             return Err(unreachable(format!(
-                "the {what} stays near {figure:.4} whatever the stiffness of the chosen springs (target {goal}; the solver's sub-steps or what the chosen springs leave out set it)"
+                "the {name} stays near {} whatever the stiffness of the chosen springs (target {}; the solver's sub-steps or what the chosen springs leave out set it)",
+                what.show(figure),
+                what.show(goal)
             )));
         }
         slope = secant;
         let next = (x1 + (target - y1) / slope).clamp(-bound, bound);
         if next == x1 {
             return Err(unreachable(format!(
-                "the {what} {goal} needs a factor beyond {LIMIT:.0e} (at {:.0e}: {figure:.4})",
-                x1.exp()
+                "the {name} {} needs a factor beyond {LIMIT:.0e} (at {:.0e}: {})",
+                what.show(goal),
+                x1.exp(),
+                what.show(figure)
             )));
         }
         (x0, y0, x1) = (x1, y1, next);
     }
-    Err(unreachable(format!("the {what} did not settle on {goal} in {MAX_EVALUATIONS} tries")))
+    Err(unreachable(format!(
+        "the {name} did not settle on {} in {MAX_EVALUATIONS} tries",
+        what.show(goal)
+    )))
+}
+
+/// The figure a tune aims at, as its messages name and print it.
+#[derive(Clone, Copy, Debug)]
+enum Figure {
+    /// The lowest vibration frequency (Hz).
+    Frequency,
+    /// The rest sag, a fraction of the diagonal (printed as a percent).
+    Sag,
+}
+
+impl Figure {
+    fn name(self) -> &'static str {
+        match self {
+            Figure::Frequency => "lowest frequency",
+            Figure::Sag => "sag",
+        }
+    }
+
+    fn show(self, x: f64) -> String {
+        match self {
+            Figure::Frequency => format!("{x:.4} Hz"),
+            Figure::Sag => format!("{:.2}%", 100.0 * x),
+        }
+    }
 }
 
 /// The sub-steps `tuned` (scaled by `factor`) needs (module docs).
