@@ -3,6 +3,9 @@
 //! sub-steps, tethers on; two corners held), one 60 Hz frame each.
 //!
 //! - `plugin/core_step`: `Simulation::step(dt)`, nothing else.
+//! - `plugin/hand_written_frame`: what a game would write without the plugin: the same
+//!   headless app minus the plugin, one `PostUpdate` system stepping a `Simulation` kept in a
+//!   resource (no mesh): the bare step where Bevy runs it, on its task pool.
 //! - `plugin/app_frame`: `App::update` of a headless app (`MinimalPlugins + AssetPlugin +
 //!   TransformPlugin + SpringmeshPlugin`, meshes registered) whose virtual clock advances
 //!   `dt` per update: the body takes one step, then its mesh's positions and normals are
@@ -11,8 +14,9 @@
 //!   single-threaded executor: the plugin's own cost without the multi-threaded executor's
 //!   (on a two-core machine its worker threads waking each frame slow the step itself).
 //!
-//! Run with `cargo bench -p springmesh-bevy --bench plugin`; the overhead is app_frame /
-//! core_step − 1.
+//! Run with `cargo bench -p springmesh-bevy --bench plugin`; the plugin's cost is app_frame /
+//! hand_written_frame − 1 (and app_frame_single_threaded / core_step − 1 without the
+//! executor).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Bench code.
 
 use bevy::prelude::*;
@@ -44,6 +48,10 @@ fn cloth() -> SpringModel {
     model
 }
 
+/// The simulation of the hand-written integration.
+#[derive(Resource)]
+struct Bare(Simulation);
+
 fn bench(c: &mut Criterion) {
     let model = cloth();
     let dt = model.params.dt;
@@ -52,6 +60,15 @@ fn bench(c: &mut Criterion) {
 
     let mut sim = Simulation::new(&model).unwrap();
     group.bench_function("core_step", |b| b.iter(|| sim.step(dt).unwrap()));
+
+    let mut bare = App::new();
+    bare.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin));
+    bare.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(dt)));
+    bare.insert_resource(Bare(Simulation::new(&model).unwrap()));
+    bare.add_systems(PostUpdate, move |mut bare: ResMut<Bare>| {
+        bare.0.step(dt).unwrap();
+    });
+    group.bench_function("hand_written_frame", |b| b.iter(|| bare.update()));
 
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin, SpringmeshPlugin));
