@@ -84,6 +84,8 @@ pub(crate) struct Follow {
     pub offset: Vec3,
     /// Where the anchor was at the end of the last frame (world, m).
     pub last: Vec3,
+    /// Where its target puts it this frame (world, m).
+    pub goal: Vec3,
 }
 
 /// The running simulation of a [`SoftBody`], inserted once its model has loaded.

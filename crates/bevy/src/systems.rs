@@ -23,7 +23,6 @@ use bevy::ecs::message::MessageWriter;
 use bevy::ecs::query::{Changed, Or, Without};
 use bevy::ecs::system::{Commands, Query, Res, ResMut};
 use bevy::log::{error, warn};
-use bevy::math::Vec3;
 use bevy::mesh::{Mesh, Mesh3d};
 use bevy::time::Time;
 use bevy::transform::components::GlobalTransform;
@@ -54,9 +53,8 @@ pub(crate) fn start_bodies(
     bodies: Query<(Entity, &SoftBody, Option<&GlobalTransform>), Waiting>,
     models: Res<Assets<SpringModelAsset>>,
     targets: Query<&GlobalTransform>,
-    meshes: Option<ResMut<Assets<Mesh>>>,
+    mut meshes: Option<ResMut<Assets<Mesh>>>,
 ) {
-    let mut meshes = meshes;
     for (entity, body, placed) in &bodies {
         let Some(asset) = models.get(&body.model) else { continue };
         let mut model = asset.model.clone();
@@ -116,7 +114,7 @@ fn follows(
         }
         let last = to_bevy(at);
         let offset = frame.affine().inverse().transform_point3(last);
-        follows.push(Follow { node: id, target, offset, last });
+        follows.push(Follow { node: id, target, offset, last, goal: last });
     }
     follows
 }
@@ -124,13 +122,13 @@ fn follows(
 /// Steps every body by the frame's virtual time.
 pub(crate) fn step_bodies(
     time: Res<Time>,
-    mut bodies: Query<(Ref<SoftBody>, &mut SoftBodyState)>,
+    mut bodies: Query<(Entity, Ref<SoftBody>, &mut SoftBodyState)>,
     colliders: Query<(&SoftCollider, &GlobalTransform)>,
     targets: Query<&GlobalTransform>,
 ) {
     let obstacles: Vec<Obstacle> = colliders.iter().map(|(c, at)| c.obstacle(at)).collect();
     let elapsed = time.delta_secs_f64();
-    for (body, mut state) in &mut bodies {
+    for (entity, body, mut state) in &mut bodies {
         let state = &mut *state;
         if body.is_changed() {
             state.apply(&body);
@@ -143,24 +141,22 @@ pub(crate) fn step_bodies(
         let colliders = &mut state.sim.params_mut().colliders;
         colliders.truncate(state.own_colliders);
         colliders.extend_from_slice(&obstacles);
-        let goals: Vec<Vec3> = state
-            .follows
-            .iter()
-            .map(|f| targets.get(f.target).map_or(f.last, |t| t.transform_point(f.offset)))
-            .collect();
+        for f in &mut state.follows {
+            f.goal = targets.get(f.target).map_or(f.last, |t| t.transform_point(f.offset));
+        }
         let steps = owed_steps(state, elapsed, body.max_steps_per_frame);
         for i in 1..=steps {
             let share = i as f32 / steps as f32;
-            for (f, &goal) in state.follows.iter().zip(&goals) {
+            for f in &state.follows {
                 // A node that is no longer an anchor (unpinned through `simulation_mut`)
                 // simply stops following.
-                let _ = state.sim.set_anchor_position(f.node, to_core(f.last.lerp(goal, share)));
+                let _ = state.sim.set_anchor_position(f.node, to_core(f.last.lerp(f.goal, share)));
             }
             let dt = state.sim.params().dt;
             match state.sim.step(dt) {
                 Ok(report) => state.broken.extend(report.broken),
                 Err(error) => {
-                    error!("soft body stopped: {error}");
+                    error!("soft body {entity} stopped: {error}");
                     state.failure = Some(error);
                     break;
                 }
@@ -168,8 +164,8 @@ pub(crate) fn step_bodies(
             state.steps += 1;
         }
         if steps > 0 {
-            for (f, goal) in state.follows.iter_mut().zip(goals) {
-                f.last = goal;
+            for f in &mut state.follows {
+                f.last = f.goal;
             }
             state.read_positions();
         }
