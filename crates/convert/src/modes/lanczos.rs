@@ -13,6 +13,7 @@
 
 use super::system::Operator;
 use crate::ConvertError;
+use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, MatRef, Par, Side};
 
 /// A column whose remainder after orthogonalization is below this fraction of its length
@@ -20,8 +21,10 @@ use faer::{Accum, Mat, MatRef, Par, Side};
 const DEPENDENT: f64 = 1e-10;
 
 pub(super) struct BlockLanczos {
-    /// Q: n × capacity, its first `used` columns orthonormal.
+    /// Q: its first `used` columns orthonormal, room reserved for `capacity` (columns are
+    /// written as they come: a run that converges early touches no more memory).
     basis: Mat<f64>,
+    capacity: usize,
     used: usize,
     /// Columns of Q whose T q is known: their entries of H are.
     applied: usize,
@@ -40,11 +43,17 @@ pub(super) struct Ritz {
 impl BlockLanczos {
     /// A random start block of `block` columns and room for `capacity` columns (both cut to
     /// n; the room to whole blocks unless it is all n).
-    pub fn start(n: usize, block: usize, capacity: usize) -> BlockLanczos {
+    pub fn start(n: usize, block: usize, capacity: usize) -> Result<BlockLanczos, ConvertError> {
         let block = block.clamp(1, n.max(1));
         let capacity = if capacity >= n { n } else { (capacity / block).max(1) * block };
+        let mut basis = Mat::new();
+        basis.try_reserve(n, capacity).map_err(|e| {
+            super::modes_error(format!("no room for {capacity} Lanczos vectors: {e:?}"))
+        })?;
+        basis.resize_with(n, 0, |_, _| 0.0);
         let mut lanczos = BlockLanczos {
-            basis: Mat::zeros(n, capacity),
+            basis,
+            capacity,
             used: 0,
             applied: 0,
             h: Mat::zeros(capacity, capacity),
@@ -52,7 +61,7 @@ impl BlockLanczos {
         };
         let start = Mat::<f64>::zeros(n, block.min(capacity));
         lanczos.absorb(start);
-        lanczos
+        Ok(lanczos)
     }
 
     /// Applies T to the block not yet applied and adds the next block; false when nothing is
@@ -60,9 +69,9 @@ impl BlockLanczos {
     /// where what it leaves can be kept, or nothing is left, so every residual is known).
     pub fn step(&mut self, operator: &mut Operator) -> bool {
         let (from, count) = (self.applied, self.used - self.applied);
-        let (n, room) = (self.basis.nrows(), self.basis.ncols() - self.used);
+        let (n, room) = (self.basis.nrows(), self.capacity - self.used);
         // With room for all n columns, whatever does not fit lies in the span already.
-        if count == 0 || (room < count && self.basis.ncols() < n) {
+        if count == 0 || (room < count && self.capacity < n) {
             return false;
         }
         let mut w = self.basis.as_ref().subcols(from, count).to_owned();
@@ -109,30 +118,31 @@ impl BlockLanczos {
         let (used, count) = (self.used, w.ncols());
         let norms: Vec<f64> = (0..count).map(|c| w.col(c).norm_l2()).collect();
         let mut old = Mat::<f64>::zeros(used, count);
+        let par = Par::rayon(0);
         for _ in 0..2 {
             let q = self.basis.as_ref().subcols(0, used);
-            let c = q.transpose() * w.as_ref();
-            faer::linalg::matmul::matmul(w.as_mut(), Accum::Add, q, &c, -1.0, Par::Seq);
+            let mut c = Mat::<f64>::zeros(used, count);
+            matmul(c.as_mut(), Accum::Replace, q.transpose(), w.as_ref(), 1.0, par);
+            matmul(w.as_mut(), Accum::Add, q, &c, -1.0, par);
             old += &c;
         }
-        let room = self.basis.ncols() - used;
+        let room = self.capacity - used;
         let mut new = Mat::<f64>::zeros(count.min(room), count);
         for c in 0..count.min(room) {
             // Twice against the block's earlier columns.
             for _ in 0..2 {
+                let q = self.basis.as_ref().subcols(used, c);
+                let mut along = Mat::<f64>::zeros(c, 1);
+                matmul(along.as_mut(), Accum::Replace, q.transpose(), w.col(c).as_mat(), 1.0, par);
+                matmul(w.col_mut(c).as_mat_mut(), Accum::Add, q, &along, -1.0, par);
                 for r in 0..c {
-                    let q = self.basis.col(used + r);
-                    let along = q.transpose() * w.col(c);
-                    new[(r, c)] += along;
-                    let mut column = w.col_mut(c);
-                    column -= along * q;
+                    new[(r, c)] += along[(r, 0)];
                 }
             }
             let norm = w.col(c).norm_l2();
             if norm > DEPENDENT * norms[c] && norm > 0.0 {
                 new[(c, c)] = norm;
-                let mut target = self.basis.col_mut(used + c);
-                target.copy_from(w.col(c) / norm);
+                self.column(used + c).copy_from(w.col(c) / norm);
             } else if !self.random_column(used + c) {
                 // Nothing orthogonal is left: the space is whole.
                 self.used = used + c;
@@ -157,13 +167,21 @@ impl BlockLanczos {
         for _ in 0..2 {
             let q: MatRef<'_, f64> = self.basis.as_ref().subcols(0, at);
             let c = q.transpose() * v.as_ref();
-            faer::linalg::matmul::matmul(v.as_mut(), Accum::Add, q, &c, -1.0, Par::Seq);
+            matmul(v.as_mut(), Accum::Add, q, &c, -1.0, Par::Seq);
         }
         let norm = v.norm_l2();
         if norm.is_nan() || norm <= 1e-8 * before {
             return false;
         }
-        self.basis.col_mut(at).copy_from(v.col(0) / norm);
+        self.column(at).copy_from(v.col(0) / norm);
         true
+    }
+
+    /// Column `at` of Q (within the capacity), the columns up to it made present.
+    fn column(&mut self, at: usize) -> faer::ColMut<'_, f64> {
+        if self.basis.ncols() <= at {
+            self.basis.resize_with(self.basis.nrows(), at + 1, |_, _| 0.0);
+        }
+        self.basis.col_mut(at)
     }
 }

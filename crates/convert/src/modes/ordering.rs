@@ -1,11 +1,15 @@
 //! The order in which the factorization eliminates the free nodes: nested dissection by
-//! position (George 1973; geometric bisection as in Miller, Teng, Thurston & Vavasis 1998).
+//! position (George 1973; geometric bisection as in Miller, Teng, Thurston & Vavasis 1998),
+//! and approximate minimum degree (Amestoy, Davis & Duff 1996).
 //!
 //! A Cholesky factor fills in wherever elimination joins a node's neighbours. Minimum degree
-//! (AMD, faer's default) keeps a surface's fill small but not a solid's: a 50k-node solid
-//! sphere's factor has 686M entries in its order and 271M in this one (the 70k-node one took
-//! 90 s to factorize against 34 s), while a 50k-node surface has 50M against 55M. The modes
-//! take whichever fills less. Nested dissection cuts the nodes in two
+//! keeps a surface's fill small but not a solid's: a 50k-node solid sphere's factor has 686M
+//! entries in its order and 271M in nested dissection's (the 70k-node one took 90 s to
+//! factorize against 34 s), while a 50k-node surface has 72M against 87M. The modes take
+//! whichever fills less. Both order nodes, not coordinates: every spring couples its nodes'
+//! three coordinates alike, and minimum degree run on the coordinates themselves is at the
+//! mercy of which entries happen to cancel (the solid's factor: 4.7G entries when the
+//! lattice's symmetric springs cancel in its diagonal blocks). Nested dissection cuts the nodes in two
 //! halves at the median of their longest extent, takes out the nodes of one half that touch
 //! the other (a separator: no spring then joins the halves), orders each half the same way,
 //! and the separator last. Elimination inside one half then never reaches into the other,
@@ -13,6 +17,9 @@
 //! surface): the factor costs O(n²) work in 3D instead of the O(n^7/3) and worse of an
 //! order that lets fronts grow.
 
+use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::sparse::SymbolicSparseColMatRef;
+use faer::sparse::linalg::amd;
 use glam::DVec3;
 
 /// Sets of at most this many nodes are not cut further: their fill is small anyway.
@@ -34,6 +41,39 @@ pub(super) fn nested_dissection(positions: &[DVec3], edges: &[(usize, usize)]) -
     let mut nodes: Vec<usize> = (0..n).collect();
     dissection.dissect(&mut nodes);
     dissection.order
+}
+
+/// An approximate minimum degree order of `n` nodes joined as `edges` says (faer's AMD on
+/// the nodes' graph); `None` if it fails (indices overflow).
+pub(super) fn minimum_degree(n: usize, edges: &[(usize, usize)]) -> Option<Vec<usize>> {
+    let (start, neighbours) = adjacency(n, edges);
+    // The graph's lower triangle with its diagonal, rows ascending and unique per column.
+    let mut col_ptr = Vec::with_capacity(n + 1);
+    let mut row_idx = Vec::with_capacity(n + neighbours.len() / 2);
+    col_ptr.push(0);
+    for j in 0..n {
+        let first = row_idx.len();
+        row_idx.push(j);
+        row_idx.extend(neighbours[start[j]..start[j + 1]].iter().filter(|&&i| i > j));
+        row_idx[first + 1..].sort_unstable();
+        let mut kept = first + 1;
+        for k in first + 1..row_idx.len() {
+            if row_idx[k] != row_idx[kept - 1] {
+                row_idx[kept] = row_idx[k];
+                kept += 1;
+            }
+        }
+        row_idx.truncate(kept);
+        col_ptr.push(row_idx.len());
+    }
+    let nnz = row_idx.len();
+    let graph = SymbolicSparseColMatRef::new_checked(n, n, &col_ptr, None, &row_idx);
+    let mut order = vec![0usize; n];
+    let mut inverse = vec![0usize; n];
+    let mut scratch = MemBuffer::try_new(amd::order_scratch::<usize>(n, nnz)).ok()?;
+    let control = amd::Control::default();
+    amd::order(&mut order, &mut inverse, graph, control, MemStack::new(&mut scratch)).ok()?;
+    Some(order)
 }
 
 /// Compressed adjacency: node i's neighbours are `neighbours[start[i]..start[i + 1]]`.
@@ -120,6 +160,7 @@ impl Dissection<'_> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)] // Test code.
     use super::*;
 
     #[test]
@@ -133,5 +174,32 @@ mod tests {
         let mut sorted = order.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, (0..200).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn minimum_degree_eliminates_a_shuffled_chain_without_fill() {
+        // A chain numbered out of its order along the line (node i at place 37 i mod 101):
+        // eliminating a node whose remaining neighbours are at most one joins nobody, and
+        // a chain always has such a node (an end), so minimum degree fills nothing.
+        let n = 101;
+        let place: Vec<usize> = (0..n).map(|i| 37 * i % n).collect();
+        let mut at = vec![0; n];
+        for (node, &p) in place.iter().enumerate() {
+            at[p] = node;
+        }
+        let edges: Vec<(usize, usize)> = (0..n - 1).map(|p| (at[p], at[p + 1])).collect();
+        let order = minimum_degree(n, &edges).unwrap();
+        let mut eliminated = vec![false; n];
+        for &node in &order {
+            let p = place[node];
+            let remaining = [p.checked_sub(1), (p + 1 < n).then_some(p + 1)]
+                .into_iter()
+                .flatten()
+                .filter(|&q| !eliminated[at[q]])
+                .count();
+            assert!(remaining <= 1, "node {node} eliminated with {remaining} neighbours left");
+            eliminated[node] = true;
+        }
+        assert!(eliminated.iter().all(|&e| e));
     }
 }
