@@ -19,6 +19,10 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Leave out the vibration modes (`modes_hz` null): finding them factorizes the whole
+    /// stiffness matrix, seconds for a model of tens of thousands of nodes.
+    #[arg(long)]
+    no_modes: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -27,9 +31,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let bbox = m.bounding_box();
     let parts = m.parts();
     let p = &m.params;
-    let bar = crate::progress::bar(100, "modes", args.json);
-    let modes = modes_hz(m, DEFAULT_MODES, |done| bar.set_position((done * 100.0) as u64));
-    bar.finish_and_clear();
+    let modes = (!args.no_modes).then(|| {
+        let bar = crate::progress::bar(100, "modes", args.json);
+        let modes = modes_hz(m, DEFAULT_MODES, |done| bar.set_position((done * 100.0) as u64));
+        bar.finish_and_clear();
+        modes
+    });
     if args.json {
         let mut v = json!({
             "file": args.file,
@@ -48,7 +55,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "skin": m.skin.as_ref().map(|s| json!({
                 "vertices": s.len(), "faces": s.faces.len(), "uvs": s.uvs.len(),
             })),
-            "modes_hz": modes.as_ref().ok(),
+            "modes_hz": modes.as_ref().and_then(|m| m.as_ref().ok()),
         });
         if let Some(report) = &opened.report {
             v["conversion"] = report_json(report);
@@ -111,14 +118,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
         println!("  shape        matched at {} Hz", shape.frequency);
     }
     match &modes {
-        Ok(hz) if hz.is_empty() => {
+        None => println!("  modes        not looked for (--no-modes)"),
+        Some(Ok(hz)) if hz.is_empty() => {
             println!("  modes        none (nothing a spring holds vibrates)")
         }
-        Ok(hz) => {
+        Some(Ok(hz)) => {
             let hz: Vec<String> = hz.iter().map(|f| format!("{f:.4}")).collect();
             println!("  modes        {} Hz (springs alone, anchors held)", hz.join(", "));
         }
-        Err(e) => println!("  modes        not found: {e}"),
+        Some(Err(e)) => println!("  modes        not found: {e}"),
     }
     if let Some(air) = &p.air {
         println!("  air          {air}");

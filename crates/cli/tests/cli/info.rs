@@ -30,14 +30,27 @@ fn info_on_a_model_and_on_a_mesh() {
     let text = springmesh(&["info", &jelly]).ok().stdout;
     assert!(text.contains("nodes        216 (36 anchored, 0 without springs)"), "{text}");
     assert!(text.contains("total mass   1.080000 kg"), "{text}");
+    assert!(text.contains(" Hz (springs alone, anchors held)"), "{text}");
+}
+
+#[test]
+fn no_modes_leaves_the_modes_out_and_the_rest_alone() {
+    let jelly = jelly_sample("info-no-modes");
+    let with = springmesh(&["info", &jelly, "--json"]).ok().json();
+    let modes = with["modes_hz"].as_array().unwrap();
+    assert_eq!(modes.len(), 6, "{modes:?}");
+    let mut without = springmesh(&["info", &jelly, "--json", "--no-modes"]).ok().json();
+    assert_eq!(without["modes_hz"], json!(null));
+    without["modes_hz"] = with["modes_hz"].clone();
+    assert_eq!(without, with);
+    let text = springmesh(&["info", &jelly, "--no-modes"]).ok().stdout;
+    assert!(text.contains("modes        not looked for (--no-modes)"), "{text}");
 }
 
 #[test]
 fn a_reader_that_went_away_is_not_an_internal_error() {
     // `springmesh info model | head -1`: stdout is a pipe whose reader has closed.
-    let dir = scratch("info-pipe");
-    let jelly = at(&dir, "jelly.spring");
-    springmesh(&["sample", "jelly", "-o", &jelly]).ok();
+    let jelly = jelly_sample("info-pipe");
     let (reader, writer) = std::io::pipe().expect("a pipe");
     drop(reader);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_springmesh"))
@@ -48,4 +61,11 @@ fn a_reader_that_went_away_is_not_an_internal_error() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("internal error"), "{stderr}");
     assert_eq!(out.status.code(), Some(141), "{stderr}");
+}
+
+/// The jelly sample written to a scratch folder of its own; its path.
+fn jelly_sample(folder: &str) -> String {
+    let jelly = at(&scratch(folder), "jelly.spring");
+    springmesh(&["sample", "jelly", "-o", &jelly]).ok();
+    jelly
 }
