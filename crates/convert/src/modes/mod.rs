@@ -43,28 +43,48 @@
 //! sheet none out of its plane at rest). Those are not vibrations and are left out: the modes
 //! reported are the lowest with λ above [`ZERO_MODE`] of the largest K_ii / M_ii.
 //!
-//! **The solver.** Block Lanczos iteration with full reorthogonalization ([`lanczos`]) on the
-//! shift-inverted operator
+//! **Two solvers.** Which is faster depends on how a Cholesky factor of K fills: a surface's
+//! little, a solid's 3D lattice much (its separators are planes of nodes, and eliminating
+//! them is dense work that grows as the square of the nodes). The orders of `ordering` are
+//! analysed on the nodes' graph first, and the factorization's multiply–adds foreseen.
 //!
-//! ```text
-//! T = M^½ (K − σ M)⁻¹ M^½,     θ = 1 / (λ − σ)
-//! ```
+//! - **Factorization and shift-invert Lanczos** (surfaces, small solids, and whatever has
+//!   mechanisms). Block Lanczos iteration with full reorthogonalization (`lanczos`) on the
+//!   shift-inverted operator
 //!
-//! whose largest θ are the λ nearest σ (Ericsson & Ruhe 1980, the method of ARPACK's and
-//! Abaqus's frequency steps). σ is a little below zero ([`SHIFT`] of the largest K_ii / M_ii),
-//! so K − σM is positive definite even where K has zero modes, and a sparse Cholesky
-//! factorization (faer's supernodal LLᵀ, chosen for being pure Rust, well kept and fast on
-//! the sparse lattices conversions make; on all cores, in the order of [`ordering`]) solves
-//! with it, once per Lanczos step for a whole block of [`BLOCK`] vectors, its two halves on
-//! two threads. Zero modes all sit at θ = −1/σ, one cluster the first blocks take; the λ
-//! wanted come next. Ritz values are accepted when their residual is below
-//! [`TOLERANCE`] of θ, and the iteration stops once the `count` largest θ past the zero
-//! cluster are all accepted (with none larger still unaccepted).
+//!   ```text
+//!   T = M^½ (K − σ M)⁻¹ M^½,     θ = 1 / (λ − σ)
+//!   ```
+//!
+//!   whose largest θ are the λ nearest σ (Ericsson & Ruhe 1980, the method of ARPACK's and
+//!   Abaqus's frequency steps). σ is a little below zero (`SHIFT` of the largest
+//!   K_ii / M_ii), so K − σM is positive definite even where K has zero modes, and a sparse
+//!   Cholesky factorization (faer's supernodal LLᵀ, chosen for being pure Rust, well kept and
+//!   fast on the sparse lattices conversions make; on all cores, in the order that takes
+//!   least work) solves with it, once per Lanczos step for a whole block of `BLOCK`
+//!   vectors, its two halves on two threads. Zero modes all sit at θ = −1/σ, one cluster the
+//!   first blocks take; the λ wanted come next. Ritz values are accepted when their residual
+//!   is below `TOLERANCE` of θ, and the iteration stops once the `count` largest θ past the
+//!   zero cluster are all accepted (with none larger still unaccepted).
+//! - **LOBPCG with a two-level preconditioner** (solids whose factorization would take more
+//!   than `DIRECT_WORK`). `lobpcg` improves a block of `count` + `GUARD` vectors (and
+//!   a free body's six rigid motions, started exactly) by preconditioned residuals, the
+//!   preconditioner a smoothed-aggregation two-level cycle (`multigrid`) whose coarse space
+//!   is the rigid motions of patches of nodes; it never factorizes K, only a coarse matrix a
+//!   few percent of its size, so its cost grows with the nodes: a 50k-node solid's modes in
+//!   3 s where its factorization alone took 14 s. Should it not settle (a sheet's mechanisms
+//!   fill its block with zero modes, or `ITERATIONS` steps pass), the factorization answers.
+//!
+//! Both accept the same modes the same way (`settle`): from the lowest λ up, every pair
+//! converged, zero modes (λ below [`ZERO_MODE`] of the scale) skipped, until `count`.
 
 mod lanczos;
+mod lobpcg;
+mod multigrid;
 mod ordering;
 mod stiffness;
 mod system;
+mod vectors;
 
 use crate::ConvertError;
 use lanczos::BlockLanczos;
@@ -109,6 +129,22 @@ pub const MAX_NODES: usize = 200_000;
 /// a run are cut to fit, so a large model cannot take all memory.
 const VECTOR_BYTES: usize = 1 << 30;
 
+/// A factorization foreseen to take more multiply–adds than this (about 2 s on two cores)
+/// is not made first: the modes are looked for by LOBPCG ([`lobpcg`], [`multigrid`]). A
+/// solid's factorization grows as the square of its nodes (a 50k-node solid: 6e11, 14 s)
+/// while LOBPCG grows with them (the same solid: 3 s); a surface's grows slower (a 50k-node
+/// sphere: 4e10, 3.7 s in all) and LOBPCG converges slower on it (9 s), and a flat sheet's
+/// mechanisms fill LOBPCG's block with zero modes, so below this the factorization is used.
+const DIRECT_WORK: f64 = 6e10;
+
+/// LOBPCG steps before the factorization is used instead (a 50k-node solid takes 11, a
+/// 50k-node sphere's surface 43).
+const ITERATIONS: usize = 60;
+
+/// LOBPCG vectors beyond the modes asked for (and a free body's six rigid motions): the
+/// block's last vectors converge slowest, so a few more than are reported.
+const GUARD: usize = 4;
+
 /// How many modes `modes_hz` reports at most by default.
 pub const DEFAULT_MODES: usize = 6;
 
@@ -118,7 +154,18 @@ pub const DEFAULT_MODES: usize = 6;
 pub fn modes_hz(
     model: &SpringModel,
     count: usize,
+    progress: impl FnMut(f32),
+) -> Result<Vec<f64>, ConvertError> {
+    modes(model, count, progress, DIRECT_WORK)
+}
+
+/// [`modes_hz`], with LOBPCG tried first when the factorization would take more than
+/// `direct_work` multiply–adds.
+fn modes(
+    model: &SpringModel,
+    count: usize,
     mut progress: impl FnMut(f32),
+    direct_work: f64,
 ) -> Result<Vec<f64>, ConvertError> {
     let free = model.nodes.len() - model.anchors.len().min(model.nodes.len());
     if free > MAX_NODES {
@@ -133,43 +180,96 @@ pub fn modes_hz(
     }
     let scale = system.scale();
     let sigma = -SHIFT * scale;
+    let zero = ZERO_MODE * scale;
+    let analysis = system.analyse()?;
+    progress(0.1);
+    let try_lobpcg = analysis.work() > direct_work && system.mass.iter().all(|&m| m > 0.0);
+    if try_lobpcg && let Some(hz) = iterative(&system, count, sigma, zero, &mut progress)? {
+        return Ok(hz);
+    }
     let block = BLOCK.max(count + 2);
-    let mut operator = system.shift_invert(sigma, block)?;
+    let mut operator = system.shift_invert(analysis, sigma, block)?;
     progress(0.3);
     let capacity = (VECTOR_BYTES / (8 * n)).clamp(2 * block, MAX_VECTORS.max(4 * block));
     let mut lanczos = BlockLanczos::start(n, block, capacity)?;
-    let lambda = |theta: f64| sigma + 1.0 / theta;
-    let zero = ZERO_MODE * scale;
     let steps = capacity.div_ceil(block).max(1);
     let mut step = 0;
     loop {
         let more = lanczos.step(&mut operator);
         step += 1;
         progress(0.3 + 0.7 * (step as f32 / steps as f32).min(1.0));
+        // The largest θ first: the lowest λ. Once nothing is left to apply, every pair is
+        // as converged as it will be.
         let ritz = lanczos.ritz()?;
-        // The largest θ in turn: zero modes skipped, done at `count` accepted vibrations;
-        // an unaccepted one before them means a lower λ may still be on its way.
-        let mut found = Vec::new();
-        let mut settled = true;
-        for r in ritz.iter().filter(|r| r.theta > 0.0) {
-            if r.residual > TOLERANCE * r.theta && more {
-                settled = false;
-                break;
-            }
-            let l = lambda(r.theta);
-            if l > zero {
-                found.push(l);
-                if found.len() == count {
-                    break;
-                }
-            }
-        }
-        if (settled && found.len() == count) || !more {
+        let pairs = ritz
+            .iter()
+            .filter(|r| r.theta > 0.0)
+            .map(|r| (sigma + 1.0 / r.theta, r.residual <= TOLERANCE * r.theta || !more));
+        let (found, settled) = settle(pairs, zero, count);
+        if settled || !more {
             progress(1.0);
-            found.sort_by(f64::total_cmp);
-            return Ok(found.into_iter().map(|l| l.sqrt() / std::f64::consts::TAU).collect());
+            return Ok(hertz(found));
         }
     }
+}
+
+/// The lowest `count` vibrations by LOBPCG with the two-level preconditioner; `None` when
+/// it does not settle within [`ITERATIONS`] steps or its block fills with zero modes (the
+/// caller then factorizes).
+fn iterative(
+    system: &System,
+    count: usize,
+    sigma: f64,
+    zero: f64,
+    progress: &mut impl FnMut(f32),
+) -> Result<Option<Vec<f64>>, ConvertError> {
+    let w2 = system.shape_stiffness();
+    let springs = system.spring_rows(w2);
+    let preconditioner =
+        multigrid::TwoLevel::new(system.spring_rows(w2 - sigma), &system.positions)?;
+    progress(0.2);
+    let stiffness = |x: &vectors::Vectors| system.stiffness(&springs, x);
+    let precondition = |r: &vectors::Vectors| preconditioner.apply(r);
+    let problem =
+        lobpcg::Problem { stiffness: &stiffness, precondition: &precondition, mass: &system.mass };
+    let rigid = if system.anchored { 0 } else { 6 };
+    let width = count + rigid + GUARD;
+    let mut found = Vec::new();
+    let known = system.rigid_motions();
+    let pairs =
+        lobpcg::lowest(&problem, known.as_ref(), width, ITERATIONS, zero, |pairs, converged| {
+            let (lowest, settled) =
+                settle(pairs.iter().zip(converged).map(|(p, &c)| (p.lambda, c)), zero, count);
+            progress(0.2 + 0.8 * lowest.len() as f32 / count as f32);
+            found = lowest;
+            settled || converged.iter().all(|&c| c)
+        });
+    Ok(pairs.filter(|_| found.len() == count).map(|_| hertz(std::mem::take(&mut found))))
+}
+
+/// Of Ritz pairs (λ and whether it has converged) from the lowest λ up: the vibrations
+/// (λ above `zero`) up to the first pair not converged, at most `count`, and whether all
+/// `count` were found (an unconverged pair before them means a lower λ may be on its way).
+fn settle(pairs: impl Iterator<Item = (f64, bool)>, zero: f64, count: usize) -> (Vec<f64>, bool) {
+    let mut found = Vec::new();
+    for (lambda, converged) in pairs {
+        if !converged {
+            return (found, false);
+        }
+        if lambda > zero {
+            found.push(lambda);
+            if found.len() == count {
+                return (found, true);
+            }
+        }
+    }
+    (found, false)
+}
+
+/// Frequencies (Hz, ascending) of eigenvalues λ (1/s²).
+fn hertz(mut lambda: Vec<f64>) -> Vec<f64> {
+    lambda.sort_by(f64::total_cmp);
+    lambda.into_iter().map(|l| l.sqrt() / std::f64::consts::TAU).collect()
 }
 
 /// A [`ConvertError::Modes`] with `reason`.
@@ -178,12 +278,77 @@ fn modes_error(reason: impl Into<String>) -> ConvertError {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)] // Test code.
     use super::*;
+    use crate::solid::SolidOptions;
+    use crate::{ConvertOptions, MassMode, convert_mesh};
     use glam::Vec3;
     use springmesh_core::model::ShapeMatching;
     use springmesh_core::{Node, NodeId, Spring, SpringKind};
+    use std::path::Path;
+
+    /// A ball 1 m across filled as a lattice (`--solid`, 0.15 m spacing: a few hundred
+    /// nodes), as converted: free, with shape matching.
+    pub(in crate::modes) fn ball() -> SpringModel {
+        let solid =
+            SolidOptions { spacing: Some(0.15), max_nodes: Some(5000), ..Default::default() };
+        let options = ConvertOptions {
+            solid: Some(solid),
+            bend: false,
+            mass: MassMode::Density { density: 1000.0 },
+            ..ConvertOptions::default()
+        };
+        let mesh = crate::shapes::sphere(Vec3::ZERO, 0.5, 12, 16);
+        convert_mesh(mesh, &options, Path::new("ball.obj")).unwrap().model
+    }
+
+    /// The modes by the factorization alone.
+    fn factorized(model: &SpringModel) -> Vec<f64> {
+        modes(model, DEFAULT_MODES, |_| {}, f64::INFINITY).unwrap()
+    }
+
+    /// The modes by LOBPCG alone; `None` where it leaves them to the factorization.
+    fn by_lobpcg(model: &SpringModel) -> Option<Vec<f64>> {
+        let system = System::of(model);
+        let scale = system.scale();
+        iterative(&system, DEFAULT_MODES, -SHIFT * scale, ZERO_MODE * scale, &mut |_| {}).unwrap()
+    }
+
+    #[test]
+    fn lobpcg_finds_the_frequencies_the_factorization_finds() {
+        // Free with shape matching (its six rigid motions the lowest, known in advance), then
+        // held at its bottom without it.
+        let free = ball();
+        assert!(free.nodes.len() > 300 && free.params.shape_matching.is_some());
+        let mut held = ball();
+        held.params.shape_matching = None;
+        let bottom = held.nodes.positions().iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
+        let positions = held.nodes.positions();
+        let low = (0..positions.len()).filter(|&i| positions[i].y < bottom + 0.1);
+        held.anchors = low.map(|i| NodeId(i as u32)).collect();
+        assert!(!held.anchors.is_empty());
+        for model in [free, held] {
+            let (expected, found) = (factorized(&model), by_lobpcg(&model).unwrap());
+            assert_eq!(found.len(), DEFAULT_MODES, "{found:?}");
+            for (f, e) in found.iter().zip(&expected) {
+                assert!((f - e).abs() < 1e-5 * e, "{found:?} against {expected:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_sheets_mechanisms_leave_the_modes_to_the_factorization() {
+        // A flat sheet at rest does not resist bending out of its plane: its 144 nodes'
+        // sideways motions are all zero modes, more than LOBPCG's block holds, so it gives
+        // up and the factorization answers even when LOBPCG is tried first.
+        let mesh = crate::samples::grid_mesh(12, 12, Vec3::ZERO, Vec3::X * 0.1, Vec3::Z * 0.1);
+        let sheet = convert_mesh(mesh, &ConvertOptions::default(), Path::new("sheet.obj")).unwrap();
+        assert!(by_lobpcg(&sheet.model).is_none());
+        let first = modes(&sheet.model, DEFAULT_MODES, |_| {}, 0.0).unwrap();
+        assert_eq!(first, factorized(&sheet.model));
+        assert_eq!(first.len(), DEFAULT_MODES);
+    }
 
     /// anchor – k – m – k – m along x (1 m springs at rest).
     fn chain(k: f32, m: f32) -> SpringModel {

@@ -43,37 +43,51 @@ pub(super) fn nested_dissection(positions: &[DVec3], edges: &[(usize, usize)]) -
     dissection.order
 }
 
-/// An approximate minimum degree order of `n` nodes joined as `edges` says (faer's AMD on
-/// the nodes' graph); `None` if it fails (indices overflow).
-pub(super) fn minimum_degree(n: usize, edges: &[(usize, usize)]) -> Option<Vec<usize>> {
-    let (start, neighbours) = adjacency(n, edges);
-    // The graph's lower triangle with its diagonal, rows ascending and unique per column.
-    let mut col_ptr = Vec::with_capacity(n + 1);
-    let mut row_idx = Vec::with_capacity(n + neighbours.len() / 2);
-    col_ptr.push(0);
-    for j in 0..n {
-        let first = row_idx.len();
-        row_idx.push(j);
-        row_idx.extend(neighbours[start[j]..start[j + 1]].iter().filter(|&&i| i > j));
-        row_idx[first + 1..].sort_unstable();
-        let mut kept = first + 1;
-        for k in first + 1..row_idx.len() {
-            if row_idx[k] != row_idx[kept - 1] {
-                row_idx[kept] = row_idx[k];
-                kept += 1;
-            }
-        }
-        row_idx.truncate(kept);
-        col_ptr.push(row_idx.len());
-    }
-    let nnz = row_idx.len();
-    let graph = SymbolicSparseColMatRef::new_checked(n, n, &col_ptr, None, &row_idx);
+/// An approximate minimum degree order of the `n` nodes of `graph` (faer's AMD); `None` if
+/// it fails (indices overflow).
+pub(super) fn minimum_degree(n: usize, graph: &NodeGraph) -> Option<Vec<usize>> {
+    let nnz = graph.row_idx.len();
+    let graph = SymbolicSparseColMatRef::new_checked(n, n, &graph.col_ptr, None, &graph.row_idx);
     let mut order = vec![0usize; n];
     let mut inverse = vec![0usize; n];
     let mut scratch = MemBuffer::try_new(amd::order_scratch::<usize>(n, nnz)).ok()?;
     let control = amd::Control::default();
     amd::order(&mut order, &mut inverse, graph, control, MemStack::new(&mut scratch)).ok()?;
     Some(order)
+}
+
+/// Which nodes a spring joins: the lower triangle of the nodes' adjacency matrix with its
+/// diagonal, in compressed columns (rows ascending and unique per column).
+pub(super) struct NodeGraph {
+    pub col_ptr: Vec<usize>,
+    pub row_idx: Vec<usize>,
+}
+
+impl NodeGraph {
+    /// The graph of `n` nodes joined as `edges` says (pairs of node indices; either order,
+    /// repeats allowed).
+    pub fn of(n: usize, edges: &[(usize, usize)]) -> NodeGraph {
+        let (start, neighbours) = adjacency(n, edges);
+        let mut col_ptr = Vec::with_capacity(n + 1);
+        let mut row_idx = Vec::with_capacity(n + neighbours.len() / 2);
+        col_ptr.push(0);
+        for j in 0..n {
+            let first = row_idx.len();
+            row_idx.push(j);
+            row_idx.extend(neighbours[start[j]..start[j + 1]].iter().filter(|&&i| i > j));
+            row_idx[first + 1..].sort_unstable();
+            let mut kept = first + 1;
+            for k in first + 1..row_idx.len() {
+                if row_idx[k] != row_idx[kept - 1] {
+                    row_idx[kept] = row_idx[k];
+                    kept += 1;
+                }
+            }
+            row_idx.truncate(kept);
+            col_ptr.push(row_idx.len());
+        }
+        NodeGraph { col_ptr, row_idx }
+    }
 }
 
 /// Compressed adjacency: node i's neighbours are `neighbours[start[i]..start[i + 1]]`.
@@ -102,6 +116,28 @@ fn adjacency(n: usize, edges: &[(usize, usize)]) -> (Vec<usize>, Vec<usize>) {
     (start, neighbours)
 }
 
+/// Splits `nodes` at the median of their longest extent: the first `middle` (returned,
+/// half of them) lie below it along that axis, the rest above.
+pub(super) fn halve(positions: &[DVec3], nodes: &mut [usize]) -> usize {
+    let (min, max) = nodes
+        .iter()
+        .fold((DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)), |(lo, hi), &i| {
+            (lo.min(positions[i]), hi.max(positions[i]))
+        });
+    let extent = max - min;
+    let axis = if extent.x >= extent.y && extent.x >= extent.z {
+        0
+    } else if extent.y >= extent.z {
+        1
+    } else {
+        2
+    };
+    let middle = nodes.len() / 2;
+    let coordinate = |i: &usize| positions[*i][axis];
+    nodes.select_nth_unstable_by(middle, |a, b| coordinate(a).total_cmp(&coordinate(b)));
+    middle
+}
+
 struct Dissection<'a> {
     positions: &'a [DVec3],
     start: Vec<usize>,
@@ -118,21 +154,7 @@ impl Dissection<'_> {
             self.order.extend_from_slice(nodes);
             return;
         }
-        let (min, max) = nodes.iter().fold(
-            (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
-            |(lo, hi), &i| (lo.min(self.positions[i]), hi.max(self.positions[i])),
-        );
-        let extent = max - min;
-        let axis = if extent.x >= extent.y && extent.x >= extent.z {
-            0
-        } else if extent.y >= extent.z {
-            1
-        } else {
-            2
-        };
-        let middle = nodes.len() / 2;
-        let coordinate = |i: &usize| self.positions[*i][axis];
-        nodes.select_nth_unstable_by(middle, |a, b| coordinate(a).total_cmp(&coordinate(b)));
+        let middle = halve(self.positions, nodes);
         self.call = self.call.wrapping_add(1);
         let (lower, upper) = nodes.split_at_mut(middle);
         for &i in lower.iter() {
@@ -188,7 +210,7 @@ mod tests {
             at[p] = node;
         }
         let edges: Vec<(usize, usize)> = (0..n - 1).map(|p| (at[p], at[p + 1])).collect();
-        let order = minimum_degree(n, &edges).unwrap();
+        let order = minimum_degree(n, &NodeGraph::of(n, &edges)).unwrap();
         let mut eliminated = vec![false; n];
         for &node in &order {
             let p = place[node];

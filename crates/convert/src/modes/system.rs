@@ -2,18 +2,21 @@
 //! them (the parent module's docs give the equations).
 
 use super::modes_error;
-use super::ordering::{minimum_degree, nested_dissection};
-use super::stiffness::{Stiffness, spring_stiffness};
+use super::ordering::{NodeGraph, minimum_degree, nested_dissection};
+use super::stiffness::{NodeBlocks, Stiffness, spring_blocks};
+use super::vectors::{BlockRows, Vectors};
 use crate::ConvertError;
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::cholesky::llt::factor::LltRegularization;
+use faer::linalg::matmul::matmul;
 use faer::perm::PermRef;
 use faer::sparse::linalg::cholesky::{
-    CholeskySymbolicParams, LltRef, SymbolicCholesky, SymmetricOrdering,
+    CholeskySymbolicParams, LltRef, SymbolicCholesky, SymbolicCholeskyRaw, SymmetricOrdering,
     factorize_symbolic_cholesky,
 };
-use faer::sparse::{SparseColMat, SymbolicSparseColMat};
+use faer::sparse::{SparseColMat, SparseColMatRef, SymbolicSparseColMat, SymbolicSparseColMatRef};
 use faer::{Accum, Conj, Mat, MatMut, Par, Side};
+use glam::DVec3;
 use rayon::prelude::*;
 use springmesh_core::SpringModel;
 
@@ -21,11 +24,19 @@ use springmesh_core::SpringModel;
 pub(super) struct System {
     /// Each free coordinate's mass (kg).
     pub mass: Vec<f64>,
-    /// The springs' K, its entries on and below the diagonal.
-    springs: Stiffness,
+    /// The springs' K, its node blocks on and below the diagonal.
+    springs: NodeBlocks,
+    /// The free nodes' rest positions.
+    pub positions: Vec<DVec3>,
+    /// Whether any node is anchored (else the body moves freely: six rigid motions).
+    pub anchored: bool,
     /// Shape matching's ω² (1/s²) and U = M_f Ψ_f, one column per rigid motion (n × r).
     shape: Option<(f64, Mat<f64>)>,
-    /// Elimination orders of the free nodes to choose from ([`super::ordering`]).
+    /// U of a free body (no anchors), whose rigid motions are zero modes.
+    rigid: Option<Mat<f64>>,
+    /// The free nodes' graph and elimination orders of it to choose from
+    /// ([`super::ordering`]).
+    graph: NodeGraph,
     orders: Vec<Vec<usize>>,
 }
 
@@ -46,8 +57,8 @@ impl System {
                 mass.extend([f64::from(m); 3]);
             }
         }
-        let springs = spring_stiffness(model, &free_index, mass.len() / 3);
-        let free_positions: Vec<glam::DVec3> = (model.nodes.positions().iter().zip(&free))
+        let springs = spring_blocks(model, &free_index, mass.len() / 3);
+        let free_positions: Vec<DVec3> = (model.nodes.positions().iter().zip(&free))
             .filter(|(_, is_free)| **is_free)
             .map(|(p, _)| p.as_dvec3())
             .collect();
@@ -60,37 +71,79 @@ impl System {
             })
             .collect();
         let free_nodes = free_positions.len();
+        let graph = NodeGraph::of(free_nodes, &edges);
         let (dissected, minimum_degree) = rayon::join(
             || nested_dissection(&free_positions, &edges),
-            || minimum_degree(free_nodes, &edges),
+            || minimum_degree(free_nodes, &graph),
         );
         let orders = [Some(dissected), minimum_degree].into_iter().flatten().collect();
-        let shape = model.params.shape_matching.and_then(|s| {
-            let omega = std::f64::consts::TAU * f64::from(s.frequency);
-            let u = rigid_basis(model, &free_index, mass.len())?;
-            (omega.is_finite() && omega > 0.0).then_some((omega * omega, u))
-        });
-        System { mass, springs, shape, orders }
+        let anchored = free_nodes < nodes;
+        let shaped =
+            model.params.shape_matching.map(|s| std::f64::consts::TAU * f64::from(s.frequency));
+        let shaped = shaped.filter(|omega| omega.is_finite() && *omega > 0.0);
+        let basis = (shaped.is_some() || !anchored)
+            .then(|| rigid_basis(model, &free_index, mass.len()))
+            .flatten();
+        let shape = shaped.zip(basis.clone()).map(|(omega, u)| (omega * omega, u));
+        let rigid = basis.filter(|_| !anchored);
+        System { mass, springs, positions: free_positions, anchored, shape, rigid, graph, orders }
     }
 
     /// The largest K_ii / M_ii (1/s²): the scale of the model's λ.
     pub fn scale(&self) -> f64 {
-        let ratios = self
-            .mass
-            .iter()
-            .enumerate()
-            .map(|(k, m)| self.springs.diagonal(k) / m.max(f64::MIN_POSITIVE));
+        let ratios =
+            self.mass.iter().enumerate().map(|(k, m)| {
+                self.springs.column(k / 3)[0].1[k % 3][k % 3] / m.max(f64::MIN_POSITIVE)
+            });
         let largest = ratios.fold(0.0, f64::max);
         let largest = largest + self.shape.as_ref().map_or(0.0, |(w2, _)| *w2);
         if largest > 0.0 { largest } else { 1.0 }
     }
 
-    /// T = M^½ (K − σ M)⁻¹ M^½, factorized once, for blocks of up to `block` vectors.
-    pub fn shift_invert(self, sigma: f64, block: usize) -> Result<Operator, ConvertError> {
+    /// The elimination order, of those found, whose factorization takes least work, found
+    /// on the nodes' graph (a ninth of the coordinates' entries: every spring couples its
+    /// nodes' three coordinates alike, and their columns share one pattern).
+    pub fn analyse(&self) -> Result<Analysis, ConvertError> {
+        let n = self.positions.len();
+        let graph = SymbolicSparseColMatRef::new_checked(
+            n,
+            n,
+            &self.graph.col_ptr,
+            None,
+            &self.graph.row_idx,
+        );
+        let sizes: Vec<f64> = self
+            .orders
+            .par_iter()
+            .map(|order| {
+                let inverse = inverse_order(order);
+                let ordering = SymmetricOrdering::Custom(PermRef::new_checked(order, &inverse, n));
+                let params = CholeskySymbolicParams::default();
+                factorize_symbolic_cholesky(graph, Side::Lower, ordering, params)
+                    .map(|symbolic| factor_work(&symbolic))
+                    .map_err(|e| factor_error(&e))
+            })
+            .collect::<Result<_, _>>()?;
+        let (best, &node_work) = sizes
+            .iter()
+            .enumerate()
+            .min_by(|(_, a), (_, b)| a.total_cmp(b))
+            .ok_or_else(|| modes_error("no elimination order"))?;
+        Ok(Analysis { order: self.orders[best].clone(), node_work })
+    }
+
+    /// T = M^½ (K − σ M)⁻¹ M^½, factorized once in the order `analysis` chose, for blocks
+    /// of up to `block` vectors.
+    pub fn shift_invert(
+        self,
+        analysis: Analysis,
+        sigma: f64,
+        block: usize,
+    ) -> Result<Operator, ConvertError> {
         let n = self.mass.len();
         // A = K_springs + (ω² − σ) M: K less shape matching's low-rank part.
-        let diagonal_shift = self.shape.as_ref().map_or(0.0, |(w2, _)| *w2) - sigma;
-        let mut springs = self.springs;
+        let diagonal_shift = self.shape_stiffness() - sigma;
+        let mut springs = Stiffness::of(&self.springs);
         springs.add_to_diagonal(self.mass.iter().map(|m| diagonal_shift * m));
         let Stiffness { col_ptr, row_idx, values } = springs;
         // Valid by construction (rows ascending in each column, all below n).
@@ -98,51 +151,18 @@ impl System {
             SymbolicSparseColMat::new_checked(n, n, col_ptr, None, row_idx),
             values,
         );
-        let par = Par::rayon(0);
-        let factor_error = |e: &dyn std::fmt::Debug| {
-            modes_error(format!("the stiffness matrix cannot be factorized: {e:?}"))
-        };
-        // Each order analysed on its own thread; the one whose factor fills least is kept
-        // (nested dissection for a solid, minimum degree for a surface).
-        let analysed: Vec<SymbolicCholesky<usize>> = self
-            .orders
-            .par_iter()
-            .map(|order| {
-                // Each free node's three coordinates in its place of the order.
-                let forward: Vec<usize> =
-                    order.iter().flat_map(|&node| [3 * node, 3 * node + 1, 3 * node + 2]).collect();
-                let mut inverse = vec![0; n];
-                for (k, &i) in forward.iter().enumerate() {
-                    inverse[i] = k;
-                }
-                let ordering =
-                    SymmetricOrdering::Custom(PermRef::new_checked(&forward, &inverse, n));
-                let params = CholeskySymbolicParams::default();
-                factorize_symbolic_cholesky(a.symbolic(), Side::Lower, ordering, params)
-                    .map_err(|e| factor_error(&e))
-            })
-            .collect::<Result<_, _>>()?;
-        let symbolic = analysed
-            .into_iter()
-            .min_by_key(SymbolicCholesky::len_val)
-            .ok_or_else(|| modes_error("no elimination order"))?;
-        let mut values = Vec::new();
-        values.try_reserve_exact(symbolic.len_val()).map_err(|e| factor_error(&e))?;
-        values.resize(symbolic.len_val(), 0.0);
-        let scratch = symbolic.factorize_numeric_llt_scratch::<f64>(par, Default::default());
-        let mut scratch = MemBuffer::try_new(scratch).map_err(|e| factor_error(&e))?;
-        symbolic
-            .factorize_numeric_llt(
-                &mut values,
-                a.as_ref(),
-                Side::Lower,
-                LltRegularization::default(),
-                par,
-                MemStack::new(&mut scratch),
-                Default::default(),
-            )
+        // Each free node's three coordinates in its place of the order.
+        let forward: Vec<usize> = analysis
+            .order
+            .iter()
+            .flat_map(|&node| [3 * node, 3 * node + 1, 3 * node + 2])
+            .collect();
+        let inverse = inverse_order(&forward);
+        let ordering = SymmetricOrdering::Custom(PermRef::new_checked(&forward, &inverse, n));
+        let params = CholeskySymbolicParams::default();
+        let symbolic = factorize_symbolic_cholesky(a.symbolic(), Side::Lower, ordering, params)
             .map_err(|e| factor_error(&e))?;
-        drop(scratch);
+        let values = factorize(&symbolic, a.as_ref())?;
         // Room to solve for half a block (or shape matching's up to six columns) per thread.
         let half = symbolic.solve_in_place_scratch::<f64>(block.div_ceil(2).max(6), Par::Seq);
         let room = || MemBuffer::try_new(half).map_err(|e| factor_error(&e));
@@ -158,6 +178,114 @@ impl System {
         }
         Ok(operator)
     }
+
+    /// The springs' K as whole rows of node blocks, `shift` times each mass added on its
+    /// diagonal.
+    pub fn spring_rows(&self, shift: f64) -> BlockRows {
+        let mut rows = BlockRows::of(&self.springs);
+        if shift != 0.0 {
+            let diagonal: Vec<f64> = self.mass.iter().map(|m| shift * m).collect();
+            rows.add_to_diagonal(&diagonal);
+        }
+        rows
+    }
+
+    /// A free body's rigid motions Ψ (M-orthonormal), as many vectors; `None` when anchored.
+    pub fn rigid_motions(&self) -> Option<Vectors> {
+        let u = self.rigid.as_ref()?;
+        Some(Vectors::from_fn(u.ncols(), u.nrows(), |j, i| u[(i, j)] / self.mass[i]))
+    }
+
+    /// Shape matching's ω² (0 without it).
+    pub fn shape_stiffness(&self) -> f64 {
+        self.shape.as_ref().map_or(0.0, |(w2, _)| *w2)
+    }
+
+    /// K x for every vector of `x`, given `springs` = [`Self::spring_rows`] with shift ω²:
+    /// the springs, and shape matching's ω² (M − U Uᵀ).
+    pub fn stiffness(&self, springs: &BlockRows, x: &Vectors) -> Vectors {
+        let mut y = springs.apply(x);
+        if let Some((w2, u)) = &self.shape {
+            let along = x.rows() * u;
+            matmul(y.rows_mut(), Accum::Add, &along, u.transpose(), -w2, Par::rayon(0));
+        }
+        y
+    }
+}
+
+/// The elimination order chosen and the size of its factor.
+pub(super) struct Analysis {
+    order: Vec<usize>,
+    /// The factorization's work on the nodes' graph ([`factor_work`]).
+    node_work: f64,
+}
+
+impl Analysis {
+    /// The factorization's multiply–adds on the coordinates: each node's column is three
+    /// columns of three times its entries, and a column of c entries takes c² / 2.
+    pub fn work(&self) -> f64 {
+        13.5 * self.node_work
+    }
+}
+
+/// Σ c² over the factor's columns of c entries each (diagonal included): twice its
+/// multiply–adds.
+fn factor_work(symbolic: &SymbolicCholesky<usize>) -> f64 {
+    let square = |c: usize| (c as f64) * (c as f64);
+    match symbolic.raw() {
+        SymbolicCholeskyRaw::Simplicial(s) => {
+            s.col_ptr().windows(2).map(|w| square(w[1] - w[0])).sum()
+        }
+        SymbolicCholeskyRaw::Supernodal(s) => {
+            let (begin, end, rows) =
+                (s.supernode_begin(), s.supernode_end(), s.col_ptr_for_row_idx());
+            (0..s.n_supernodes())
+                .map(|k| {
+                    let (width, below) = (end[k] - begin[k], rows[k + 1] - rows[k]);
+                    (0..width).map(|i| square(width - i + below)).sum::<f64>()
+                })
+                .sum()
+        }
+    }
+}
+
+/// `inverse[order[k]] = k`.
+fn inverse_order(order: &[usize]) -> Vec<usize> {
+    let mut inverse = vec![0; order.len()];
+    for (k, &i) in order.iter().enumerate() {
+        inverse[i] = k;
+    }
+    inverse
+}
+
+fn factor_error(e: &dyn std::fmt::Debug) -> ConvertError {
+    modes_error(format!("the stiffness matrix cannot be factorized: {e:?}"))
+}
+
+/// The numeric Cholesky factor of `a` (lower triangle) as `symbolic` lays it out, on all
+/// cores.
+pub(super) fn factorize(
+    symbolic: &SymbolicCholesky<usize>,
+    a: SparseColMatRef<'_, usize, f64>,
+) -> Result<Vec<f64>, ConvertError> {
+    let par = Par::rayon(0);
+    let mut values = Vec::new();
+    values.try_reserve_exact(symbolic.len_val()).map_err(|e| factor_error(&e))?;
+    values.resize(symbolic.len_val(), 0.0);
+    let scratch = symbolic.factorize_numeric_llt_scratch::<f64>(par, Default::default());
+    let mut scratch = MemBuffer::try_new(scratch).map_err(|e| factor_error(&e))?;
+    symbolic
+        .factorize_numeric_llt(
+            &mut values,
+            a,
+            Side::Lower,
+            LltRegularization::default(),
+            par,
+            MemStack::new(&mut scratch),
+            Default::default(),
+        )
+        .map_err(|e| factor_error(&e))?;
+    Ok(values)
 }
 
 /// U = M_f Ψ_f: the rigid motions of all nodes at rest (three translations, three turns
@@ -172,14 +300,14 @@ fn rigid_basis(model: &SpringModel, free_index: &[usize], n: usize) -> Option<Ma
     }
     let positions = model.nodes.positions();
     let centre =
-        positions.iter().zip(&masses).map(|(p, m)| p.as_dvec3() * *m).sum::<glam::DVec3>() / total;
+        positions.iter().zip(&masses).map(|(p, m)| p.as_dvec3() * *m).sum::<DVec3>() / total;
     // The six motions over every node's coordinates.
     let motions: Vec<Vec<f64>> = (0..6)
         .map(|k| {
             positions
                 .iter()
                 .flat_map(|p| {
-                    let axis = glam::DVec3::AXES[k % 3];
+                    let axis = DVec3::AXES[k % 3];
                     let v = if k < 3 { axis } else { axis.cross(p.as_dvec3() - centre) };
                     v.to_array()
                 })
@@ -232,7 +360,7 @@ impl Woodbury {
         operator.solve(w.as_mut());
         let r = u.ncols();
         let mut s = Mat::<f64>::from_fn(r, r, |i, j| if i == j { 1.0 / w2 } else { 0.0 });
-        faer::linalg::matmul::matmul(s.as_mut(), Accum::Add, u.transpose(), &w, -1.0, Par::Seq);
+        matmul(s.as_mut(), Accum::Add, u.transpose(), &w, -1.0, Par::Seq);
         // S is positive definite where K − σM is (A is): invert it through its eigenvectors.
         let eigen = s
             .self_adjoint_eigen(Side::Lower)
@@ -251,7 +379,7 @@ impl Woodbury {
     fn correct(&self, mut y: MatMut<'_, f64>) {
         let projected = self.u.transpose() * y.as_ref();
         let coefficients = &self.s_inverse * &projected;
-        faer::linalg::matmul::matmul(y.as_mut(), Accum::Add, &self.w, &coefficients, 1.0, Par::Seq);
+        matmul(y.as_mut(), Accum::Add, &self.w, &coefficients, 1.0, Par::Seq);
     }
 }
 
