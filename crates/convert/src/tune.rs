@@ -23,7 +23,10 @@
 //! the model hangs from its anchors (or rests on a ground under it) and has come to rest.
 //! Measured by simulating with the model's own integrator and sub-steps, so a solver's own
 //! softness counts; about ∝ 1/a for a small sag (linear springs: u = K⁻¹ m g), so the secant
-//! method on ln sag against ln a meets it in a few simulations.
+//! method on ln sag against ln a meets it in a few simulations. Not always smoothly: a body
+//! that comes to rest on more of itself as it softens stops sagging, then gives way at once,
+//! so the search steps past plateaus and brackets the goal, and a goal the sag jumps over is
+//! refused with the figures on either side (`seek`).
 //!
 //! **Sub-steps.** All frequencies of a scaled model grow by √a. A time integrator's accuracy
 //! and (explicit) stability depend on ω h, so `substeps · √a` keeps the model exactly as
@@ -42,6 +45,10 @@ const LIMIT: f64 = 1e6;
 
 /// The figure reached counts as the target within this fraction.
 pub const TOLERANCE: f64 = 0.005;
+
+/// Two factors whose ln differ by less than this are one: a figure that differs across them
+/// by more than [`TOLERANCE`] jumps there.
+const JUMP: f64 = 1e-3;
 
 /// Most models simulated or solved while seeking the factor.
 const MAX_EVALUATIONS: usize = 16;
@@ -238,8 +245,17 @@ fn lowest_frequency(model: &SpringModel) -> Result<f64, ConvertError> {
     })
 }
 
-/// The factor a at which `eval(a)` is `goal`, by the secant method on ln figure against ln a
-/// from `first` = eval(1) and the expected slope; the factor and the figure reached.
+/// The factor a at which `eval(a)` is `goal`, from `first` = eval(1) and the expected slope
+/// of ln figure against ln a; the factor and the figure reached.
+///
+/// The secant method on ln figure against ln a while it behaves. A figure need not be
+/// smooth in a: a body that sags onto its belly stops sagging for a while, then gives way
+/// further (the caged blob's sag stays at 1.52% from a = 0.026 to 0.0175 and is 2.46% at
+/// 0.017). So where the secant runs flat or the wrong way, steps of growing length go on
+/// the way the figure should move until the goal is passed, and once it lies between two
+/// factors, each next one is the secant's between them, or their middle where that falls
+/// outside the middle half of the bracket. A bracket narrower than [`JUMP`] whose figures
+/// still miss the goal is a jump over it: refused, with the figures on either side.
 fn seek(
     mut eval: impl FnMut(f64) -> Result<f64, ConvertError>,
     first: f64,
@@ -248,54 +264,94 @@ fn seek(
     what: Figure,
 ) -> Result<(f64, f64), ConvertError> {
     let name = what.name();
-    let target = goal.ln();
     let bound = LIMIT.ln();
-    let (mut x0, mut y0) = (0.0, first.ln());
-    if (y0 - target).abs() <= TOLERANCE {
+    // h = ±(ln figure − ln goal), signed to rise with x = ln a; h = 0 is the goal.
+    let sign = slope_guess.signum();
+    let h = |figure: f64| sign * (figure.ln() - goal.ln());
+    let figure_of = |h: f64| (goal.ln() + h * sign).exp();
+    // A point (x, h) below the goal and one above it: the nearest seen until both sides
+    // have one, then the latest on each side (each next point lies between them).
+    let (mut below, mut above): (Option<Point>, Option<Point>) = (None, None);
+    let mut note = |(x, h): (f64, f64)| {
+        let bracketed = below.is_some() && above.is_some();
+        let side = if h < 0.0 { &mut below } else { &mut above };
+        if bracketed || side.is_none_or(|(_, seen)| seen.abs() > h.abs()) {
+            *side = Some((x, h));
+        }
+        (below, above)
+    };
+    let mut last = (0.0, h(first));
+    if last.1.abs() <= TOLERANCE {
         return Ok((1.0, first));
     }
-    let mut slope = slope_guess;
-    let mut x1 = ((target - y0) / slope).clamp(-bound, bound);
+    note(last);
+    let mut step = std::f64::consts::LN_2;
+    let mut x = (-last.1 / slope_guess.abs()).clamp(-bound, bound);
     for _ in 0..MAX_EVALUATIONS {
-        let figure = eval(x1.exp())?;
-        let y1 = figure.ln();
-        if !y1.is_finite() {
+        let figure = eval(x.exp())?;
+        let hx = h(figure);
+        if !hx.is_finite() {
             return Err(unreachable(format!(
                 "the {name} is {} at a factor of {:.4}",
                 what.show(figure),
-                x1.exp()
+                x.exp()
             )));
         }
-        if (y1 - target).abs() <= TOLERANCE {
-            return Ok((x1.exp(), figure));
+        if hx.abs() <= TOLERANCE {
+            return Ok((x.exp(), figure));
         }
-        let secant = (y1 - y0) / (x1 - x0);
-        // The figure must follow the stiffness the expected way; where it hardly does, no
-        // factor reaches the goal.
-        if secant * slope_guess <= 0.0 || secant.abs() < 0.02 * slope_guess.abs() {
-            return Err(unreachable(format!(
-                "the {name} stays near {} whatever the stiffness of the chosen springs (target {}; the solver's sub-steps or what the chosen springs leave out set it)",
-                what.show(figure),
-                what.show(goal)
-            )));
-        }
-        slope = secant;
-        let next = (x1 + (target - y1) / slope).clamp(-bound, bound);
-        if next == x1 {
-            return Err(unreachable(format!(
-                "the {name} {} needs a factor beyond {LIMIT:.0e} (at {:.0e}: {})",
-                what.show(goal),
-                x1.exp(),
-                what.show(figure)
-            )));
-        }
-        (x0, y0, x1) = (x1, y1, next);
+        let next = match note((x, hx)) {
+            (Some((xb, hb)), Some((xa, ha))) => {
+                if (xa - xb).abs() < JUMP {
+                    return Err(unreachable(format!(
+                        "the {name} jumps from {} to {} between factors {:.5} and {:.5}: the model settles into another shape there (a part comes to rest on the ground, or gives way); either figure can be had",
+                        what.show(figure_of(hb)),
+                        what.show(figure_of(ha)),
+                        xb.exp(),
+                        xa.exp()
+                    )));
+                }
+                let secant = xb - hb * (xa - xb) / (ha - hb);
+                let (lo, hi) = (xb.min(xa), xb.max(xa));
+                let quarter = (hi - lo) / 4.0;
+                if secant > lo + quarter && secant < hi - quarter {
+                    secant
+                } else {
+                    (lo + hi) / 2.0
+                }
+            }
+            _ => {
+                // Short of the goal: on the way it lies, by the secant while it rises as it
+                // should, else by a step twice the last.
+                let slope = (hx - last.1) / (x - last.0);
+                let guess = if slope >= 0.02 * slope_guess.abs() {
+                    x - hx / slope
+                } else {
+                    step *= 2.0;
+                    x - hx.signum() * step / 2.0
+                };
+                let guess = guess.clamp(-bound, bound);
+                if guess == x {
+                    return Err(unreachable(format!(
+                        "the {name} stays near {} whatever the stiffness of the chosen springs (target {}, a factor of {:.0e} reached; the solver's sub-steps or what the chosen springs leave out set it)",
+                        what.show(figure),
+                        what.show(goal),
+                        x.exp()
+                    )));
+                }
+                guess
+            }
+        };
+        (last, x) = ((x, hx), next);
     }
     Err(unreachable(format!(
         "the {name} did not settle on {} in {MAX_EVALUATIONS} tries",
         what.show(goal)
     )))
 }
+
+/// A factor and its figure as [`seek`] sees them: (ln a, h).
+type Point = (f64, f64);
 
 /// The figure a tune aims at, as its messages name and print it.
 #[derive(Clone, Copy, Debug)]
@@ -353,4 +409,43 @@ fn needed_substeps(tuned: &SpringModel, factor: f64) -> Result<u32, ConvertError
 
 fn unreachable(reason: impl Into<String>) -> ConvertError {
     ConvertError::Tune { reason: reason.into() }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // Test code.
+    use super::*;
+
+    /// A sag that falls as 1/a but rests on a plateau of 2% for a between 0.25 and 0.5 (a
+    /// body whose belly meets the ground), then falls again from 4% at a = 0.25.
+    fn staircase(a: f64) -> Result<f64, ConvertError> {
+        Ok(if a >= 0.5 {
+            0.01 / a
+        } else if a >= 0.25 {
+            0.02
+        } else {
+            0.01 / a
+        })
+    }
+
+    #[test]
+    fn a_sag_that_rests_on_a_plateau_is_sought_past_it() {
+        // 5% lies past the plateau, at a = 0.2.
+        let (factor, sag) = seek(staircase, 0.01, 0.05, -1.0, Figure::Sag).unwrap();
+        assert!((sag / 0.05 - 1.0).abs() <= TOLERANCE && (factor - 0.2).abs() < 0.002, "{factor}");
+        // 1.5% lies before it, at a = 2/3.
+        let (factor, _) = seek(staircase, 0.01, 0.015, -1.0, Figure::Sag).unwrap();
+        assert!((factor - 2.0 / 3.0).abs() < 0.005, "{factor}");
+    }
+
+    #[test]
+    fn a_sag_the_figure_jumps_over_is_refused_with_both_sides() {
+        // 3% lies in the jump from 2% to 4% at a = 0.25.
+        let e = seek(staircase, 0.01, 0.03, -1.0, Figure::Sag).unwrap_err().to_string();
+        assert!(e.contains("jumps from 4.00% to 2.00% between factors 0.2499"), "{e}");
+        // A frequency that no stiffness moves past 1 Hz.
+        let flat = |a: f64| Ok(1.0 - 0.5 / (1.0 + a));
+        let e = seek(flat, 0.75, 2.0, 0.5, Figure::Frequency).unwrap_err().to_string();
+        assert!(e.contains("stays near 1.0000 Hz"), "{e}");
+    }
 }
