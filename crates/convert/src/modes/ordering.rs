@@ -6,16 +6,17 @@
 //! keeps a surface's fill small but not a solid's: a 50k-node solid sphere's factor has 686M
 //! entries in its order and 271M in nested dissection's (the 70k-node one took 90 s to
 //! factorize against 34 s), while a 50k-node surface has 72M against 87M. The modes take
-//! whichever fills less. Both order nodes, not coordinates: every spring couples its nodes'
-//! three coordinates alike, and minimum degree run on the coordinates themselves is at the
-//! mercy of which entries happen to cancel (the solid's factor: 4.7G entries when the
-//! lattice's symmetric springs cancel in its diagonal blocks). Nested dissection cuts the nodes in two
-//! halves at the median of their longest extent, takes out the nodes of one half that touch
-//! the other (a separator: no spring then joins the halves), orders each half the same way,
-//! and the separator last. Elimination inside one half then never reaches into the other,
-//! and fill is confined to the separators, of about n^⅔ nodes each in a solid (n^½ on a
-//! surface): the factor costs O(n²) work in 3D instead of the O(n^7/3) and worse of an
-//! order that lets fronts grow.
+//! whichever takes less work to factorize (the sum of its columns' squared lengths), and
+//! leave a solid too large for either to LOBPCG. Both order nodes, not coordinates: every
+//! spring couples its nodes' three coordinates alike, and minimum degree run on the
+//! coordinates themselves is at the mercy of which entries happen to cancel (the solid's
+//! factor: 4.7G entries when the lattice's symmetric springs cancel in its diagonal blocks).
+//! Nested dissection cuts the nodes in two halves at the median of their longest extent,
+//! takes out the nodes of one half that touch the other (a separator: no spring then joins
+//! the halves), orders each half the same way, and the separator last. Elimination inside
+//! one half then never reaches into the other, and fill is confined to the separators, of
+//! about n^⅔ nodes each in a solid (n^½ on a surface): the factor costs O(n²) work in 3D
+//! instead of the O(n^7/3) and worse of an order that lets fronts grow.
 
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::sparse::SymbolicSparseColMatRef;
