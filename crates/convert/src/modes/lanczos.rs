@@ -157,12 +157,7 @@ impl BlockLanczos {
     /// false when they span the whole space.
     fn random_column(&mut self, at: usize) -> bool {
         let n = self.basis.nrows();
-        let mut v = Mat::<f64>::from_fn(n, 1, |_, _| {
-            self.random ^= self.random << 13;
-            self.random ^= self.random >> 7;
-            self.random ^= self.random << 17;
-            0.5 + (self.random >> 11) as f64 / (1u64 << 53) as f64
-        });
+        let mut v = Mat::<f64>::from_fn(n, 1, |_, _| 0.5 + super::uniform(&mut self.random));
         let before = v.norm_l2();
         for _ in 0..2 {
             let q: MatRef<'_, f64> = self.basis.as_ref().subcols(0, at);

@@ -62,10 +62,7 @@ pub(super) fn lowest(
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let given = known.map_or(0, Vectors::width).min(width);
     let random = Vectors::from_fn(width.min(n).saturating_sub(given), n, |_, _| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        super::uniform(&mut seed) - 0.5
     });
     let start = match known {
         Some(known) if given > 0 => {

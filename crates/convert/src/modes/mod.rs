@@ -225,8 +225,10 @@ fn iterative(
 ) -> Result<Option<Vec<f64>>, ConvertError> {
     let w2 = system.shape_stiffness();
     let springs = system.spring_rows(w2);
-    let preconditioner =
-        multigrid::TwoLevel::new(system.spring_rows(w2 - sigma), &system.positions)?;
+    // The preconditioner's A = K_springs + (ω² − σ) M: the same rows, −σ M more.
+    let mut shifted = springs.clone();
+    shifted.add_to_diagonal(&system.mass.iter().map(|m| -sigma * m).collect::<Vec<_>>());
+    let preconditioner = multigrid::TwoLevel::new(shifted, &system.positions)?;
     progress(0.2);
     let stiffness = |x: &vectors::Vectors| system.stiffness(&springs, x);
     let precondition = |r: &vectors::Vectors| preconditioner.apply(r);
@@ -264,6 +266,15 @@ fn settle(pairs: impl Iterator<Item = (f64, bool)>, zero: f64, count: usize) -> 
         }
     }
     (found, false)
+}
+
+/// The next number of a xorshift64 sequence in `state` (never 0), uniform in [0, 1): the
+/// solvers' random start vectors, the same on every run.
+fn uniform(state: &mut u64) -> f64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    (*state >> 11) as f64 / (1u64 << 53) as f64
 }
 
 /// Frequencies (Hz, ascending) of eigenvalues λ (1/s²).

@@ -409,16 +409,11 @@ fn tentative(
     (columns, dropped)
 }
 
-/// ρ(D⁻¹ A) by power iteration from a fixed smooth-free start.
+/// ρ(D⁻¹ A) by power iteration from a fixed random start.
 fn spectral_radius(a: &BlockRows, diagonal_inverse: &[Block]) -> f64 {
     let n = 3 * a.nodes();
     let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut v = Vectors::from_fn(1, n, |_, _| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-    });
+    let mut v = Vectors::from_fn(1, n, |_, _| super::uniform(&mut seed) - 0.5);
     let mut rho = 0.0;
     for _ in 0..POWER_STEPS {
         let av = a.apply(&v);

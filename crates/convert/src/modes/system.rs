@@ -32,7 +32,7 @@ pub(super) struct System {
     pub anchored: bool,
     /// Shape matching's ω² (1/s²) and U = M_f Ψ_f, one column per rigid motion (n × r).
     shape: Option<(f64, Mat<f64>)>,
-    /// U of a free body (no anchors), whose rigid motions are zero modes.
+    /// U of a free body (no anchors) without shape matching (with it, `shape` holds U).
     rigid: Option<Mat<f64>>,
     /// The free nodes' graph and elimination orders of it to choose from
     /// ([`super::ordering`]).
@@ -84,8 +84,11 @@ impl System {
         let basis = (shaped.is_some() || !anchored)
             .then(|| rigid_basis(model, &free_index, mass.len()))
             .flatten();
-        let shape = shaped.zip(basis.clone()).map(|(omega, u)| (omega * omega, u));
-        let rigid = basis.filter(|_| !anchored);
+        // One U: shape matching's when it has one, else a free body's own.
+        let (shape, rigid) = match (shaped, basis) {
+            (Some(omega), Some(u)) => (Some((omega * omega, u)), None),
+            (_, u) => (None, u.filter(|_| !anchored)),
+        };
         System { mass, springs, positions: free_positions, anchored, shape, rigid, graph, orders }
     }
 
@@ -192,7 +195,8 @@ impl System {
 
     /// A free body's rigid motions Ψ (M-orthonormal), as many vectors; `None` when anchored.
     pub fn rigid_motions(&self) -> Option<Vectors> {
-        let u = self.rigid.as_ref()?;
+        let shared = self.shape.as_ref().map(|(_, u)| u).filter(|_| !self.anchored);
+        let u = self.rigid.as_ref().or(shared)?;
         Some(Vectors::from_fn(u.ncols(), u.nrows(), |j, i| u[(i, j)] / self.mass[i]))
     }
 
