@@ -16,7 +16,6 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
 use springmesh_convert::{ConvertOptions, RawMesh, convert_mesh, shapes};
 use springmesh_core::Simulation;
-use springmesh_core::check::ground_under;
 use springmesh_core::model::Ground;
 use springmesh_core::sim::Threads;
 use std::path::Path;
@@ -27,7 +26,7 @@ fn resting(mesh: RawMesh, threads: Threads) -> (Simulation, f32) {
     let mut model = convert_mesh(mesh, &ConvertOptions::default(), Path::new("bench.obj"))
         .expect("converts")
         .model;
-    model.params.ground = Some(Ground { height: ground_under(&model), ..Ground::default() });
+    model.params.ground = Some(Ground { height: model.ground_under(), ..Ground::default() });
     let mut sim = Simulation::new(&model).expect("valid");
     sim.set_threads(threads);
     // What the frame buys: how much of its height the converted surface keeps on the ground,

@@ -126,21 +126,9 @@ pub enum ConvertError {
         /// What is wrong with the model.
         problems: springmesh_core::model::Problems,
     },
-    /// The vibration modes could not be computed ([`crate::modes`]).
-    #[error("the vibration modes cannot be computed: {reason}")]
-    Modes {
-        /// What failed.
-        reason: String,
-    },
     /// Simulating the model failed (it diverged, or its data is unusable).
     #[error("the model cannot be simulated: {0}")]
     Simulation(#[from] springmesh_core::CoreError),
-    /// A tuning target cannot be reached, or the model cannot be tuned ([`crate::tune`]).
-    #[error("cannot tune: {reason}")]
-    Tune {
-        /// Why.
-        reason: String,
-    },
     /// A conversion was cancelled through its [`crate::Control`].
     #[error("cancelled")]
     Cancelled,

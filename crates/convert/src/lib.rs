@@ -15,7 +15,6 @@
 //!   the surface, with stiffness and masses from a material.
 //! - [`masses`]: per node, or a total shared evenly or by area, or from a density.
 //! - [`samples`]: the built-in models (string, cloth, jelly, balloon, flag).
-//! - [`modes`]: a model's vibration frequencies.
 //!
 //! ```no_run
 //! use springmesh_convert::{ConvertOptions, convert_file};
@@ -28,14 +27,11 @@
 #![warn(missing_docs)]
 
 mod assemble;
-pub mod brace;
-pub mod connect;
 mod error;
 pub mod import;
 pub mod keep;
 pub mod masses;
 mod mesh;
-pub mod modes;
 mod options;
 pub mod painted;
 mod pipeline;
@@ -46,7 +42,6 @@ mod skinned;
 pub mod solid;
 pub mod springs;
 pub mod topology;
-pub mod tune;
 pub mod vicinity;
 pub mod weld;
 

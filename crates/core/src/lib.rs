@@ -24,7 +24,6 @@
 #![warn(missing_docs)]
 
 pub mod align;
-pub mod check;
 mod error;
 mod ids;
 pub mod io;

@@ -35,12 +35,12 @@ pub enum Action {
     /// Change the model: one undoable step with this label.
     Edit(Edit, String),
     /// Change the model as part of the last step if it has this label (a drag going on).
-    Tune(Edit, String),
+    EditContinued(Edit, String),
     /// Find the model's vibration modes (done by itself for small models).
     FindModes,
     /// Scale every stiffness so the model rings at this frequency or sags this much: one
     /// undoable step once it is worked out.
-    TuneTo(springmesh_convert::tune::Target),
+    FitStiffness(springmesh_analysis::stiffness_fit::Target),
     /// Pull a node of the running test towards a point (m), or let go (`None`).
     Grab(Option<(springmesh_core::NodeId, glam::Vec3)>),
 }

@@ -217,16 +217,16 @@ impl EditorApp {
                     self.messages.push(format!("Could not edit: {e}"));
                 }
             }
-            Action::Tune(edit, label) => {
-                if let Err(e) = self.doc.tune(edit, label) {
+            Action::EditContinued(edit, label) => {
+                if let Err(e) = self.doc.edit_continued(edit, label) {
                     self.messages.push(format!("Could not edit: {e}"));
                 }
             }
             Action::FindModes => {
                 self.live.tuner.find_modes(self.doc.model(), self.doc.revision(), ctx)
             }
-            Action::TuneTo(target) => {
-                self.live.tuner.start_tune(self.doc.model(), self.doc.revision(), target, ctx);
+            Action::FitStiffness(target) => {
+                self.live.tuner.start_fit(self.doc.model(), self.doc.revision(), target, ctx);
             }
             Action::Grab(pull) => self.live.grab(&self.doc, pull),
             Action::Dismiss(i) => {

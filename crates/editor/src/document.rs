@@ -133,7 +133,11 @@ impl Document {
 
     /// Applies `edit` as part of the last step when that has the same label (a drag going
     /// on), else as a new step.
-    pub fn tune(&mut self, edit: Edit, label: impl Into<String>) -> Result<(), EditorError> {
+    pub fn edit_continued(
+        &mut self,
+        edit: Edit,
+        label: impl Into<String>,
+    ) -> Result<(), EditorError> {
         self.change(edit, label.into(), true)
     }
 

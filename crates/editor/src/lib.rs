@@ -12,6 +12,7 @@
 
 pub mod actions;
 pub mod app;
+pub mod behaviour_jobs;
 pub mod camera;
 pub mod commands;
 pub mod document;
@@ -29,5 +30,4 @@ pub mod screenshot;
 pub mod selection;
 pub mod stability;
 pub mod timing;
-pub mod tuning;
 pub mod viewport;

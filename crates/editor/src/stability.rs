@@ -1,15 +1,15 @@
 //! The stability check in the editor: core's shape-retention and gravity check
-//! ([`springmesh_core::check`]) run on a copy of the model off the UI thread, its verdict and
+//! ([`springmesh_analysis::check`]) run on a copy of the model off the UI thread, its verdict and
 //! per-node errors kept for the panel and the viewport's node colours, and the one-click fix
-//! ([`springmesh_convert::brace`]) tried on a copy and handed back only when it lowers the
+//! ([`springmesh_analysis::brace`]) tried on a copy and handed back only when it lowers the
 //! error.
 
 use crate::edit::Edit;
 use crate::jobs::{Job, spawn, take};
 use eframe::egui;
-use springmesh_convert::brace::{Braced, brace, error};
+use springmesh_analysis::brace::{Braced, brace, error};
+use springmesh_analysis::check::{CheckOptions, CheckReport, check};
 use springmesh_core::SpringModel;
-use springmesh_core::check::{CheckOptions, CheckReport, check};
 
 /// What a background job found.
 enum Found {

@@ -4,13 +4,13 @@ use crate::input;
 use crate::output::print_json;
 use anyhow::Result;
 use serde_json::{Value, json};
-use springmesh_core::check::{CheckOptions, Deviation, Support, check};
+use springmesh_analysis::check::{CheckOptions, Deviation, Support, check};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Shake the model and let it settle without gravity; rest it on the ground (or hang it from
 /// its anchors) under gravity; after each, align it to its rest shape and report how far it
-/// ends from that shape (see springmesh_core::check for the exact procedure).
+/// ends from that shape (see springmesh_analysis::check for the exact procedure).
 #[derive(clap::Args)]
 pub struct Args {
     /// A .spring or .spring.json model (a mesh is converted with default options first).

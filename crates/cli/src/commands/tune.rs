@@ -1,11 +1,11 @@
 //! `springmesh tune FILE -o OUT (--frequency HZ | --sag FRACTION)`: one factor on the
-//! stiffness so the model rings or sags as asked (springmesh_convert::tune).
+//! stiffness so the model rings or sags as asked (springmesh_analysis::stiffness_fit).
 
 use crate::output::print_json;
 use crate::{Usage, input};
 use anyhow::{Context, Result};
 use serde_json::json;
-use springmesh_convert::tune::{Choice, Target, frame_seconds, tune};
+use springmesh_analysis::stiffness_fit::{Choice, Target, fit_stiffness, frame_seconds};
 use springmesh_core::{SpringKind, io};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -50,7 +50,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let model = input::model(&args.file)?;
     let file = args.file.display().to_string();
     let bar = crate::progress::bar(100, "tuning", args.json);
-    let (tuned, report) = tune(&model, target, &choice, |done| {
+    let (tuned, report) = fit_stiffness(&model, target, &choice, |done| {
         bar.set_position((done * 100.0) as u64);
     })
     .with_context(|| file.clone())?;

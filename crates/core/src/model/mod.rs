@@ -113,6 +113,14 @@ impl SpringModel {
         self.skin.as_ref().map_or(self.nodes.positions(), Skin::positions)
     }
 
+    /// The height of a ground plane on which the model rests: the collision radius below its
+    /// lowest node, or its lowest surface vertex for a cage (whose skin is what collides).
+    pub fn ground_under(&self) -> f32 {
+        let lowest = self.surface_positions().iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
+        let lowest = if lowest.is_finite() { lowest } else { 0.0 };
+        lowest - self.params.node_radius.max(0.0)
+    }
+
     /// The drawn surface's triangles, over its vertices: the skin's, or the model's faces.
     pub fn surface_faces(&self) -> &Faces {
         self.skin.as_ref().map_or(&self.faces, |s| &s.faces)

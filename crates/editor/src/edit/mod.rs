@@ -11,7 +11,7 @@
 
 mod remove_nodes;
 
-pub use springmesh_convert::connect::{Connect, connecting_springs};
+pub use springmesh_analysis::connect::{Connect, connecting_springs};
 
 use crate::error::EditorError;
 use springmesh_core::{Node, NodeId, SimParams, Spring, SpringId, SpringModel};

@@ -13,7 +13,6 @@ mod runner;
 use crate::document::Document;
 use glam::{Vec3, Vec3A};
 use runner::Runner;
-use springmesh_core::check::ground_under;
 use springmesh_core::model::Ground;
 use springmesh_core::sim::Threads;
 use springmesh_core::{NodeId, SimParams, Simulation, SpringId, SpringModel};
@@ -66,7 +65,7 @@ pub struct Live {
     /// The stability check and its result.
     pub check: crate::stability::StabilityCheck,
     /// The vibration modes and the tune to a behaviour.
-    pub tuner: crate::tuning::Tuner,
+    pub tuner: crate::behaviour_jobs::BehaviourJobs,
     /// The mouse's pull on a node, a force field of every simulation built here.
     grab: std::sync::Arc<crate::grab::Grab>,
     /// The test runs a free model without the ground it would otherwise put under it.
@@ -264,7 +263,7 @@ fn test_params(model: &SpringModel, bare: bool) -> SimParams {
     let mut params = model.params.clone();
     let free = model.anchors.is_empty() && params.ground.is_none() && params.gravity != Vec3::ZERO;
     if free && !bare {
-        params.ground = Some(Ground { height: ground_under(model), ..Ground::default() });
+        params.ground = Some(Ground { height: model.ground_under(), ..Ground::default() });
     }
     params
 }

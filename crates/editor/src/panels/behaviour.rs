@@ -1,14 +1,14 @@
 //! The model's behaviour: its vibration modes (in the model panel) and the Tune section (in
 //! the right panel), where the artist states a frequency or a sag and the tool finds the
-//! stiffness ([`springmesh_convert::tune`]). Applying a tune is one undoable step; the live
+//! stiffness ([`springmesh_analysis::stiffness_fit`]). Applying a tune is one undoable step; the live
 //! test starts over from the tuned model.
 
 use crate::actions::Action;
+use crate::behaviour_jobs::BehaviourJobs;
 use crate::document::Document;
 use crate::live::Live;
-use crate::tuning::Tuner;
 use eframe::egui;
-use springmesh_convert::tune::Target;
+use springmesh_analysis::stiffness_fit::Target;
 
 /// What the Tune section aims at.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,7 +29,7 @@ impl Default for BehaviourForm {
 }
 
 /// The model's lowest vibration frequencies, found on a copy.
-pub fn modes(ui: &mut egui::Ui, doc: &Document, tuner: &Tuner) -> Vec<Action> {
+pub fn modes(ui: &mut egui::Ui, doc: &Document, tuner: &BehaviourJobs) -> Vec<Action> {
     let mut actions = Vec::new();
     ui.horizontal_wrapped(|ui| {
         ui.label("vibration modes");
@@ -68,7 +68,7 @@ pub fn modes(ui: &mut egui::Ui, doc: &Document, tuner: &Tuner) -> Vec<Action> {
 }
 
 /// The Tune section: a target, Apply, and what the last tune did.
-pub fn tune(
+pub fn stiffness_fit_section(
     ui: &mut egui::Ui,
     doc: &Document,
     live: &Live,
@@ -110,7 +110,7 @@ pub fn tune(
             } else {
                 Target::Frequency(form.frequency)
             };
-            actions.push(Action::TuneTo(target));
+            actions.push(Action::FitStiffness(target));
         }
         if running {
             ui.spinner();

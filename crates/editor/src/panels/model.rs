@@ -2,9 +2,9 @@
 //! report under them, and what the viewport shows (with the legend of spring colours).
 
 use crate::actions::Action;
+use crate::behaviour_jobs::BehaviourJobs;
 use crate::document::{Document, Origin};
 use crate::panels::behaviour;
-use crate::tuning::Tuner;
 use crate::viewport::{SpringColour, ViewSettings, kind_color};
 use eframe::egui;
 use springmesh_convert::solid::material::DEFAULT_DENSITY;
@@ -47,7 +47,7 @@ impl ModelPanel {
         &mut self,
         ui: &mut egui::Ui,
         doc: &Document,
-        tuner: &Tuner,
+        tuner: &BehaviourJobs,
         view: &mut ViewSettings,
         busy: bool,
     ) -> Vec<Action> {
@@ -63,7 +63,7 @@ impl ModelPanel {
 fn show(
     ui: &mut egui::Ui,
     doc: &Document,
-    tuner: &Tuner,
+    tuner: &BehaviourJobs,
     form: &mut ConvertForm,
     view: &mut ViewSettings,
     busy: bool,

@@ -37,7 +37,12 @@ impl SidePanel {
                         let k = (self.edit.stiffness, self.edit.damping);
                         actions.extend(simulation::show(ui, doc, live, k));
                         ui.separator();
-                        actions.extend(behaviour::tune(ui, doc, live, &mut self.behaviour));
+                        actions.extend(behaviour::stiffness_fit_section(
+                            ui,
+                            doc,
+                            live,
+                            &mut self.behaviour,
+                        ));
                         actions
                     })
                     .inner

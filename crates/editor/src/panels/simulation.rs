@@ -16,7 +16,6 @@ use egui_plot::{Legend, Line, Plot};
 use glam::Vec3;
 use springmesh_convert::solid::material::DEFAULT_DENSITY;
 use springmesh_convert::{ConvertOptions, MassMode, SolidOptions};
-use springmesh_core::check::ground_under;
 use springmesh_core::model::{Air, Ground, MIN_SUBSTEP, ShapeMatching, Tethers};
 use springmesh_core::{Integrator, SimParams, SpringId};
 
@@ -58,9 +57,9 @@ pub fn show(
     }
     let old = doc.model().params.clone();
     let mut p = old.clone();
-    let changed = tune(ui, &mut p, ground_under(doc.model()));
+    let changed = parameter_controls(ui, &mut p, doc.model().ground_under());
     if let Some(what) = changed {
-        actions.push(Action::Tune(Edit::SetParams(Box::new(p)), format!("Tune {what}")));
+        actions.push(Action::EditContinued(Edit::SetParams(Box::new(p)), format!("Tune {what}")));
     }
     let m = doc.model();
     if m.anchors.is_empty() && m.params.ground.is_none() && m.params.gravity != Vec3::ZERO {
@@ -75,7 +74,7 @@ pub fn show(
             }
             if ui.button("Save the ground into the model").clicked() {
                 let mut p = m.params.clone();
-                p.ground = Some(Ground { height: ground_under(m), ..Ground::default() });
+                p.ground = Some(Ground { height: m.ground_under(), ..Ground::default() });
                 actions.push(Action::Edit(Edit::SetParams(Box::new(p)), "Add a ground".into()));
             }
         });
@@ -198,7 +197,7 @@ fn solid_options(doc: &Document) -> Option<ConvertOptions> {
 
 /// The parameter controls; returns the name of the one changed. A ground switched on goes to
 /// `under` (just under the model's lowest node).
-fn tune(ui: &mut egui::Ui, p: &mut SimParams, under: f32) -> Option<&'static str> {
+fn parameter_controls(ui: &mut egui::Ui, p: &mut SimParams, under: f32) -> Option<&'static str> {
     let changed = std::cell::Cell::new(None);
     let note = |r: egui::Response, what: &'static str| {
         if r.changed() {

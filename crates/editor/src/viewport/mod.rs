@@ -373,7 +373,7 @@ impl Viewport {
                         )]);
                         let label = format!("Move node {node}");
                         actions.push(if moved {
-                            Action::Tune(edit, label)
+                            Action::EditContinued(edit, label)
                         } else {
                             Action::Edit(edit, label)
                         });

@@ -30,7 +30,8 @@ use super::ordering::halve;
 use super::stiffness::Block;
 use super::system::factorize;
 use super::vectors::{BlockRows, Vectors, multiply_add};
-use crate::ConvertError;
+use crate::AnalysisError;
+use crate::random::Xorshift64;
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::sparse::linalg::cholesky::{
     CholeskySymbolicParams, LltRef, SymbolicCholesky, SymmetricOrdering,
@@ -89,7 +90,7 @@ pub(super) struct TwoLevel {
 
 impl TwoLevel {
     /// The preconditioner for `a` over free nodes at `positions`.
-    pub fn new(a: BlockRows, positions: &[DVec3]) -> Result<TwoLevel, ConvertError> {
+    pub fn new(a: BlockRows, positions: &[DVec3]) -> Result<TwoLevel, AnalysisError> {
         let nodes = a.nodes();
         let diagonal_inverse: Vec<Block> = (0..nodes).map(|i| inverse(a.diagonal(i))).collect();
         let rho = spectral_radius(&a, &diagonal_inverse);
@@ -412,8 +413,8 @@ fn tentative(
 /// ρ(D⁻¹ A) by power iteration from a fixed random start.
 fn spectral_radius(a: &BlockRows, diagonal_inverse: &[Block]) -> f64 {
     let n = 3 * a.nodes();
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut v = Vectors::from_fn(1, n, |_, _| super::uniform(&mut seed) - 0.5);
+    let mut random = Xorshift64::new(0x2545_f491_4f6c_dd1d);
+    let mut v = Vectors::from_fn(1, n, |_, _| random.unit() - 0.5);
     let mut rho = 0.0;
     for _ in 0..POWER_STEPS {
         let av = a.apply(&v);

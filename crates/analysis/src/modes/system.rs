@@ -5,7 +5,7 @@ use super::modes_error;
 use super::ordering::{NodeGraph, minimum_degree, nested_dissection};
 use super::stiffness::{NodeBlocks, Stiffness, spring_blocks};
 use super::vectors::{BlockRows, Vectors};
-use crate::ConvertError;
+use crate::AnalysisError;
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::cholesky::llt::factor::LltRegularization;
 use faer::linalg::matmul::matmul;
@@ -106,7 +106,7 @@ impl System {
     /// The elimination order, of those found, whose factorization takes least work, found
     /// on the nodes' graph (a ninth of the coordinates' entries: every spring couples its
     /// nodes' three coordinates alike, and their columns share one pattern).
-    pub fn analyse(&self) -> Result<Analysis, ConvertError> {
+    pub fn analyse(&self) -> Result<Analysis, AnalysisError> {
         let n = self.positions.len();
         let graph = SymbolicSparseColMatRef::new_checked(
             n,
@@ -142,7 +142,7 @@ impl System {
         analysis: Analysis,
         sigma: f64,
         block: usize,
-    ) -> Result<Operator, ConvertError> {
+    ) -> Result<Operator, AnalysisError> {
         let n = self.mass.len();
         // A = K_springs + (ω² − σ) M: K less shape matching's low-rank part.
         let diagonal_shift = self.shape_stiffness() - sigma;
@@ -262,7 +262,7 @@ fn inverse_order(order: &[usize]) -> Vec<usize> {
     inverse
 }
 
-fn factor_error(e: &dyn std::fmt::Debug) -> ConvertError {
+fn factor_error(e: &dyn std::fmt::Debug) -> AnalysisError {
     modes_error(format!("the stiffness matrix cannot be factorized: {e:?}"))
 }
 
@@ -271,7 +271,7 @@ fn factor_error(e: &dyn std::fmt::Debug) -> ConvertError {
 pub(super) fn factorize(
     symbolic: &SymbolicCholesky<usize>,
     a: SparseColMatRef<'_, usize, f64>,
-) -> Result<Vec<f64>, ConvertError> {
+) -> Result<Vec<f64>, AnalysisError> {
     let par = Par::rayon(0);
     let mut values = Vec::new();
     values.try_reserve_exact(symbolic.len_val()).map_err(|e| factor_error(&e))?;
@@ -359,7 +359,7 @@ struct Woodbury {
 }
 
 impl Woodbury {
-    fn new(operator: &mut Operator, w2: f64, u: Mat<f64>) -> Result<Woodbury, ConvertError> {
+    fn new(operator: &mut Operator, w2: f64, u: Mat<f64>) -> Result<Woodbury, AnalysisError> {
         let mut w = u.clone();
         operator.solve(w.as_mut());
         let r = u.ncols();

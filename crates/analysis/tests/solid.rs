@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Test code.
 
 use glam::{DVec3, Vec3};
+use springmesh_analysis::check::{CheckOptions, CheckReport, check};
 use springmesh_convert::{ConvertOptions, RawMesh, SolidOptions, convert_mesh, shapes};
-use springmesh_core::check::{CheckOptions, CheckReport, check};
 use springmesh_core::{SpringKind, SpringModel};
 use std::path::Path;
 

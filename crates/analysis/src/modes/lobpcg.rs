@@ -18,6 +18,7 @@
 //! decimals `info` prints, for three steps fewer.
 
 use super::vectors::Vectors;
+use crate::random::Xorshift64;
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, MatRef, Par, Side};
 use rayon::prelude::*;
@@ -59,16 +60,15 @@ pub(super) fn lowest(
     mut done: impl FnMut(&[Pair], &[bool]) -> bool,
 ) -> Option<Vec<Pair>> {
     let n = problem.mass.len();
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut random = Xorshift64::new(0x9e37_79b9_7f4a_7c15);
     let given = known.map_or(0, Vectors::width).min(width);
-    let random = Vectors::from_fn(width.min(n).saturating_sub(given), n, |_, _| {
-        super::uniform(&mut seed) - 0.5
-    });
+    let start_block =
+        Vectors::from_fn(width.min(n).saturating_sub(given), n, |_, _| random.unit() - 0.5);
     let start = match known {
         Some(known) if given > 0 => {
-            Vectors::stack(&[&known.pick(&(0..given).collect::<Vec<_>>()), &random])
+            Vectors::stack(&[&known.pick(&(0..given).collect::<Vec<_>>()), &start_block])
         }
-        _ => random,
+        _ => start_block,
     };
     let k_start = (problem.stiffness)(&start);
     let mut block = rayleigh_ritz(&[&start], &[&k_start], problem.mass, width)?;

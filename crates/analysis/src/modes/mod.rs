@@ -86,7 +86,7 @@ mod stiffness;
 mod system;
 mod vectors;
 
-use crate::ConvertError;
+use crate::AnalysisError;
 use lanczos::BlockLanczos;
 use springmesh_core::SpringModel;
 use system::System;
@@ -155,7 +155,7 @@ pub fn modes_hz(
     model: &SpringModel,
     count: usize,
     progress: impl FnMut(f32),
-) -> Result<Vec<f64>, ConvertError> {
+) -> Result<Vec<f64>, AnalysisError> {
     modes(model, count, progress, DIRECT_WORK)
 }
 
@@ -166,7 +166,7 @@ fn modes(
     count: usize,
     mut progress: impl FnMut(f32),
     direct_work: f64,
-) -> Result<Vec<f64>, ConvertError> {
+) -> Result<Vec<f64>, AnalysisError> {
     let free = model.nodes.len() - model.anchors.len().min(model.nodes.len());
     if free > MAX_NODES {
         return Err(modes_error(format!(
@@ -222,7 +222,7 @@ fn iterative(
     sigma: f64,
     zero: f64,
     progress: &mut impl FnMut(f32),
-) -> Result<Option<Vec<f64>>, ConvertError> {
+) -> Result<Option<Vec<f64>>, AnalysisError> {
     let w2 = system.shape_stiffness();
     let springs = system.spring_rows(w2);
     // The preconditioner's A = K_springs + (ω² − σ) M: the same rows, −σ M more.
@@ -268,33 +268,24 @@ fn settle(pairs: impl Iterator<Item = (f64, bool)>, zero: f64, count: usize) -> 
     (found, false)
 }
 
-/// The next number of a xorshift64 sequence in `state` (never 0), uniform in [0, 1): the
-/// solvers' random start vectors, the same on every run.
-fn uniform(state: &mut u64) -> f64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    (*state >> 11) as f64 / (1u64 << 53) as f64
-}
-
 /// Frequencies (Hz, ascending) of eigenvalues λ (1/s²).
 fn hertz(mut lambda: Vec<f64>) -> Vec<f64> {
     lambda.sort_by(f64::total_cmp);
     lambda.into_iter().map(|l| l.sqrt() / std::f64::consts::TAU).collect()
 }
 
-/// A [`ConvertError::Modes`] with `reason`.
-fn modes_error(reason: impl Into<String>) -> ConvertError {
-    ConvertError::Modes { reason: reason.into() }
+/// A [`AnalysisError::Modes`] with `reason`.
+fn modes_error(reason: impl Into<String>) -> AnalysisError {
+    AnalysisError::Modes { reason: reason.into() }
 }
 
 #[cfg(test)]
 pub(super) mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)] // Test code.
     use super::*;
-    use crate::solid::SolidOptions;
-    use crate::{ConvertOptions, MassMode, convert_mesh};
     use glam::Vec3;
+    use springmesh_convert::solid::SolidOptions;
+    use springmesh_convert::{ConvertOptions, MassMode, convert_mesh};
     use springmesh_core::model::ShapeMatching;
     use springmesh_core::{Node, NodeId, Spring, SpringKind};
     use std::path::Path;
@@ -310,7 +301,7 @@ pub(super) mod tests {
             mass: MassMode::Density { density: 1000.0 },
             ..ConvertOptions::default()
         };
-        let mesh = crate::shapes::sphere(Vec3::ZERO, 0.5, 12, 16);
+        let mesh = springmesh_convert::shapes::sphere(Vec3::ZERO, 0.5, 12, 16);
         convert_mesh(mesh, &options, Path::new("ball.obj")).unwrap().model
     }
 
@@ -353,7 +344,13 @@ pub(super) mod tests {
         // A flat sheet at rest does not resist bending out of its plane: its 144 nodes'
         // sideways motions are all zero modes, more than LOBPCG's block holds, so it gives
         // up and the factorization answers even when LOBPCG is tried first.
-        let mesh = crate::samples::grid_mesh(12, 12, Vec3::ZERO, Vec3::X * 0.1, Vec3::Z * 0.1);
+        let mesh = springmesh_convert::samples::grid_mesh(
+            12,
+            12,
+            Vec3::ZERO,
+            Vec3::X * 0.1,
+            Vec3::Z * 0.1,
+        );
         let sheet = convert_mesh(mesh, &ConvertOptions::default(), Path::new("sheet.obj")).unwrap();
         assert!(by_lobpcg(&sheet.model).is_none());
         let first = modes(&sheet.model, DEFAULT_MODES, |_| {}, 0.0).unwrap();

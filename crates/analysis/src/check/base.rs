@@ -22,8 +22,8 @@
 //! roll further. A base whose rise is below [`MIN_RISE`] is held to be such a cap. A column of
 //! height ten times its width rises 0.25% and counts.
 
-use crate::SpringModel;
 use glam::{Vec2, Vec3};
+use springmesh_core::SpringModel;
 
 /// How far above the lowest node (fraction of the bounding-box diagonal) a node still counts
 /// as part of the base.
@@ -115,7 +115,7 @@ mod tests {
     fn nodes(points: &[Vec3]) -> SpringModel {
         let mut m = SpringModel::default();
         for &position in points {
-            m.nodes.push(crate::Node { position, mass: 1.0 });
+            m.nodes.push(springmesh_core::Node { position, mass: 1.0 });
         }
         m
     }

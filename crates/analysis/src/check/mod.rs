@@ -45,13 +45,15 @@
 //! hollow shell ends tens of percent off). A sheet hung from its anchors drapes, which the
 //! gravity test reports as sag: for cloth, read `shape_error`.
 
-pub use crate::align;
-use crate::model::{Ground, Surface};
+use crate::random::Xorshift64;
+pub use springmesh_core::align;
+use springmesh_core::model::{Ground, Surface};
 mod base;
 
-use crate::{CoreError, NodeId, Simulation, SpringModel};
+use crate::AnalysisError;
 use align::best_rigid;
 use glam::{Quat, Vec3, Vec3A};
+use springmesh_core::{NodeId, Simulation, SpringModel};
 
 /// How to shake and judge a model.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -161,7 +163,7 @@ impl CheckReport {
 }
 
 /// Shakes, settles, rests and measures `model` (see the module docs).
-pub fn check(model: &SpringModel, options: &CheckOptions) -> Result<CheckReport, CoreError> {
+pub fn check(model: &SpringModel, options: &CheckOptions) -> Result<CheckReport, AnalysisError> {
     let parts = model.parts();
     let diagonal = model.bounding_box().map_or(1.0, |b| b.diagonal()).max(f32::MIN_POSITIVE);
     let shake = shake_test(model, options, diagonal)?;
@@ -184,7 +186,7 @@ fn shake_test(
     model: &SpringModel,
     options: &CheckOptions,
     diagonal: f32,
-) -> Result<Deviation, CoreError> {
+) -> Result<Deviation, AnalysisError> {
     let mut quiet = model.clone();
     quiet.params.gravity = Vec3::ZERO;
     quiet.params.damping = options.damping.max(0.0);
@@ -200,7 +202,7 @@ fn gravity_test(
     model: &SpringModel,
     options: &CheckOptions,
     diagonal: f32,
-) -> Result<(Deviation, Course, Support), CoreError> {
+) -> Result<(Deviation, Course, Support), AnalysisError> {
     let (resting, support) = supported(model);
     let mut sim = Simulation::new(&resting)?;
     let rest = model.nodes.positions();
@@ -235,7 +237,7 @@ const REST_SECONDS: usize = 60;
 /// (module docs). It settles with the global damping raised to the shake test's `damping`
 /// (which changes no resting shape, only how soon it is reached) until a second changes the
 /// error by less than 0.1% of it, or for [`REST_SECONDS`].
-pub fn rest_sag(model: &SpringModel, options: &CheckOptions) -> Result<f64, CoreError> {
+pub fn rest_sag(model: &SpringModel, options: &CheckOptions) -> Result<f64, AnalysisError> {
     let diagonal = model.bounding_box().map_or(1.0, |b| b.diagonal()).max(f32::MIN_POSITIVE);
     let (mut resting, _) = supported(model);
     resting.params.damping = resting.params.damping.max(options.damping);
@@ -263,7 +265,7 @@ pub fn rest_sag(model: &SpringModel, options: &CheckOptions) -> Result<f64, Core
 fn supported(model: &SpringModel) -> (SpringModel, Support) {
     let mut resting = model.clone();
     let support = if model.anchors.is_empty() {
-        let height = ground_under(model);
+        let height = model.ground_under();
         let surface = model.params.ground.map_or_else(Surface::default, |g| g.surface);
         resting.params.ground = Some(Ground { height, surface });
         Support::Ground { height }
@@ -273,20 +275,12 @@ fn supported(model: &SpringModel) -> (SpringModel, Support) {
     (resting, support)
 }
 
-/// The height of a ground plane on which the model rests: the collision radius below its
-/// lowest node, or its lowest surface vertex for a cage (whose skin is what collides).
-pub fn ground_under(model: &SpringModel) -> f32 {
-    let lowest = model.surface_positions().iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
-    let lowest = if lowest.is_finite() { lowest } else { 0.0 };
-    lowest - model.params.node_radius.max(0.0)
-}
-
 /// Steps `sim` by the model's frame step for `seconds`, calling `each_frame` after every step.
 fn run(
     sim: &mut Simulation,
     seconds: f32,
     mut each_frame: impl FnMut(&Simulation),
-) -> Result<(), CoreError> {
+) -> Result<(), AnalysisError> {
     let dt = sim.params().dt;
     let steps = (seconds / dt).ceil().max(0.0) as usize;
     for _ in 0..steps {
@@ -338,13 +332,8 @@ fn deviation(end: &[Vec3A], rest: &[Vec3], diagonal: f32) -> Deviation {
 /// Gives every free node a seeded random velocity with components in [−speed, speed]; removes
 /// the mean when nothing is anchored.
 fn shake(sim: &mut Simulation, model: &SpringModel, speed: f32, seed: u64) {
-    let mut state = seed.max(1);
-    let mut uniform = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
-    };
+    let mut random = Xorshift64::new(seed);
+    let mut uniform = move || random.symmetric_f32();
     let mut anchored = vec![false; model.nodes.len()];
     for a in &model.anchors {
         anchored[a.index()] = true;
@@ -367,7 +356,7 @@ fn shake(sim: &mut Simulation, model: &SpringModel, speed: f32, seed: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Node, Spring, SpringKind};
+    use springmesh_core::{Node, Spring, SpringKind};
 
     /// An n × n × n lattice of 1 m, edges only or braced by face and body diagonals.
     fn lattice(n: usize, braced: bool) -> SpringModel {

@@ -3,10 +3,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Test code.
 
 use glam::Vec3;
-use springmesh_convert::modes::modes_hz;
+use springmesh_analysis::check::{CheckOptions, check};
+use springmesh_analysis::modes::modes_hz;
+use springmesh_analysis::stiffness_fit::{Choice, Target, fit_stiffness};
 use springmesh_convert::samples::Sample;
-use springmesh_convert::tune::{Choice, Target, tune};
-use springmesh_core::check::{CheckOptions, check};
 use springmesh_core::{NodeId, Simulation, SpringKind, SpringModel, io};
 use std::path::Path;
 
@@ -21,7 +21,7 @@ fn the_chain_tuned_to_two_hertz_has_the_analytic_stiffness() {
     // λ₁ = k/m (3 − √5)/2 = (2π · 2 Hz)²  =>  k = 413.42 N/m.
     let expected = (std::f64::consts::TAU * 2.0).powi(2) / ((3.0 - 5f64.sqrt()) / 2.0);
     let (tuned, report) =
-        tune(&chain(), Target::Frequency(2.0), &Choice::default(), |_| {}).unwrap();
+        fit_stiffness(&chain(), Target::Frequency(2.0), &Choice::default(), |_| {}).unwrap();
     println!("{report:?}, expected k {expected}");
     for &k in tuned.springs.stiffnesses() {
         assert!((f64::from(k) - expected).abs() < 0.01 * expected, "k = {k}");
@@ -34,7 +34,8 @@ fn the_chain_tuned_to_two_hertz_has_the_analytic_stiffness() {
 
 #[test]
 fn the_tuned_chain_released_along_its_lowest_mode_swings_at_half_a_second() {
-    let (tuned, _) = tune(&chain(), Target::Frequency(2.0), &Choice::default(), |_| {}).unwrap();
+    let (tuned, _) =
+        fit_stiffness(&chain(), Target::Frequency(2.0), &Choice::default(), |_| {}).unwrap();
     // K = k [[2, −1], [−1, 1]]: the lowest mode's shape is (1, (1 + √5)/2); 1 cm of it.
     let golden = (1.0 + 5f32.sqrt()) / 2.0;
     let mut sim = Simulation::new(&tuned).unwrap();
@@ -65,7 +66,8 @@ fn the_tuned_chain_released_along_its_lowest_mode_swings_at_half_a_second() {
 #[test]
 fn the_jelly_tuned_to_sag_three_percent_sags_three_percent_in_a_simulation() {
     let jelly = Sample::Jelly.model();
-    let (tuned, report) = tune(&jelly, Target::Sag(0.03), &Choice::default(), |_| {}).unwrap();
+    let (tuned, report) =
+        fit_stiffness(&jelly, Target::Sag(0.03), &Choice::default(), |_| {}).unwrap();
     println!("{report:?}");
     assert!(report.factor < 1.0, "3% is softer than the jelly's own 0.35%");
     // Measured independently: the check's gravity test with the model's own parameters,
@@ -80,7 +82,7 @@ fn the_jelly_tuned_to_sag_three_percent_sags_three_percent_in_a_simulation() {
 fn a_subset_of_kinds_is_tuned_by_search_and_the_rest_left_alone() {
     let jelly = Sample::Jelly.model();
     let choice = Choice { kinds: vec![SpringKind::Vicinity], shape_matching: false };
-    let (tuned, report) = tune(&jelly, Target::Frequency(6.0), &choice, |_| {}).unwrap();
+    let (tuned, report) = fit_stiffness(&jelly, Target::Frequency(6.0), &choice, |_| {}).unwrap();
     println!("{report:?}");
     let lowest = modes_hz(&tuned, 1, |_| {}).unwrap()[0];
     assert!((lowest - 6.0).abs() < 0.006 * 6.0, "{lowest} Hz");
@@ -104,7 +106,7 @@ fn a_subset_of_kinds_is_tuned_by_search_and_the_rest_left_alone() {
 #[test]
 fn unreachable_targets_are_refused_with_the_reason() {
     let error = |model: &SpringModel, target, choice: &Choice| {
-        tune(model, target, choice, |_| {}).unwrap_err().to_string()
+        fit_stiffness(model, target, choice, |_| {}).unwrap_err().to_string()
     };
     // No bend springs in the jelly.
     let bend = Choice { kinds: vec![SpringKind::Bend], shape_matching: false };

@@ -18,7 +18,7 @@
 //! stiffness is scaled, K becomes a K, so f₁ becomes √a f₁: a = (f / f₁)², exact. When only
 //! some kinds are, f₁(a) is found by the secant method on ln f₁ against ln a.
 //!
-//! **Sag.** The check's sag at rest ([`springmesh_core::check::rest_sag`]): the RMS distance
+//! **Sag.** The check's sag at rest ([`crate::check::rest_sag`]): the RMS distance
 //! of the nodes from their rest shape after the best rigid alignment, over the diagonal, once
 //! the model hangs from its anchors (or rests on a ground under it) and has come to rest.
 //! Measured by simulating with the model's own integrator and sub-steps, so a solver's own
@@ -34,9 +34,9 @@
 //! the model's own, whose rest sag is within [`SUBSTEP_TOLERANCE`] of that at `substeps · √a`.
 //! A softer model (a ≤ 1) keeps its sub-steps.
 
-use crate::ConvertError;
+use crate::AnalysisError;
+use crate::check::{CheckOptions, rest_sag};
 use crate::modes::modes_hz;
-use springmesh_core::check::{CheckOptions, rest_sag};
 use springmesh_core::model::MAX_SUBSTEPS;
 use springmesh_core::{Simulation, SpringKind, SpringModel};
 
@@ -71,10 +71,10 @@ pub enum Target {
 
 impl Target {
     /// This target's figure for `model`: its lowest frequency or its rest sag.
-    pub fn measure(&self, model: &SpringModel) -> Result<f64, ConvertError> {
+    pub fn measure(&self, model: &SpringModel) -> Result<f64, AnalysisError> {
         match self {
             Target::Frequency(_) => lowest_frequency(model),
-            Target::Sag(_) => rest_sag(model, &CheckOptions::default()).map_err(ConvertError::from),
+            Target::Sag(_) => rest_sag(model, &CheckOptions::default()),
         }
     }
 
@@ -111,7 +111,7 @@ impl Choice {
 
 /// What [`tune`] did.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TuneReport {
+pub struct FitReport {
     /// The factor a on the chosen stiffnesses.
     pub factor: f64,
     /// The target's figure before (Hz or fraction).
@@ -147,12 +147,12 @@ pub fn scale(model: &mut SpringModel, factor: f64, choice: &Choice) {
 
 /// `model` with the chosen stiffnesses scaled so that `target` is met, and its sub-steps
 /// raised where the stiffer model needs them (module docs). `progress` gets the fraction done.
-pub fn tune(
+pub fn fit_stiffness(
     model: &SpringModel,
     target: Target,
     choice: &Choice,
     mut progress: impl FnMut(f32),
-) -> Result<(SpringModel, TuneReport), ConvertError> {
+) -> Result<(SpringModel, FitReport), AnalysisError> {
     let goal = target.value();
     let has_spring = model.springs.kinds().iter().any(|k| choice.kinds.contains(k));
     let has_shape = choice.shape_matching && model.params.shape_matching.is_some();
@@ -214,16 +214,16 @@ pub fn tune(
         }
     };
     progress(1.0);
-    let report = TuneReport { factor, before, achieved, substeps_before, substeps };
+    let report = FitReport { factor, before, achieved, substeps_before, substeps };
     Ok((scaled(factor, substeps), report))
 }
 
 /// The mean wall-clock time (s) of one frame step of `model` over `frames` frames from rest,
 /// supported as the check's gravity test supports it: what the sub-steps cost.
-pub fn frame_seconds(model: &SpringModel, frames: u32) -> Result<f64, ConvertError> {
+pub fn frame_seconds(model: &SpringModel, frames: u32) -> Result<f64, AnalysisError> {
     let mut resting = model.clone();
     if resting.anchors.is_empty() && resting.params.ground.is_none() {
-        let height = springmesh_core::check::ground_under(model);
+        let height = model.ground_under();
         resting.params.ground =
             Some(springmesh_core::model::Ground { height, surface: Default::default() });
     }
@@ -237,7 +237,7 @@ pub fn frame_seconds(model: &SpringModel, frames: u32) -> Result<f64, ConvertErr
 }
 
 /// The lowest vibration frequency (Hz), or why the model has none.
-fn lowest_frequency(model: &SpringModel) -> Result<f64, ConvertError> {
+fn lowest_frequency(model: &SpringModel) -> Result<f64, AnalysisError> {
     modes_hz(model, 1, |_| {})?.first().copied().ok_or_else(|| {
         unreachable(
             "the model has no vibration: every motion it has is rigid or stretches no spring (a mechanism), so no stiffness gives it a frequency",
@@ -257,12 +257,12 @@ fn lowest_frequency(model: &SpringModel) -> Result<f64, ConvertError> {
 /// outside the middle half of the bracket. A bracket narrower than [`JUMP`] whose figures
 /// still miss the goal is a jump over it: refused, with the figures on either side.
 fn seek(
-    mut eval: impl FnMut(f64) -> Result<f64, ConvertError>,
+    mut eval: impl FnMut(f64) -> Result<f64, AnalysisError>,
     first: f64,
     goal: f64,
     slope_guess: f64,
     what: Figure,
-) -> Result<(f64, f64), ConvertError> {
+) -> Result<(f64, f64), AnalysisError> {
     let name = what.name();
     let bound = LIMIT.ln();
     // h = ±(ln figure − ln goal), signed to rise with x = ln a; h = 0 is the goal.
@@ -379,7 +379,7 @@ impl Figure {
 }
 
 /// The sub-steps `tuned` (scaled by `factor`) needs (module docs).
-fn needed_substeps(tuned: &SpringModel, factor: f64) -> Result<u32, ConvertError> {
+fn needed_substeps(tuned: &SpringModel, factor: f64) -> Result<u32, AnalysisError> {
     let own = tuned.params.substeps.max(1);
     if factor <= 1.0 {
         return Ok(own);
@@ -407,8 +407,8 @@ fn needed_substeps(tuned: &SpringModel, factor: f64) -> Result<u32, ConvertError
     Ok(full)
 }
 
-fn unreachable(reason: impl Into<String>) -> ConvertError {
-    ConvertError::Tune { reason: reason.into() }
+fn unreachable(reason: impl Into<String>) -> AnalysisError {
+    AnalysisError::Fit { reason: reason.into() }
 }
 
 #[cfg(test)]
@@ -418,7 +418,7 @@ mod tests {
 
     /// A sag that falls as 1/a but rests on a plateau of 2% for a between 0.25 and 0.5 (a
     /// body whose belly meets the ground), then falls again from 4% at a = 0.25.
-    fn staircase(a: f64) -> Result<f64, ConvertError> {
+    fn staircase(a: f64) -> Result<f64, AnalysisError> {
         Ok(if a >= 0.5 {
             0.01 / a
         } else if a >= 0.25 {

@@ -14,7 +14,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
-use springmesh_convert::modes::{DEFAULT_MODES, modes_hz};
+use springmesh_analysis::modes::{DEFAULT_MODES, modes_hz};
 use springmesh_convert::samples::grid_mesh;
 use springmesh_convert::solid::SolidOptions;
 use springmesh_convert::{ConvertOptions, MassMode, RawMesh, convert_mesh, shapes};

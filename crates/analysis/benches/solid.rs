@@ -15,9 +15,9 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
+use springmesh_analysis::check::{CheckOptions, check};
 use springmesh_convert::solid::{SolidOptions, fill};
 use springmesh_convert::{ConvertOptions, MassMode, RawMesh, convert_mesh, shapes};
-use springmesh_core::check::{CheckOptions, check, ground_under};
 use springmesh_core::model::Ground;
 use springmesh_core::{Simulation, SpringKind, SpringModel};
 use std::path::Path;
@@ -50,7 +50,7 @@ fn counts(name: &str, mesh: &RawMesh) -> SpringModel {
 
 /// `model` on a ground just under it, after a second of settling.
 fn resting(mut model: SpringModel) -> Simulation {
-    model.params.ground = Some(Ground { height: ground_under(&model), ..Ground::default() });
+    model.params.ground = Some(Ground { height: model.ground_under(), ..Ground::default() });
     let mut sim = Simulation::new(&model).expect("valid");
     for _ in 0..60 {
         sim.step(model.params.dt).expect("finite");

@@ -1,14 +1,14 @@
 //! Tuning by behaviour in the editor: the model's vibration modes
-//! ([`springmesh_convert::modes`]) and a tune to a stated frequency or sag
-//! ([`springmesh_convert::tune`]), each worked out on a copy off the UI thread. A finished
+//! ([`springmesh_analysis::modes`]) and a tune to a stated frequency or sag
+//! ([`springmesh_analysis::stiffness_fit`]), each worked out on a copy off the UI thread. A finished
 //! tune comes back as one undoable edit (the tuned model replacing the model), with the
 //! figures before and after.
 
 use crate::edit::Edit;
 use crate::jobs::{Job, spawn, take};
 use eframe::egui;
-use springmesh_convert::modes::{DEFAULT_MODES, modes_hz};
-use springmesh_convert::tune::{Choice, Target, TuneReport, tune};
+use springmesh_analysis::modes::{DEFAULT_MODES, modes_hz};
+use springmesh_analysis::stiffness_fit::{Choice, FitReport, Target, fit_stiffness};
 use springmesh_core::SpringModel;
 
 /// Models of at most this many nodes get their modes found as soon as they change (well
@@ -17,16 +17,16 @@ pub const AUTO_MODES_NODES: usize = 20_000;
 
 /// The modes and the tune of the model, running or done.
 #[derive(Default)]
-pub struct Tuner {
+pub struct BehaviourJobs {
     modes_job: Job<Vec<f64>>,
-    tune_job: Job<(Box<SpringModel>, TuneReport, Target)>,
+    fit_job: Job<(Box<SpringModel>, FitReport, Target)>,
     /// The last modes found (Hz, ascending) and the model revision they are of.
     pub modes: Option<(u64, Result<Vec<f64>, String>)>,
     /// What the last tune did, as a sentence for the panel.
     pub note: Option<String>,
 }
 
-impl Tuner {
+impl BehaviourJobs {
     /// Starts finding the modes of `model` (revision `revision`) unless they are known or
     /// being found; `ctx` is woken when they are.
     pub fn find_modes(&mut self, model: &SpringModel, revision: u64, ctx: &egui::Context) {
@@ -53,7 +53,7 @@ impl Tuner {
     }
 
     /// Starts tuning `model` (revision `revision`) to `target` with every stiffness scaled.
-    pub fn start_tune(
+    pub fn start_fit(
         &mut self,
         model: &SpringModel,
         revision: u64,
@@ -62,15 +62,15 @@ impl Tuner {
     ) {
         let model = model.clone();
         self.note = None;
-        self.tune_job = Some(spawn(revision, ctx, move || {
-            tune(&model, target, &Choice::default(), |_| {})
+        self.fit_job = Some(spawn(revision, ctx, move || {
+            fit_stiffness(&model, target, &Choice::default(), |_| {})
                 .map(|(tuned, report)| (Box::new(tuned), report, target))
         }));
     }
 
     /// True while a tune runs.
     pub fn tuning(&self) -> bool {
-        self.tune_job.is_some()
+        self.fit_job.is_some()
     }
 
     /// Takes finished jobs. Returns a finished tune's edit and its label when it was of
@@ -79,7 +79,7 @@ impl Tuner {
         if let Some((r, result)) = take(&mut self.modes_job) {
             self.modes = Some((r, result));
         }
-        let (r, result) = take(&mut self.tune_job)?;
+        let (r, result) = take(&mut self.fit_job)?;
         match result {
             Err(e) => {
                 self.note = Some(format!("Not tuned: {e}"));
@@ -111,7 +111,7 @@ impl Tuner {
 }
 
 /// What a tune aimed at, and its figure before and after, as text.
-fn figures(report: &TuneReport, target: Target) -> (&'static str, String, String) {
+fn figures(report: &FitReport, target: Target) -> (&'static str, String, String) {
     match target {
         Target::Frequency(_) => (
             "lowest frequency",

@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Test code.
 
 use glam::Vec3;
+use springmesh_analysis::check::{CheckOptions, check};
 use springmesh_convert::{ConvertOptions, MassMode, RawMesh, SolidOptions, convert_mesh, shapes};
-use springmesh_core::check::{CheckOptions, check};
 use springmesh_core::{Simulation, SpringModel};
 use std::path::Path;
 

@@ -1,16 +1,17 @@
 //! # Bracing the worst region, only when it helps
 //!
 //! The one-click fix of the editor and `springmesh brace`: vicinity springs among the nodes
-//! around the worst nodes of a check ([`springmesh_core::check`]), every pair within
+//! around the worst nodes of a check ([`crate::check`]), every pair within
 //! [`REACH`] mean spring lengths that no spring joins yet. A fix that adds springs can still
 //! make the model behave worse (springs that pull a sagging region towards a wrong place, or
 //! a region that was holding its neighbours up now braced stiffer than they are), so
 //! [`brace`] tries it on a copy, checks again, and keeps it only when the check's error (the
 //! worse of the shake and gravity tests) falls by at least [`GAIN`] of itself.
 
+use crate::AnalysisError;
+use crate::check::{CheckOptions, CheckReport, check};
 use crate::connect::{Connect, connecting_springs};
-use springmesh_core::check::{CheckOptions, CheckReport, check};
-use springmesh_core::{CoreError, NodeId, Spring, SpringKind, SpringModel};
+use springmesh_core::{NodeId, Spring, SpringKind, SpringModel};
 use std::collections::BTreeSet;
 
 /// The fix joins nodes this many mean spring lengths apart, around nodes up to that far from
@@ -79,7 +80,7 @@ pub fn brace(
     options: &CheckOptions,
     stiffness: f32,
     damping: f32,
-) -> Result<Option<Braced>, CoreError> {
+) -> Result<Option<Braced>, AnalysisError> {
     let before = match before {
         Some(report) => report,
         None => check(model, options)?,

@@ -12,7 +12,8 @@
 //! symmetric body's, a string's two sideways directions) is counted as often as it occurs.
 
 use super::system::Operator;
-use crate::ConvertError;
+use crate::AnalysisError;
+use crate::random::Xorshift64;
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, MatRef, Par, Side};
 
@@ -30,7 +31,7 @@ pub(super) struct BlockLanczos {
     applied: usize,
     /// h[(r, c)] = q_rᵀ T q_c for every applied c and r < `used`.
     h: Mat<f64>,
-    random: u64,
+    random: Xorshift64,
 }
 
 /// A Ritz value of T and the length of its residual.
@@ -43,7 +44,7 @@ pub(super) struct Ritz {
 impl BlockLanczos {
     /// A random start block of `block` columns and room for `capacity` columns (both cut to
     /// n; the room to whole blocks unless it is all n).
-    pub fn start(n: usize, block: usize, capacity: usize) -> Result<BlockLanczos, ConvertError> {
+    pub fn start(n: usize, block: usize, capacity: usize) -> Result<BlockLanczos, AnalysisError> {
         let block = block.clamp(1, n.max(1));
         let capacity = if capacity >= n { n } else { (capacity / block).max(1) * block };
         let mut basis = Mat::new();
@@ -57,7 +58,7 @@ impl BlockLanczos {
             used: 0,
             applied: 0,
             h: Mat::zeros(capacity, capacity),
-            random: 0x9e37_79b9_7f4a_7c15,
+            random: Xorshift64::new(0x9e37_79b9_7f4a_7c15),
         };
         let start = Mat::<f64>::zeros(n, block.min(capacity));
         lanczos.absorb(start);
@@ -90,7 +91,7 @@ impl BlockLanczos {
     }
 
     /// Ritz values of the applied columns, largest θ first.
-    pub fn ritz(&self) -> Result<Vec<Ritz>, ConvertError> {
+    pub fn ritz(&self) -> Result<Vec<Ritz>, AnalysisError> {
         let k = self.applied;
         if k == 0 {
             return Ok(Vec::new());
@@ -157,7 +158,7 @@ impl BlockLanczos {
     /// false when they span the whole space.
     fn random_column(&mut self, at: usize) -> bool {
         let n = self.basis.nrows();
-        let mut v = Mat::<f64>::from_fn(n, 1, |_, _| 0.5 + super::uniform(&mut self.random));
+        let mut v = Mat::<f64>::from_fn(n, 1, |_, _| 0.5 + self.random.unit());
         let before = v.norm_l2();
         for _ in 0..2 {
             let q: MatRef<'_, f64> = self.basis.as_ref().subcols(0, at);
