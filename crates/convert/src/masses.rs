@@ -81,16 +81,13 @@ pub enum Share {
     Proportional(f32),
 }
 
-/// The volume (m³) the triangles enclose, signed: positive when they face outwards (the
-/// divergence theorem, Σ a · (b × c) / 6).
+/// The volume (m³) the triangles enclose, signed: positive when they face outwards
+/// ([`springmesh_core::geometry::signed_volume`]).
 pub fn signed_volume(positions: &[Vec3], triangles: &[[u32; 3]]) -> f64 {
-    triangles
-        .iter()
-        .map(|t| {
-            let [a, b, c] = t.map(|i| positions[i as usize].as_dvec3());
-            a.dot(b.cross(c)) / 6.0
-        })
-        .sum()
+    springmesh_core::geometry::signed_volume(
+        positions,
+        triangles.iter().map(|t| t.map(|i| i as usize)),
+    )
 }
 
 /// The mass of each of the nodes at `positions` (triangles `triangles`), and whether an

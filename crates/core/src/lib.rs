@@ -24,7 +24,9 @@
 #![warn(missing_docs)]
 
 pub mod align;
+mod bounded;
 mod error;
+pub mod geometry;
 mod ids;
 pub mod io;
 pub mod model;

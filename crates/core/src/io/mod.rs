@@ -1,7 +1,7 @@
 //! Reading and writing model files: binary `.spring` and readable `.spring.json`.
 
 pub mod binary;
-pub(crate) mod bounded;
+
 pub mod json;
 
 mod atomic;

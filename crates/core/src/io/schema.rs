@@ -5,8 +5,8 @@
 //! is the order of the binary layout (docs/file-format.md); changing it changes the format
 //! version.
 
-use super::bounded;
 use crate::NodeId;
+use crate::bounded;
 use crate::model::{
     Air, Face, Faces, Ground, Integrator, Metadata, Node, Obstacle, Pressure, SKIN_WEIGHTS,
     SimParams, Skin, SkinVertex, Spring, SpringKind, SpringModel, Tethers,

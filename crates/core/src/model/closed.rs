@@ -7,7 +7,7 @@
 
 use super::SpringModel;
 use super::buckets::Buckets;
-use crate::sim::forces::pressure::signed_volume;
+use crate::geometry::signed_volume;
 use crate::{CoreError, NodeId};
 
 impl SpringModel {
@@ -31,7 +31,8 @@ impl SpringModel {
         if self.faces.is_empty() || open_edges > 0 {
             return Err(CoreError::OpenSurface { open_edges });
         }
-        Ok(signed_volume(self.nodes.positions(), self.faces.nodes()).abs())
+        let faces = self.faces.nodes().iter().map(|f| f.map(NodeId::index));
+        Ok(signed_volume(self.nodes.positions(), faces).abs() as f32)
     }
 }
 

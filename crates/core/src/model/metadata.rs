@@ -8,12 +8,12 @@ use std::collections::BTreeMap;
 #[serde(default, deny_unknown_fields)]
 pub struct Metadata {
     /// Display name.
-    #[serde(deserialize_with = "crate::io::bounded::string")]
+    #[serde(deserialize_with = "crate::bounded::string")]
     pub name: String,
     /// The mesh file the model was converted from, if any.
-    #[serde(deserialize_with = "crate::io::bounded::option_string")]
+    #[serde(deserialize_with = "crate::bounded::option_string")]
     pub source: Option<String>,
     /// The conversion options used, as option name → value (written by springmesh-convert).
-    #[serde(deserialize_with = "crate::io::bounded::string_map")]
+    #[serde(deserialize_with = "crate::bounded::string_map")]
     pub conversion: BTreeMap<String, String>,
 }

@@ -144,7 +144,7 @@ pub struct SimParams {
     /// The ground plane; `None`: no ground.
     pub ground: Option<Ground>,
     /// Static colliders.
-    #[serde(deserialize_with = "crate::io::bounded::vec")]
+    #[serde(deserialize_with = "crate::bounded::vec")]
     pub colliders: Vec<Obstacle>,
     /// Tethers from the anchors; `None`: off, the default (format version 2; a version 1
     /// file loads with them off).

@@ -1,17 +1,16 @@
 //! Compiling a [`SpringModel`] into the flat arrays the solvers walk ([`crate::sim::data`]):
 //! the springs coloured and banded, the triangles coloured, what they enclose, the tethers.
 
-use crate::model::{Skin, Springs};
+use crate::geometry::signed_volume;
+use crate::model::Springs;
 use crate::parallel::both;
 use crate::sim::coloring::{colour_edges, colour_faces};
-use crate::sim::constraints::tethers::Tethers;
 use crate::sim::data::{
-    Anchors, Bands, Batch, LONG_OFFSET, NodeData, SpringData, SurfaceData, TouchPoints,
-    share_no_node,
+    Anchors, Bands, Batch, Compiled, LONG_OFFSET, NodeData, SpringData, SurfaceData, Tethers,
+    TouchPoints, share_no_node,
 };
-use crate::sim::forces::pressure::{Gas, signed_volume};
 use crate::sim::forces::shape::rest_offsets;
-use crate::{NodeId, SimParams, SpringModel};
+use crate::{NodeId, SpringModel};
 use glam::Vec3A;
 
 /// The springs `s` (over `nodes` nodes) in solver order: coloured ([`colour_edges`]), each
@@ -68,7 +67,11 @@ fn surface(model: &SpringModel) -> SurfaceData {
     let faces = model.faces.nodes();
     let open_edges = model.open_edges();
     let closed = !faces.is_empty() && open_edges == 0;
-    let rest_signed_volume = if closed { signed_volume(p, faces) } else { 0.0 };
+    let rest_signed_volume = if closed {
+        signed_volume(p, faces.iter().map(|f| f.map(NodeId::index))) as f32
+    } else {
+        0.0
+    };
     let mut area_share = vec![0.0f32; if faces.is_empty() { 0 } else { p.len() }];
     let mut total = 0.0;
     for &[a, b, c] in faces {
@@ -88,28 +91,6 @@ fn surface(model: &SpringModel) -> SurfaceData {
         rest_signed_volume,
         area_share,
     }
-}
-
-/// Everything a step reads and does not write.
-#[derive(Clone, Debug)]
-pub(crate) struct Compiled {
-    pub nodes: NodeData,
-    pub springs: SpringData,
-    pub anchors: Anchors,
-    /// Each tethered node's nearest anchors and rest geodesic distances to them; `None` until
-    /// needed (built when the parameters turn tethers on, again after springs break).
-    pub tethers: Option<Tethers>,
-    /// The model's triangles, reordered so that neighbours share no node ([`colour_faces`]).
-    pub faces: Vec<[NodeId; 3]>,
-    pub surface: SurfaceData,
-    /// The drawn surface over a cage, when the model has one.
-    pub skin: Option<Skin>,
-    /// The skin's points that collide instead of the cage's nodes.
-    pub touch: Option<TouchPoints>,
-    /// Each node's rest offset from the rest centre of mass: shape matching's q_i
-    /// ([`crate::sim::forces::shape`]).
-    pub shape: Vec<Vec3A>,
-    pub params: SimParams,
 }
 
 impl Compiled {
@@ -158,15 +139,5 @@ impl Compiled {
             let springs = (s.a(), s.b(), &s.rest[..]);
             self.tethers = Some(Tethers::new(nodes, springs, &self.anchors.nodes, &self.faces));
         }
-    }
-
-    /// The gas inside, when the parameters have pressure and the surface is closed (pressure
-    /// set on an open surface through `Simulation::params_mut` does nothing).
-    pub fn gas(&self) -> Option<Gas> {
-        let pressure = self.params.pressure.as_ref()?;
-        if !self.surface.closed {
-            return None;
-        }
-        Gas::new(pressure, self.surface.rest_signed_volume)
     }
 }

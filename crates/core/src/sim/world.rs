@@ -1,9 +1,9 @@
 //! What a step's sub-steps need besides the springs: the external forces held over the step,
 //! the gas, and the colliders — gathered once per step by [`crate::Simulation::step`].
 
-use crate::sim::compile::Compiled;
 use crate::sim::contacts::collision::Colliders;
 use crate::sim::contacts::surface::{Frame, touch};
+use crate::sim::data::Compiled;
 use crate::sim::forces::pressure::Gas;
 use crate::sim::state::State;
 use glam::Vec3A;

@@ -63,9 +63,9 @@
 //! explicit integrators, whose sub-steps are far shorter, answer single nodes only.
 //! [`SWEEPS`] sweeps over the contacts; what they leave goes to the single nodes.
 
-use crate::sim::compile::Compiled;
 use crate::sim::contacts::collision::Colliders;
 use crate::sim::contacts::surface::Frame;
+use crate::sim::data::Compiled;
 use glam::{DMat3, DVec3, Mat3A, Vec3A};
 
 /// Sweeps of the projected Gauss–Seidel over a body's contacts: a body resting flat on many

@@ -15,9 +15,11 @@
 mod anchors;
 mod bands;
 mod batches;
+mod compiled;
 mod nodes;
 mod springs;
 mod surface;
+pub(crate) mod tethers;
 mod touch_points;
 
 pub(crate) use anchors::Anchors;
@@ -25,7 +27,9 @@ pub(crate) use anchors::Anchors;
 pub(crate) use bands::NO_SPRING;
 pub(crate) use bands::{Band, Bands, LONG_OFFSET};
 pub(crate) use batches::{Batch, share_no_node};
+pub(crate) use compiled::Compiled;
 pub(crate) use nodes::NodeData;
 pub(crate) use springs::SpringData;
 pub(crate) use surface::SurfaceData;
+pub(crate) use tethers::Tethers;
 pub(crate) use touch_points::TouchPoints;

@@ -18,7 +18,7 @@
 //! every sub-step.)
 
 use crate::model::AIR_DENSITY;
-use crate::sim::compile::Compiled;
+use crate::sim::data::Compiled;
 use crate::sim::forces::air::{self, Wind};
 use crate::sim::state::State;
 use glam::Vec3A;

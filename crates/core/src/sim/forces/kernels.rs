@@ -457,7 +457,7 @@ pub(crate) fn project_springs_leaking(
 mod tests {
     use super::*;
     use crate::sim::columns::Columns;
-    use crate::sim::compile::Compiled;
+    use crate::sim::data::Compiled;
     use crate::sim::data::LONG_OFFSET;
     use crate::sim::forces::bands::Stripes;
     use crate::sim::forces::spring::reference_forces;

@@ -65,20 +65,25 @@
 
 use crate::NodeId;
 use crate::model::Pressure;
-use glam::Vec3A;
+use crate::sim::data::Compiled;
+use glam::{Vec3, Vec3A};
 
-/// Signed volume (m³) enclosed by the triangles `faces` over `positions`: positive when they
-/// are wound outwards (counter-clockwise seen from outside). Meaningful only for a closed
-/// surface.
-pub fn signed_volume<P: Copy + Into<Vec3A>>(positions: &[P], faces: &[[NodeId; 3]]) -> f32 {
-    let at = |n: NodeId| positions.get(n.index()).map(|&p| p.into());
-    let mut six_v = 0.0f64;
-    for &[a, b, c] in faces {
-        if let (Some(a), Some(b), Some(c)) = (at(a), at(b), at(c)) {
-            six_v += f64::from(a.dot(b.cross(c)));
+impl Compiled {
+    /// The gas inside, when the parameters have pressure and the surface is closed (pressure
+    /// set on an open surface through `Simulation::params_mut` does nothing).
+    pub fn gas(&self) -> Option<Gas> {
+        let pressure = self.params.pressure.as_ref()?;
+        if !self.surface.closed {
+            return None;
         }
+        Gas::new(pressure, self.surface.rest_signed_volume)
     }
-    (six_v / 6.0) as f32
+}
+
+/// The signed volume (m³) the triangles `faces` enclose at `x`
+/// ([`crate::geometry::signed_volume`]).
+pub fn signed_volume<P: Copy + Into<Vec3>>(x: &[P], faces: &[[NodeId; 3]]) -> f32 {
+    crate::geometry::signed_volume(x, faces.iter().map(|f| f.map(NodeId::index))) as f32
 }
 
 /// Writes the volume gradient ∂V/∂x_i at positions `x` to `grad` (one per node, resized to
@@ -216,7 +221,6 @@ impl Gas {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glam::Vec3;
 
     /// The corner of the unit cube cut off by x + y + z = 1: four outward triangles, volume 1/6.
     fn tetrahedron() -> (Vec<Vec3>, Vec<[NodeId; 3]>) {

@@ -57,7 +57,7 @@
 //!
 //! Anchored nodes count in c and R where they are, and do not move.
 
-use crate::sim::compile::Compiled;
+use crate::model::ShapeMatching;
 use glam::{Mat3A, Quat, Vec3A};
 
 /// Most rotation iterations per sub-step, warm-started from the last one's rotation.
@@ -157,9 +157,9 @@ impl ShapeFit {
     }
 }
 
-/// ω² = (2π f)² of the model's shape matching, when it is on with a usable frequency.
-pub(crate) fn omega_squared(c: &Compiled) -> Option<f32> {
-    let f = c.params.shape_matching?.frequency;
+/// ω² = (2π f)² of the model's shape matching `params`, when it is on with a usable frequency.
+pub(crate) fn omega_squared(params: Option<&ShapeMatching>) -> Option<f32> {
+    let f = params?.frequency;
     let omega = std::f32::consts::TAU * f;
     (omega.is_finite() && omega > 0.0).then_some(omega * omega)
 }
@@ -170,25 +170,30 @@ pub(crate) fn blend(omega_squared: f32, h: f32) -> f32 {
     s / (1.0 + s)
 }
 
-/// Adds the pull F_i = m_i ω² (g_i − x_i) on the nodes at `pos` to `forces` (the explicit
-/// integrators), fitting `fit` first.
-pub(crate) fn add_forces(c: &Compiled, fit: &mut ShapeFit, pos: &[Vec3A], forces: &mut [Vec3A]) {
-    let Some(omega_squared) = omega_squared(c) else { return };
+/// Adds the pull F_i = m_i ω² (g_i − x_i) of the rest offsets `q` on the nodes of masses
+/// `mass` at `pos` to `forces` (the explicit integrators), fitting `fit` first.
+pub(crate) fn add_forces(
+    omega_squared: f32,
+    (q, mass): (&[Vec3A], &[f32]),
+    fit: &mut ShapeFit,
+    pos: &[Vec3A],
+    forces: &mut [Vec3A],
+) {
     let origin = pos.first().copied().unwrap_or(Vec3A::ZERO);
-    fit.fit(&c.shape, &c.nodes.mass, |i| pos[i] - origin);
-    let nodes = c.shape.iter().zip(&c.nodes.mass).zip(pos);
+    fit.fit(q, mass, |i| pos[i] - origin);
+    let nodes = q.iter().zip(mass).zip(pos);
     for (((&q, &m), &x), f) in nodes.zip(forces.iter_mut()) {
         *f += fit.to_goal(q, x - origin) * (m * omega_squared);
     }
 }
 
-/// U = Σ ½ m_i ω² |g_i − x_i|² of the nodes at `pos` (J; 0 when shape matching is off).
-pub(crate) fn energy(c: &Compiled, pos: &[Vec3A]) -> f64 {
-    let Some(omega_squared) = omega_squared(c) else { return 0.0 };
+/// U = Σ ½ m_i ω² |g_i − x_i|² of the rest offsets `q` of the nodes of masses `mass` at
+/// `pos` (J).
+pub(crate) fn energy(omega_squared: f32, (q, mass): (&[Vec3A], &[f32]), pos: &[Vec3A]) -> f64 {
     let mut fit = ShapeFit::default();
     let origin = pos.first().copied().unwrap_or(Vec3A::ZERO);
-    fit.fit_within(COLD_ITERATIONS, &c.shape, &c.nodes.mass, |i| pos[i] - origin);
-    let nodes = c.shape.iter().zip(&c.nodes.mass).zip(pos);
+    fit.fit_within(COLD_ITERATIONS, q, mass, |i| pos[i] - origin);
+    let nodes = q.iter().zip(mass).zip(pos);
     let twice: f64 = nodes
         .map(|((&q, &m), &x)| f64::from(m) * f64::from(fit.to_goal(q, x - origin).length_squared()))
         .sum();

@@ -38,7 +38,7 @@
 //! Correcting velocities to keep an energy budget follows Su, Sheth & Fedkiw, "Energy
 //! Conservation for the Simulation of Deformable Bodies", IEEE TVCG 19(2), 2013.
 
-use crate::sim::compile::Compiled;
+use crate::sim::data::Compiled;
 use crate::sim::forces::kernels::Threads;
 use crate::sim::integrators::explicit::{self, Scratch};
 use crate::sim::readout::energy::measure;

@@ -34,7 +34,7 @@
 //! and IX). Beyond that it blows up, which [`crate::Simulation::step`] detects and rejects.
 
 use crate::sim::columns::{Columns, gather, split};
-use crate::sim::compile::Compiled;
+use crate::sim::data::Compiled;
 use crate::sim::data::NodeData;
 use crate::sim::forces::bands::BandScratch;
 use crate::sim::forces::damping::global_factor;
@@ -137,7 +137,10 @@ pub(crate) fn substep(
     let (from, to, dst) = states.pair(src);
     let forces = &mut scratch.forces;
     spring_forces(&c.springs, from, (forces, &mut scratch.bands), threads);
-    shape::add_forces(c, &mut scratch.shape, &from.pos, forces);
+    if let Some(omega_squared) = shape::omega_squared(c.params.shape_matching.as_ref()) {
+        let rest = (c.shape.as_slice(), c.nodes.mass.as_slice());
+        shape::add_forces(omega_squared, rest, &mut scratch.shape, &from.pos, forces);
+    }
     if let Some(gas) = &world.gas {
         let nodes = (from.pos.as_slice(), from.vel.as_slice(), c.nodes.inv_mass.as_slice());
         gas.add_forces(nodes, &c.faces, &mut scratch.grad, forces);

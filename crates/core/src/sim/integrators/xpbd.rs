@@ -82,9 +82,9 @@
 //! made the 128 × 128 benchmark cloth's frames 8% slower.
 
 use crate::sim::columns::{Columns, gather, split};
-use crate::sim::compile::Compiled;
 use crate::sim::contacts::body::{self, Support};
 use crate::sim::contacts::surface::{Frame, touch};
+use crate::sim::data::Compiled;
 use crate::sim::forces::bands::{StripeWork, Stripes};
 use crate::sim::forces::damping::global_factor;
 use crate::sim::forces::kernels::{
@@ -233,7 +233,8 @@ impl Workspace {
         }
         let frame = Frame { base: Some(base), from: u_prev };
         if whole {
-            let share = shape::omega_squared(c).map_or(0.0, |w2| blend(w2, h));
+            let shape_matching = c.params.shape_matching.as_ref();
+            let share = shape::omega_squared(shape_matching).map_or(0.0, |w2| blend(w2, h));
             support.answer(c, &world.colliders, &frame, (u, v), h, share);
         }
         if let Some(points) = &c.touch {
@@ -329,7 +330,7 @@ pub(crate) fn step(
             ws.u[node as usize] = c.anchors.at(k, t) - base[node as usize];
         }
         project(c, ws, base, spin, threads);
-        if let Some(omega_squared) = shape::omega_squared(c) {
+        if let Some(omega_squared) = shape::omega_squared(c.params.shape_matching.as_ref()) {
             pull_to_shape(c, ws, base, blend(omega_squared, h));
         }
         let finite = ws.finish(c, world, base, v, h, fused && i < n);

@@ -13,7 +13,7 @@
 //! taken in f64 so that the energy of a 100k-spring model is exact to far below the effects
 //! the tests look for.
 
-use crate::sim::compile::Compiled;
+use crate::sim::data::Compiled;
 use crate::sim::forces::pressure::signed_volume;
 use crate::sim::forces::shape;
 use crate::sim::state::State;
@@ -50,7 +50,10 @@ pub(crate) fn measure(c: &Compiled, s: &State) -> Energy {
         .map(|((&m, &free), x)| -f64::from(m * free) * g.as_dvec3().dot(x.as_dvec3()))
         .sum();
     let gas = c.gas().map_or(0.0, |gas| gas.energy(gas.sign * signed_volume(&s.pos, &c.faces)));
-    let elastic = elastic(c, &s.pos) + shape::energy(c, &s.pos);
+    let rest = (c.shape.as_slice(), c.nodes.mass.as_slice());
+    let shape = shape::omega_squared(c.params.shape_matching.as_ref())
+        .map_or(0.0, |omega_squared| shape::energy(omega_squared, rest, &s.pos));
+    let elastic = elastic(c, &s.pos) + shape;
     Energy { kinetic: kinetic(c, s), elastic, gravitational, gas }
 }
 

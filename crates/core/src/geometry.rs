@@ -1,0 +1,61 @@
+//! Geometry the model, the solver and the converter share, written once.
+//!
+//! **Signed volume.** By the divergence theorem, the volume enclosed by a closed triangle
+//! mesh is a sum over its triangles (a, b, c) of the signed volumes of the tetrahedra they
+//! make with the origin:
+//!
+//! ```text
+//! V = Σ a · (b × c) / 6
+//! ```
+//!
+//! positive when the triangles are wound counter-clockwise seen from outside (their normals
+//! point out), and independent of where the origin is for a closed surface. Each product is
+//! taken in f64: the terms of a mesh far from the origin are large and cancel.
+
+use glam::Vec3;
+
+/// The volume (m³) the triangles `faces` (three indices into `positions` each) enclose,
+/// signed: positive when they are wound outwards. A triangle naming a position that does not
+/// exist adds nothing. Meaningful only for a closed surface.
+pub fn signed_volume<P>(positions: &[P], faces: impl IntoIterator<Item = [usize; 3]>) -> f64
+where
+    P: Copy + Into<Vec3>,
+{
+    let at = |i: usize| positions.get(i).map(|&p| p.into().as_dvec3());
+    faces.into_iter().filter_map(|[a, b, c]| Some(at(a)?.dot(at(b)?.cross(at(c)?)) / 6.0)).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A unit cube's 12 triangles, wound outwards, with one corner at `o`.
+    fn cube(o: Vec3) -> (Vec<Vec3>, Vec<[usize; 3]>) {
+        let p = (0..8)
+            .map(|i| o + Vec3::new((i & 1) as f32, ((i >> 1) & 1) as f32, ((i >> 2) & 1) as f32))
+            .collect();
+        let quads = [
+            [0, 2, 3, 1], // z = 0, seen from -z
+            [4, 5, 7, 6], // z = 1
+            [0, 1, 5, 4], // y = 0
+            [2, 6, 7, 3], // y = 1
+            [0, 4, 6, 2], // x = 0
+            [1, 3, 7, 5], // x = 1
+        ];
+        let t = quads.iter().flat_map(|&[a, b, c, d]| [[a, b, c], [a, c, d]]).collect();
+        (p, t)
+    }
+
+    #[test]
+    fn a_unit_cube_anywhere_encloses_one_cubic_metre_and_minus_one_wound_inwards() {
+        for o in [Vec3::ZERO, Vec3::new(1000.0, -500.0, 250.0)] {
+            let (p, t) = cube(o);
+            let v = signed_volume(&p, t.iter().copied());
+            assert!((v - 1.0).abs() < 1e-9, "at {o}: {v}");
+            let inwards = t.iter().map(|&[a, b, c]| [a, c, b]);
+            assert!((signed_volume(&p, inwards) + 1.0).abs() < 1e-9);
+        }
+        let (p, _) = cube(Vec3::ZERO);
+        assert_eq!(signed_volume(&p, [[0, 1, 99]]), 0.0, "a missing corner adds nothing");
+    }
+}
