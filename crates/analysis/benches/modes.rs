@@ -22,7 +22,7 @@ use springmesh_core::SpringModel;
 use std::path::Path;
 
 fn convert(mesh: RawMesh, options: &ConvertOptions) -> SpringModel {
-    convert_mesh(mesh, options, Path::new("bench.obj")).expect("converts").model
+    convert_mesh(mesh, options, Path::new("bench.obj")).expect("converts").model.into_inner()
 }
 
 fn bench(c: &mut Criterion) {

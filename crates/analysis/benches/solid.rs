@@ -29,7 +29,10 @@ fn convert(mesh: &RawMesh, solid: bool) -> SpringModel {
         mass: MassMode::Density { density: 1000.0 },
         ..ConvertOptions::default()
     };
-    convert_mesh(mesh.clone(), &options, Path::new("bench.obj")).expect("converts").model
+    convert_mesh(mesh.clone(), &options, Path::new("bench.obj"))
+        .expect("converts")
+        .model
+        .into_inner()
 }
 
 fn counts(name: &str, mesh: &RawMesh) -> SpringModel {
@@ -51,7 +54,7 @@ fn counts(name: &str, mesh: &RawMesh) -> SpringModel {
 /// `model` on a ground just under it, after a second of settling.
 fn resting(mut model: SpringModel) -> Simulation {
     model.params.ground = Some(Ground { height: model.ground_under(), ..Ground::default() });
-    let mut sim = Simulation::new(&model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     for _ in 0..60 {
         sim.step(model.params.dt).expect("finite");
     }

@@ -12,11 +12,11 @@
 //!
 //! ```
 //! use springmesh_analysis::check::{CheckOptions, check};
-//! use springmesh_core::{SpringModel, io};
+//! use springmesh_core::io;
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let json = br#"{"nodes":[{"position":[0,0,0],"mass":1},{"position":[1,0,0],"mass":1}],
 //!                 "springs":[{"a":0,"b":1,"stiffness":100}], "anchors":[0]}"#;
-//! let model: SpringModel = io::decode(json, "inline.spring.json".as_ref())?;
+//! let model = io::decode(json, "inline.spring.json".as_ref())?;
 //! let report = check(&model, &CheckOptions::default())?;
 //! assert_eq!(report.components, 1);
 //! assert!(report.shake.error < 0.01, "shaken, a weight on a spring comes back to its length");

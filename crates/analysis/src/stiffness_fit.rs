@@ -38,7 +38,7 @@ use crate::AnalysisError;
 use crate::check::{CheckOptions, rest_sag};
 use crate::modes::modes_hz;
 use springmesh_core::model::MAX_SUBSTEPS;
-use springmesh_core::{Simulation, SpringKind, SpringModel};
+use springmesh_core::{Simulation, SpringKind, SpringModel, ValidModel};
 
 /// The factor is kept within [1/LIMIT, LIMIT]: a target beyond is not reachable.
 const LIMIT: f64 = 1e6;
@@ -227,7 +227,7 @@ pub fn frame_seconds(model: &SpringModel, frames: u32) -> Result<f64, AnalysisEr
         resting.params.ground =
             Some(springmesh_core::model::Ground { height, surface: Default::default() });
     }
-    let mut sim = Simulation::new(&resting)?;
+    let mut sim = Simulation::new(&ValidModel::new(resting.clone())?);
     let dt = resting.params.dt;
     let start = std::time::Instant::now();
     for _ in 0..frames {

@@ -18,7 +18,7 @@ fn options(solid: bool, max_nodes: Option<usize>) -> ConvertOptions {
 }
 
 fn convert(mesh: RawMesh, options: &ConvertOptions) -> SpringModel {
-    convert_mesh(mesh, options, Path::new("shape.obj")).expect("converts").model
+    convert_mesh(mesh, options, Path::new("shape.obj")).expect("converts").model.into_inner()
 }
 
 /// A UV sphere of 1 m diameter with 40 rings of 75 segments: 2,927 vertices.
@@ -103,7 +103,7 @@ fn painted_pins_anchor_the_cage_nodes_that_carry_them_and_hold_their_vertices() 
     let mut anchors: Vec<u32> = model.anchors.iter().map(|a| a.0).collect();
     anchors.sort_unstable();
     assert_eq!(anchors, expected);
-    let mut sim = Simulation::new(&model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     for _ in 0..60 {
         sim.step(model.params.dt).expect("steps");
     }

@@ -20,7 +20,7 @@ fn convert(mesh: RawMesh, solid: bool, scale: f32) -> SpringModel {
         ..ConvertOptions::default()
     };
     let conversion = convert_mesh(mesh, &options, Path::new("shape.obj")).expect("converts");
-    conversion.model
+    conversion.model.into_inner()
 }
 
 fn checked(model: &SpringModel) -> CheckReport {
@@ -104,9 +104,9 @@ fn a_blob_made_too_soft_buckles_and_the_check_says_when() {
     };
     let stiff = blob(None);
     let modulus = stiff.report.solid.as_ref().expect("filled").youngs_modulus;
-    let mut soft = blob(Some(modulus / 100.0));
-    soft.model.params.shape_matching = None;
-    let (good, bad) = (checked(&stiff.model), checked(&soft.model));
+    let mut soft = blob(Some(modulus / 100.0)).model.into_inner();
+    soft.params.shape_matching = None;
+    let (good, bad) = (checked(&stiff.model), checked(&soft));
     println!(
         "blob: {:?}, worst {:.3}%; a hundredth as stiff: {:?}, worst {:.3}%",
         good.course,
@@ -198,7 +198,7 @@ fn a_filled_mesh_is_a_rigid_framework_with_six_zero_modes() {
     assert_eq!(n - r, 6, "only the rigid motions are free");
     // Without its interior springs the lattice nodes are loose: three zero modes more each
     // (the shell alone is rigid, as every convex triangulated polyhedron is, by Dehn's theorem).
-    let mut loose = model.clone();
+    let mut loose = model.clone().into_inner();
     loose.springs = model.springs.iter().filter(|s| s.kind != SpringKind::Interior).collect();
     let (n, r) = stiffness(&loose);
     assert_eq!(n - r, 6 + 3 * interior);

@@ -13,7 +13,7 @@ use std::path::Path;
 /// The authored chain: anchor – 100 N/m – 1 kg – 100 N/m – 1 kg along x, no gravity.
 fn chain() -> SpringModel {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/models/chain.spring.json");
-    io::load(&path).unwrap()
+    io::load(&path).unwrap().into_inner()
 }
 
 #[test]
@@ -38,7 +38,7 @@ fn the_tuned_chain_released_along_its_lowest_mode_swings_at_half_a_second() {
         fit_stiffness(&chain(), Target::Frequency(2.0), &Choice::default(), |_| {}).unwrap();
     // K = k [[2, −1], [−1, 1]]: the lowest mode's shape is (1, (1 + √5)/2); 1 cm of it.
     let golden = (1.0 + 5f32.sqrt()) / 2.0;
-    let mut sim = Simulation::new(&tuned).unwrap();
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(tuned.clone()).unwrap());
     sim.positions_mut()[1].x += 0.01;
     sim.positions_mut()[2].x += 0.01 * golden;
     let dt = tuned.params.dt;

@@ -26,14 +26,14 @@ use springmesh_bevy::{SoftBody, SoftBodyState, SpringModelAsset, SpringmeshPlugi
 use springmesh_convert::samples::grid_mesh;
 use springmesh_convert::{ConvertOptions, convert_mesh};
 use springmesh_core::glam::Vec3 as CoreVec3;
-use springmesh_core::{NodeId, Simulation, SpringModel};
+use springmesh_core::{NodeId, Simulation, ValidModel};
 use std::path::Path;
 use std::time::Duration;
 
 /// Nodes per side.
 const N: usize = 128;
 
-fn cloth() -> SpringModel {
+fn cloth() -> ValidModel {
     let spacing = 1.0 / (N - 1) as f32;
     let mesh = grid_mesh(
         N,
@@ -44,7 +44,8 @@ fn cloth() -> SpringModel {
     );
     let mut model =
         convert_mesh(mesh, &ConvertOptions::default(), Path::new("cloth.obj")).unwrap().model;
-    model.anchors = vec![NodeId(0), NodeId(N as u32 - 1)];
+    model.anchor(NodeId(0)).unwrap();
+    model.anchor(NodeId(N as u32 - 1)).unwrap();
     model
 }
 
@@ -58,13 +59,13 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("plugin");
     group.sample_size(30);
 
-    let mut sim = Simulation::new(&model).unwrap();
+    let mut sim = Simulation::new(&model);
     group.bench_function("core_step", |b| b.iter(|| sim.step(dt).unwrap()));
 
     let mut bare = App::new();
     bare.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin));
     bare.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(dt)));
-    bare.insert_resource(Bare(Simulation::new(&model).unwrap()));
+    bare.insert_resource(Bare(Simulation::new(&model)));
     bare.add_systems(PostUpdate, move |mut bare: ResMut<Bare>| {
         bare.0.step(dt).unwrap();
     });

@@ -10,13 +10,13 @@ use crate::SpringmeshBevyError;
 use bevy::asset::io::Reader;
 use bevy::asset::{Asset, AssetLoader, LoadContext};
 use bevy::reflect::TypePath;
-use springmesh_core::{SpringModel, io};
+use springmesh_core::{ValidModel, io};
 
 /// A loaded Springmesh model. Each [`crate::SoftBody`] that uses it simulates its own copy.
 #[derive(Asset, TypePath, Clone, Debug)]
 pub struct SpringModelAsset {
     /// The model as saved by the converter or the editor.
-    pub model: SpringModel,
+    pub model: ValidModel,
 }
 
 /// Reads `.spring` and `.spring.json` files into [`SpringModelAsset`]s.

@@ -11,7 +11,7 @@
 
 use crate::body::Follow;
 use crate::collider::SoftCollider;
-use crate::convert::{to_bevy, to_core};
+use crate::convert::{quat_to_core, to_bevy, to_core};
 use crate::mesh::SoftBodyMesh;
 use crate::messages::{SoftBodyEnergy, SpringBroken};
 use crate::{SoftBody, SoftBodyState, SpringModelAsset};
@@ -27,7 +27,7 @@ use bevy::mesh::{Mesh, Mesh3d};
 use bevy::time::Time;
 use bevy::transform::components::GlobalTransform;
 use springmesh_core::model::Obstacle;
-use springmesh_core::{CoreError, NodeId, Simulation, SpringModel};
+use springmesh_core::{CoreError, NodeId, Simulation, ValidModel};
 
 /// Why a body could not start (its model cannot be simulated as placed); the body stays
 /// without a [`SoftBodyState`].
@@ -58,10 +58,10 @@ pub(crate) fn start_bodies(
     for (entity, body, placed) in &bodies {
         let Some(asset) = models.get(&body.model) else { continue };
         let mut model = asset.model.clone();
-        place(&mut model, placed.copied().unwrap_or_default());
-        let follows = follows(&mut model, body, entity, &targets);
-        match Simulation::new(&model) {
-            Ok(sim) => {
+        match place(&mut model, placed.copied().unwrap_or_default()) {
+            Ok(()) => {
+                let follows = follows(&mut model, body, entity, &targets);
+                let sim = Simulation::new(&model);
                 let mut state = SoftBodyState::new(sim, follows);
                 state.apply(body);
                 let mut e = commands.entity(entity);
@@ -80,20 +80,19 @@ pub(crate) fn start_bodies(
     }
 }
 
-/// Moves the model's nodes rigidly to where the entity is (rotation and translation).
-fn place(model: &mut SpringModel, at: GlobalTransform) {
+/// Moves the model's nodes rigidly to where the entity is (rotation and translation); an
+/// error when that would take them out of a model's bounds.
+fn place(model: &mut ValidModel, at: GlobalTransform) -> Result<(), CoreError> {
     if at == GlobalTransform::IDENTITY {
-        return;
+        return Ok(());
     }
     let (_, rotation, translation) = at.to_scale_rotation_translation();
-    for p in model.nodes.positions_mut() {
-        *p = to_core(rotation * to_bevy(*p) + translation);
-    }
+    model.place(quat_to_core(rotation), to_core(translation))
 }
 
 /// The anchors that follow entities, each made an anchor if the model had not pinned it.
 fn follows(
-    model: &mut SpringModel,
+    model: &mut ValidModel,
     body: &SoftBody,
     entity: Entity,
     targets: &Query<&GlobalTransform>,
@@ -109,8 +108,8 @@ fn follows(
             warn!("soft body {entity}: {target}, which node {node} follows, has no transform");
             continue;
         };
-        if !model.is_anchor(id) {
-            model.anchors.push(id);
+        if model.anchor(id).is_err() {
+            continue;
         }
         let last = to_bevy(at);
         let offset = frame.affine().inverse().transform_point3(last);

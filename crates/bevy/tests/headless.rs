@@ -58,7 +58,7 @@ fn steps(app: &App, entity: Entity, dt: f32) -> usize {
 /// steps, for `model` loaded from `file`.
 fn deviation_from_core(model: &SpringModel, file: &str) -> f32 {
     let dir = folder(file);
-    io::save(model, &dir.join(file)).unwrap();
+    io::save(&springmesh_core::ValidModel::new(model.clone()).unwrap(), &dir.join(file)).unwrap();
     let dt = model.params.dt;
     let mut app = app(&dir, dt);
     let handle: Handle<SpringModelAsset> =
@@ -70,7 +70,7 @@ fn deviation_from_core(model: &SpringModel, file: &str) -> f32 {
     }
     let n = steps(&app, body, dt);
     assert!(n >= 90, "{n} steps in 90 frames of dt");
-    let mut sim = Simulation::new(model).unwrap();
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).unwrap());
     for _ in 0..n {
         sim.step(dt).unwrap();
     }
@@ -105,7 +105,8 @@ fn a_body_from_a_json_file_steps_as_the_core_does() {
 fn anchors_following_an_entity_moved_a_metre_end_a_metre_away() {
     let model = Sample::Cloth.model();
     let dir = folder("follow");
-    io::save(&model, &dir.join("cloth.spring")).unwrap();
+    io::save(&springmesh_core::ValidModel::new(model.clone()).unwrap(), &dir.join("cloth.spring"))
+        .unwrap();
     let dt = model.params.dt;
     let mut app = app(&dir, dt);
     let handle = app.world().resource::<AssetServer>().load("cloth.spring");
@@ -136,7 +137,8 @@ fn a_cloth_dropped_on_a_collider_sphere_stays_outside_it() {
     let mut model = Sample::Cloth.model();
     model.anchors.clear();
     let dir = folder("collider");
-    io::save(&model, &dir.join("cloth.spring")).unwrap();
+    io::save(&springmesh_core::ValidModel::new(model.clone()).unwrap(), &dir.join("cloth.spring"))
+        .unwrap();
     let dt = model.params.dt;
     let mut app = app(&dir, dt);
     let handle = app.world().resource::<AssetServer>().load("cloth.spring");
@@ -193,10 +195,12 @@ fn the_mesh_shows_the_body_where_it_is_in_the_entitys_frame() {
     // The banner: 9 × 6 vertices with one uv each, so 54 drawn vertices and 80 triangles.
     let banner = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/meshes/banner.obj");
     let options = springmesh_convert::ConvertOptions::default();
-    let mut model = springmesh_convert::convert_file(banner.as_ref(), &options).unwrap().model;
+    let mut model =
+        springmesh_convert::convert_file(banner.as_ref(), &options).unwrap().model.into_inner();
     model.anchors = vec![NodeId(0)];
     let dir = folder("mesh");
-    io::save(&model, &dir.join("banner.spring")).unwrap();
+    io::save(&springmesh_core::ValidModel::new(model.clone()).unwrap(), &dir.join("banner.spring"))
+        .unwrap();
     let mut app = app(&dir, model.params.dt);
     app.init_asset::<Mesh>();
     let handle = app.world().resource::<AssetServer>().load("banner.spring");
@@ -233,7 +237,8 @@ fn the_mesh_shows_the_body_where_it_is_in_the_entitys_frame() {
 fn a_long_hitch_costs_at_most_the_capped_steps() {
     let model = Sample::Cloth.model();
     let dir = folder("hitch");
-    io::save(&model, &dir.join("cloth.spring")).unwrap();
+    io::save(&springmesh_core::ValidModel::new(model.clone()).unwrap(), &dir.join("cloth.spring"))
+        .unwrap();
     let dt = model.params.dt;
     let mut app = app(&dir, dt);
     let handle = app.world().resource::<AssetServer>().load("cloth.spring");
@@ -280,7 +285,12 @@ fn gravity_set_on_the_body_holds_from_its_first_step() {
         app.update();
     }
     let mut models = app.world_mut().resource_mut::<Assets<SpringModelAsset>>();
-    models.insert(handle.id(), SpringModelAsset { model: model.clone() }).unwrap();
+    models
+        .insert(
+            handle.id(),
+            SpringModelAsset { model: springmesh_core::ValidModel::new(model.clone()).unwrap() },
+        )
+        .unwrap();
     until_started(&mut app, body);
     for _ in 0..30 {
         app.update();

@@ -2,12 +2,12 @@
 
 use anyhow::Result;
 use springmesh_convert::{ConvertOptions, ConvertReport, MeshFormat, convert_file};
-use springmesh_core::{SpringModel, io};
+use springmesh_core::{ValidModel, io};
 use std::path::Path;
 
 /// A model, and the conversion report when it came from a mesh.
 pub struct Opened {
-    pub model: SpringModel,
+    pub model: ValidModel,
     pub report: Option<ConvertReport>,
 }
 
@@ -22,6 +22,6 @@ pub fn open(path: &Path, options: &ConvertOptions) -> Result<Opened> {
 }
 
 /// Loads a model file (a mesh is converted with default options first).
-pub fn model(path: &Path) -> Result<SpringModel> {
+pub fn model(path: &Path) -> Result<ValidModel> {
     Ok(open(path, &ConvertOptions::default())?.model)
 }

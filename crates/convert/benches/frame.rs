@@ -25,9 +25,10 @@ use std::path::Path;
 fn resting(mesh: RawMesh, threads: Threads) -> (Simulation, f32) {
     let mut model = convert_mesh(mesh, &ConvertOptions::default(), Path::new("bench.obj"))
         .expect("converts")
-        .model;
+        .model
+        .into_inner();
     model.params.ground = Some(Ground { height: model.ground_under(), ..Ground::default() });
-    let mut sim = Simulation::new(&model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     sim.set_threads(threads);
     // What the frame buys: how much of its height the converted surface keeps on the ground,
     // after a second and over the two that follow (it still bounces: a second's figure alone

@@ -21,6 +21,7 @@
 //! Every node is matched this way, interior (solid) and cage nodes too: a mesh changed a little
 //! gives a lattice a little different, whose nodes are found near the old ones.
 
+use crate::pipeline::validated;
 use crate::{Conversion, ConvertError, ConvertOptions, RawMesh, convert_mesh};
 use glam::Vec3;
 use serde::Serialize;
@@ -72,7 +73,8 @@ pub fn keep_edits(
         );
         return Err(ConvertError::Options { reason });
     }
-    let map = match_nodes(old, &new.model, options);
+    let mut model = new.model.clone().into_inner();
+    let map = match_nodes(old, &model, options);
     let mut out = KeptEdits::default();
     let mut keep = |kind: &'static str| *out.kept.entry(kind).or_default() += 1;
     let mut drops = Vec::new();
@@ -80,7 +82,7 @@ pub fn keep_edits(
 
     let generated: BTreeSet<NodeId> = baseline.anchors.iter().copied().collect();
     let edited: BTreeSet<NodeId> = old.anchors.iter().copied().collect();
-    let mut anchors: BTreeSet<NodeId> = new.model.anchors.iter().copied().collect();
+    let mut anchors: BTreeSet<NodeId> = model.anchors.iter().copied().collect();
     for &n in edited.difference(&generated) {
         match map.get(&n) {
             Some(&m) => {
@@ -101,13 +103,13 @@ pub fn keep_edits(
             None => drops.push(Dropped { edit: format!("freed node {}", n.0), reason: gone(n) }),
         }
     }
-    new.model.anchors = anchors.into_iter().collect();
+    model.anchors = anchors.into_iter().collect();
 
     let by_pair = |m: &SpringModel| -> BTreeMap<(NodeId, NodeId), Spring> {
         m.springs.iter().map(|s| (s.pair(), s)).collect()
     };
     let (generated, edited) = (by_pair(&baseline), by_pair(old));
-    let mut springs = by_pair(&new.model);
+    let mut springs = by_pair(&model);
     let mapped = |(a, b): (NodeId, NodeId)| -> Result<(NodeId, NodeId), String> {
         let (Some(&x), Some(&y)) = (map.get(&a), map.get(&b)) else {
             let missing = if map.contains_key(&a) { b } else { a };
@@ -151,10 +153,10 @@ pub fn keep_edits(
             }
         }
     }
-    new.model.springs = springs.into_values().collect();
+    model.springs = springs.into_values().collect();
 
     let (old_mass, base_mass) = (old.nodes.masses(), baseline.nodes.masses());
-    let new_mass = new.model.nodes.masses_mut();
+    let new_mass = model.nodes.masses_mut();
     for (i, (&m, &g)) in old_mass.iter().zip(base_mass).enumerate() {
         if m == g {
             continue;
@@ -168,8 +170,9 @@ pub fn keep_edits(
             None => drops.push(Dropped { edit: format!("mass of node {i}"), reason: gone(n) }),
         }
     }
-    new.model.params = old.params.clone();
-    new.report.anchors = new.model.anchors.len();
+    model.params = old.params.clone();
+    new.report.anchors = model.anchors.len();
+    new.model = validated(model, source)?;
     out.dropped = drops;
     Ok(out)
 }
@@ -189,7 +192,7 @@ fn baseline(
     };
     // The old positions are already scaled and welded: convert them as they are.
     let options = ConvertOptions { scale: 1.0, weld_tolerance: Some(0.0), ..options.clone() };
-    Ok(convert_mesh(mesh, &options, source)?.model)
+    Ok(convert_mesh(mesh, &options, source)?.model.into_inner())
 }
 
 /// Each old node's match in `new`: the same rest position within the weld tolerance, else

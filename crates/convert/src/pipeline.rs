@@ -18,7 +18,7 @@ use crate::solid::stage::{fill_cage, fill_surface};
 use crate::springs::surface_pairs;
 use crate::weld::Welded;
 use crate::{ConvertError, import, skinned, vicinity};
-use springmesh_core::{CoreError, SpringModel};
+use springmesh_core::{CoreError, SpringModel, ValidModel};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[derive(Clone, Debug)]
 pub struct Conversion {
     /// The spring model.
-    pub model: SpringModel,
+    pub model: ValidModel,
     /// What was found and made.
     pub report: ConvertReport,
     /// The base-colour texture the mesh names, if any.
@@ -206,8 +206,15 @@ fn finish(
 ) -> Result<Conversion, ConvertError> {
     assemble::parts(&model, &mut report);
     mesh.report_skipped(&mut report);
-    model
-        .validate()
-        .map_err(|problems| ConvertError::Invalid { file: source.to_path_buf(), problems })?;
-    Ok(Conversion { model, report, texture: mesh.texture })
+    Ok(Conversion { model: validated(model, source)?, report, texture: mesh.texture })
+}
+
+/// `model` validated: the converter's output, a [`ValidModel`] or an error naming `source`.
+pub(crate) fn validated(model: SpringModel, source: &Path) -> Result<ValidModel, ConvertError> {
+    ValidModel::new(model).map_err(|e| match e {
+        CoreError::InvalidModel { problems } => {
+            ConvertError::Invalid { file: source.to_path_buf(), problems }
+        }
+        other => ConvertError::Simulation(other),
+    })
 }

@@ -22,7 +22,7 @@ fn mesh(positions: &[[f32; 3]], triangles: &[[u32; 3]]) -> RawMesh {
 
 fn convert(m: RawMesh) -> (SpringModel, ConvertReport) {
     let c = convert_mesh(m, &ConvertOptions::default(), Path::new("test")).expect("converts");
-    (c.model, c.report)
+    (c.model.into_inner(), c.report)
 }
 
 /// (nodes, stretch, bend) of a conversion with default options.

@@ -36,8 +36,10 @@ fn spring(m: &SpringModel, a: u32, b: u32) -> Option<Spring> {
 /// The converted grid with five edits: two corners anchored, a manual spring 0–99, the
 /// stretch spring 44–45 deleted, spring 11–12 at 1234 N/m, node 55 at 0.5 kg.
 fn edited(dir: &Path) -> SpringModel {
-    let mut m =
-        convert_file(&grid(dir, "grid.obj", None, None), &ConvertOptions::default()).unwrap().model;
+    let mut m = convert_file(&grid(dir, "grid.obj", None, None), &ConvertOptions::default())
+        .unwrap()
+        .model
+        .into_inner();
     m.anchors = vec![NodeId(0), NodeId(9)];
     let mut springs: Vec<Spring> =
         m.springs.iter().filter(|s| s.pair() != (NodeId(44), NodeId(45))).collect();
@@ -109,7 +111,7 @@ fn a_caged_solid_keeps_its_edits_on_its_cage() {
         ..ConvertOptions::default()
     };
     let source = Path::new("ball.obj");
-    let mut old = convert_mesh(ball(None), &options, source).unwrap().model;
+    let mut old = convert_mesh(ball(None), &options, source).unwrap().model.into_inner();
     assert!(old.skin.is_some(), "2,927 vertices over a budget of 200: a cage");
     let deleted = old.springs.iter().next().unwrap().pair();
     old.anchors = vec![NodeId(3), NodeId(7)];

@@ -30,7 +30,9 @@ fn load(c: &mut Criterion) {
     group.sample_size(20);
     group.bench_function("decode", |b| b.iter(|| io::decode(&bytes, name).expect("valid")));
     group.bench_function("file", |b| b.iter(|| io::load(&file).expect("valid")));
-    group.bench_function("compile", |b| b.iter(|| Simulation::new(&model).expect("valid")));
+    group.bench_function("compile", |b| {
+        b.iter(|| Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid")))
+    });
     group.finish();
     std::fs::remove_dir_all(&folder).ok();
 }

@@ -28,7 +28,9 @@ fn cloth(n: usize, integrator: Integrator, stiffness: f32, substeps: u32) -> Sim
     let mut model = grid_cloth(n, 0.05, 1.0, GridSprings { stiffness, damping: 0.0 });
     model.params.integrator = integrator;
     model.params.substeps = substeps;
-    Simulation::new(&model).expect("the grid cloth is valid")
+    Simulation::new(
+        &springmesh_core::ValidModel::new(model.clone()).expect("the grid cloth is valid"),
+    )
 }
 
 fn explicit(c: &mut Criterion) {

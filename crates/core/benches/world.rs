@@ -25,7 +25,7 @@ use springmesh_core::{Simulation, Spring, SpringModel};
 
 fn frame(c: &mut Criterion, name: &str, mut model: SpringModel) {
     model.params.substeps = 5;
-    let mut sim = Simulation::new(&model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     c.bench_function(name, |b| b.iter(|| sim.step(1.0 / 60.0).expect("stable")));
 }
 

@@ -68,7 +68,7 @@ fn chain() -> SpringModel {
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let mut sim = Simulation::new(&chain())?;
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(chain())?);
     sim.add_force_field(Arc::new(Fan { strength: 0.002 }));
     let paddle = Arc::new(Paddle { height: Mutex::new(0.0) });
     sim.add_collider(paddle.clone());

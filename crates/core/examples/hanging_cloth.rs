@@ -7,7 +7,7 @@
 //! ```
 
 use glam::Vec3;
-use springmesh_core::{Node, NodeId, Simulation, Spring, SpringKind, SpringModel, io};
+use springmesh_core::{Node, NodeId, Simulation, Spring, SpringKind, SpringModel, ValidModel, io};
 use std::error::Error;
 use std::path::Path;
 
@@ -47,9 +47,9 @@ fn cloth() -> SpringModel {
 fn main() -> Result<(), Box<dyn Error>> {
     let model = match std::env::args().nth(1) {
         Some(path) => io::load(Path::new(&path))?,
-        None => cloth(),
+        None => ValidModel::new(cloth())?,
     };
-    let mut sim = Simulation::new(&model)?;
+    let mut sim = Simulation::new(&model);
     let mut normals = Vec::new();
     println!("{} nodes, {} springs", model.nodes.len(), model.springs.len());
     println!("  time   kinetic J   elastic J   lowest y m");

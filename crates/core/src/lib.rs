@@ -8,12 +8,12 @@
 //!   [`Integrator`]s; the model itself never changes while simulating.
 //!
 //! ```
-//! use springmesh_core::{Simulation, SpringModel, io};
+//! use springmesh_core::{Simulation, ValidModel, io};
 //! # fn main() -> Result<(), springmesh_core::CoreError> {
 //! let json = br#"{"nodes":[{"position":[0,0,0],"mass":1},{"position":[1,0,0],"mass":1}],
 //!                 "springs":[{"a":0,"b":1,"stiffness":100}], "anchors":[0]}"#;
-//! let model: SpringModel = io::decode(json, "inline.spring.json".as_ref())?;
-//! let mut sim = Simulation::new(&model)?;
+//! let model: ValidModel = io::decode(json, "inline.spring.json".as_ref())?;
+//! let mut sim = Simulation::new(&model);
 //! for _ in 0..60 {
 //!     sim.step(model.params.dt)?;
 //! }
@@ -38,6 +38,6 @@ pub use error::CoreError;
 pub use glam;
 pub use ids::{FaceId, NodeId, SpringId};
 pub use model::{
-    Aabb, Face, Integrator, Metadata, Node, SimParams, Spring, SpringKind, SpringModel,
+    Aabb, Face, Integrator, Metadata, Node, SimParams, Spring, SpringKind, SpringModel, ValidModel,
 };
 pub use sim::{BreakEvent, Collider, Contact, Energy, ForceField, Simulation, StepReport};

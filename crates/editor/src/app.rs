@@ -18,7 +18,7 @@ use crate::timing::FrameTime;
 use crate::viewport::Viewport;
 use eframe::egui;
 use springmesh_convert::samples::Sample;
-use springmesh_core::{SpringModel, io};
+use springmesh_core::{SpringModel, ValidModel, io};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -173,7 +173,7 @@ impl EditorApp {
     /// Saves the model to `path` (JSON for `.json`, else binary) and makes it the document's
     /// file; false (with a message) when it failed.
     pub fn save_to(&mut self, path: &Path) -> bool {
-        match io::save(self.doc.model(), path) {
+        match ValidModel::new(self.doc.model().clone()).and_then(|m| io::save(&m, path)) {
             Ok(()) => {
                 self.doc.mark_saved(path);
                 self.recent.add(path);
@@ -344,7 +344,8 @@ impl EditorApp {
             .add_filter("Spring model as JSON", &["json"])
             .set_file_name(format!("{stem}.spring.json"));
         if let Some(path) = dialog.save_file()
-            && let Err(e) = io::save(self.doc.model(), &path)
+            && let Err(e) =
+                ValidModel::new(self.doc.model().clone()).and_then(|m| io::save(&m, &path))
         {
             self.messages.push(format!("Could not export: {e}"));
         }

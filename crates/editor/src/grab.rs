@@ -80,7 +80,8 @@ mod tests {
         model.nodes.push(Node { position: Vec3::ZERO, mass: 0.3 });
         model.params.gravity = Vec3::ZERO;
         model.params.damping = 0.0;
-        let mut sim = Simulation::new(&model).expect("valid");
+        let mut sim =
+            Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
         let grab = std::sync::Arc::new(Grab::default());
         sim.add_force_field(grab.clone());
         let dt = 1.0 / 60.0;

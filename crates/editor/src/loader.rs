@@ -132,7 +132,7 @@ impl Loader {
 fn open(request: Request, control: Control) -> Result<Document, String> {
     let (path, options) = match request {
         Request::Open(path) if !MeshFormat::is_mesh_path(&path) => {
-            let model = io::load(&path).map_err(|e| e.to_string())?;
+            let model = io::load(&path).map_err(|e| e.to_string())?.into_inner();
             let name = file_name(&path);
             return Ok(Document::new(model, Origin::ModelFile, Some(path), name));
         }
@@ -143,7 +143,7 @@ fn open(request: Request, control: Control) -> Result<Document, String> {
     let c = convert_file_with(&path, &options, control).map_err(|e| e.to_string())?;
     let name = file_name(&path);
     let origin = Origin::Mesh { path, options, report: Box::new(c.report) };
-    let mut doc = Document::new(c.model, origin, None, name);
+    let mut doc = Document::new(c.model.into_inner(), origin, None, name);
     match c.texture.map(decode) {
         Some(Ok(image)) => doc.texture = Some(image),
         Some(Err(e)) => doc.notes.push(format!("texture not shown: {e}")),
@@ -164,7 +164,7 @@ fn reconvert(
         .ok_or("the model records no conversion to repeat")?;
     let mut c = convert_file_with(source, &options, control).map_err(|e| e.to_string())?;
     let kept = keep_edits(old, &mut c, &options, source).map_err(|e| e.to_string())?;
-    let mut doc = Document::new(c.model, Origin::ModelFile, None, file_name(source));
+    let mut doc = Document::new(c.model.into_inner(), Origin::ModelFile, None, file_name(source));
     let counts: Vec<String> = kept.kept.iter().map(|(k, n)| format!("{k} {n}")).collect();
     doc.notes.push(format!(
         "reconverted from {}: kept {}; dropped {}",
@@ -213,10 +213,11 @@ mod tests {
         let source = grid(&dir, 0.0);
         let mut model = convert_file_with(&source, &ConvertOptions::default(), Control::default())
             .expect("converts")
-            .model;
+            .model
+            .into_inner();
         model.anchors = vec![NodeId(0), NodeId(2)];
         let saved = dir.join("grid.spring");
-        io::save(&model, &saved).expect("saves");
+        io::save(&springmesh_core::ValidModel::new(model.clone()).unwrap(), &saved).expect("saves");
         let doc = Document::new(model.clone(), Origin::ModelFile, Some(saved), "grid".into());
         assert_eq!(doc.source_mesh(), Some(source.clone()));
         grid(&dir, 0.02); // re-exported with the middle vertex raised

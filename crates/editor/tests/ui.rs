@@ -287,7 +287,11 @@ fn a_bad_file_is_a_message_not_a_crash() {
 fn a_second_open_cancels_the_first() {
     let dir = scratch("second");
     let path = dir.join("string.spring");
-    springmesh_core::io::save(&Sample::String.model(), &path).unwrap();
+    springmesh_core::io::save(
+        &springmesh_core::ValidModel::new(Sample::String.model()).unwrap(),
+        &path,
+    )
+    .unwrap();
     let mut harness = editor(Sample::Cloth);
     let ctx = harness.ctx.clone();
     harness.state_mut().open(banner(), &ctx);
@@ -316,7 +320,11 @@ impl egui::DroppedFile for Dropped {
 fn dropping_a_file_on_the_window_opens_it() {
     let dir = scratch("drop");
     let path = dir.join("dropped.spring");
-    springmesh_core::io::save(&Sample::Jelly.model(), &path).unwrap();
+    springmesh_core::io::save(
+        &springmesh_core::ValidModel::new(Sample::Jelly.model()).unwrap(),
+        &path,
+    )
+    .unwrap();
     let mut harness = editor(Sample::Cloth);
     harness.input_mut().dropped_files.push(std::sync::Arc::new(Dropped(path)));
     harness.step();

@@ -1,17 +1,17 @@
 //! Models: loading a `.spring` or `.spring.json` and reading what a renderer needs.
 
 use crate::error::{Failure, SM_ERR_FILE, copy_out, status, value};
-use springmesh_core::{SpringModel, io};
+use springmesh_core::{ValidModel, io};
 use std::ffi::{CStr, c_char, c_int};
 use std::path::Path;
 
 /// A loaded model (opaque). Read-only: it may be shared between threads.
 pub struct SmModel {
-    pub(crate) model: SpringModel,
+    pub(crate) model: ValidModel,
 }
 
 /// Gives `model` to the caller through `out`.
-fn hand_over(model: SpringModel, out: *mut *mut SmModel) {
+fn hand_over(model: ValidModel, out: *mut *mut SmModel) {
     let boxed = Box::into_raw(Box::new(SmModel { model }));
     // SAFETY: `out` was checked non-NULL by the caller of this function and points to a
     // writable `SmModel *` (the C contract).
@@ -101,7 +101,7 @@ pub unsafe extern "C" fn sm_model_free(m: *mut SmModel) {
 ///
 /// # Safety
 /// `m` is NULL or a live model from `sm_model_load*`, not freed while the reference lives.
-pub(crate) unsafe fn model<'a>(m: *const SmModel) -> Result<&'a SpringModel, Failure> {
+pub(crate) unsafe fn model<'a>(m: *const SmModel) -> Result<&'a ValidModel, Failure> {
     // SAFETY: a non-NULL `m` is a live model (the function's contract), only read.
     unsafe { m.as_ref() }.map(|m| &m.model).ok_or_else(|| Failure::null("model"))
 }

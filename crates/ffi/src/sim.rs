@@ -1,8 +1,6 @@
 //! Simulations: stepping a model and reading its state.
 
-use crate::error::{
-    Failure, SM_ERR_ARGUMENT, SM_ERR_FILE, SM_ERR_NON_FINITE, copy_out, status, value,
-};
+use crate::error::{Failure, SM_ERR_ARGUMENT, SM_ERR_NON_FINITE, copy_out, status, value};
 use crate::model::{SmModel, model};
 use glam::Vec3;
 use springmesh_core::{CoreError, NodeId, Simulation, SpringId};
@@ -77,7 +75,7 @@ pub unsafe extern "C" fn sm_sim_new(m: *const SmModel, out: *mut *mut SmSim) -> 
         if out.is_null() {
             return Err(Failure::null("out"));
         }
-        let sim = Simulation::new(model).map_err(|e| Failure::new(SM_ERR_FILE, e.to_string()))?;
+        let sim = Simulation::new(model);
         let rest_colliders = model.params.colliders.clone();
         let mut s = SmSim { sim, packed: Vec::new(), broken: Vec::new(), rest_colliders };
         s.repack();

@@ -53,7 +53,7 @@ mod base;
 use crate::AnalysisError;
 use align::best_rigid;
 use glam::{Quat, Vec3, Vec3A};
-use springmesh_core::{NodeId, Simulation, SpringModel};
+use springmesh_core::{NodeId, Simulation, SpringModel, ValidModel};
 
 /// How to shake and judge a model.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -190,7 +190,7 @@ fn shake_test(
     let mut quiet = model.clone();
     quiet.params.gravity = Vec3::ZERO;
     quiet.params.damping = options.damping.max(0.0);
-    let mut sim = Simulation::new(&quiet)?;
+    let mut sim = Simulation::new(&ValidModel::new(quiet.clone())?);
     shake(&mut sim, model, options.shake * diagonal, options.seed);
     run(&mut sim, options.settle_seconds, |_| {})?;
     Ok(deviation(sim.positions(), model.nodes.positions(), diagonal))
@@ -204,7 +204,7 @@ fn gravity_test(
     diagonal: f32,
 ) -> Result<(Deviation, Course, Support), AnalysisError> {
     let (resting, support) = supported(model);
-    let mut sim = Simulation::new(&resting)?;
+    let mut sim = Simulation::new(&ValidModel::new(resting.clone())?);
     let rest = model.nodes.positions();
     // The ground is horizontal: its normal is the up axis a body on it keeps (or not).
     let up = Vec3::Y;
@@ -241,7 +241,7 @@ pub fn rest_sag(model: &SpringModel, options: &CheckOptions) -> Result<f64, Anal
     let diagonal = model.bounding_box().map_or(1.0, |b| b.diagonal()).max(f32::MIN_POSITIVE);
     let (mut resting, _) = supported(model);
     resting.params.damping = resting.params.damping.max(options.damping);
-    let mut sim = Simulation::new(&resting)?;
+    let mut sim = Simulation::new(&ValidModel::new(resting.clone())?);
     let rest = model.nodes.positions();
     let error = |sim: &Simulation| {
         let fit = best_rigid(sim.positions(), rest);

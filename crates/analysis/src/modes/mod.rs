@@ -302,7 +302,7 @@ pub(super) mod tests {
             ..ConvertOptions::default()
         };
         let mesh = springmesh_convert::shapes::sphere(Vec3::ZERO, 0.5, 12, 16);
-        convert_mesh(mesh, &options, Path::new("ball.obj")).unwrap().model
+        convert_mesh(mesh, &options, Path::new("ball.obj")).unwrap().model.into_inner()
     }
 
     /// The modes by the factorization alone.

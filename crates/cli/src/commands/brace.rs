@@ -7,7 +7,7 @@ use serde_json::json;
 use springmesh_analysis::brace::{brace, error};
 use springmesh_analysis::check::CheckOptions;
 use springmesh_convert::DEFAULT_VICINITY;
-use springmesh_core::io;
+use springmesh_core::{ValidModel, io};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -32,7 +32,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let mut model = input::model(&args.file)?;
+    let mut model = input::model(&args.file)?.into_inner();
     let file = args.file.display().to_string();
     let options = CheckOptions::default();
     let tried = brace(&model, None, &options, args.stiffness, args.damping)
@@ -46,6 +46,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             model.springs.push(s);
         }
     }
+    let model = ValidModel::new(model).with_context(|| file.clone())?;
     io::save(&model, &args.output)
         .with_context(|| format!("{}: cannot save the model", args.output.display()))?;
     let closed = model.enclosed_volume().is_ok();

@@ -4,7 +4,7 @@ use crate::output::print_json;
 use anyhow::Result;
 use serde_json::json;
 use springmesh_convert::samples::Sample;
-use springmesh_core::io;
+use springmesh_core::{ValidModel, io};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -33,7 +33,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let sample = args.name;
     let model = sample.model();
-    io::save(&model, &args.output)?;
+    io::save(&ValidModel::new(model.clone())?, &args.output)?;
     if args.json {
         print_json(&json!({
             "sample": sample.name(),

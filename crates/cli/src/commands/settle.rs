@@ -48,7 +48,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "note: {file} has no anchors and gravity is on: it falls and cannot come to rest (try --no-gravity)"
         );
     }
-    let mut sim = Simulation::new(&model).with_context(|| file.clone())?;
+    let mut sim = Simulation::new(&model);
     let options = SettleOptions {
         energy_threshold: threshold,
         max_seconds: args.max_seconds,

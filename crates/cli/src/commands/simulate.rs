@@ -9,7 +9,7 @@ use glam::{Vec3, Vec3A};
 use serde_json::json;
 use springmesh_core::io::AtomicFile;
 use springmesh_core::sim::Threads;
-use springmesh_core::{Integrator, NodeId, Simulation, SpringModel, io};
+use springmesh_core::{Integrator, NodeId, Simulation, SpringModel, ValidModel, io};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -59,8 +59,9 @@ pub struct Overrides {
 
 impl Overrides {
     /// Applies the overrides to `model`'s parameters.
-    pub fn apply(&self, model: &mut SpringModel) -> Result<()> {
-        let p = &mut model.params;
+    pub fn apply(&self, model: &mut ValidModel) -> Result<()> {
+        let mut params = model.params.clone();
+        let p = &mut params;
         if let Some(i) = self.integrator {
             p.integrator = i.into();
         }
@@ -82,6 +83,7 @@ impl Overrides {
         if self.no_tethers {
             p.tethers = None;
         }
+        model.set_params(params)?;
         Ok(())
     }
 }
@@ -160,7 +162,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None => (0..model.nodes.len()).map(NodeId::from_index).collect::<Vec<_>>(),
     };
     let file = args.file.display().to_string();
-    let mut sim = Simulation::new(&model).with_context(|| file.clone())?;
+    let mut sim = Simulation::new(&model);
     if args.parallel {
         sim.set_threads(Threads::All);
     }
@@ -317,6 +319,6 @@ pub fn save_state(model: &SpringModel, positions: &[Vec3A], path: &Path) -> Resu
         skin.deform(positions, &mut carried);
         skin.positions_mut().copy_from_slice(&carried);
     }
-    io::save(&state, path)?;
+    io::save(&ValidModel::new(state)?, path)?;
     Ok(())
 }

@@ -6,7 +6,7 @@ use crate::{Usage, input};
 use anyhow::{Context, Result};
 use serde_json::json;
 use springmesh_analysis::stiffness_fit::{Choice, Target, fit_stiffness, frame_seconds};
-use springmesh_core::{SpringKind, io};
+use springmesh_core::{SpringKind, ValidModel, io};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -55,6 +55,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     })
     .with_context(|| file.clone())?;
     bar.finish_and_clear();
+    let tuned = ValidModel::new(tuned).with_context(|| file.clone())?;
     io::save(&tuned, &args.output).with_context(|| args.output.display().to_string())?;
     let raised = report.substeps != report.substeps_before;
     let (cost_before, cost) = if raised {

@@ -201,9 +201,10 @@ fn keep_edits_carries_an_anchor_and_lists_what_it_drops() {
     let mesh = write(&dir, "two.obj", TWO_TRIANGLES.as_bytes());
     let old = at(&dir, "old.spring.json");
     springmesh(&["convert", &mesh, "-o", &old, "--stretch-stiffness", "777"]).ok();
-    let mut model = io::load(std::path::Path::new(&old)).unwrap();
+    let mut model = io::load(std::path::Path::new(&old)).unwrap().into_inner();
     model.anchors = vec![springmesh_core::NodeId(0)];
-    io::save(&model, std::path::Path::new(&old)).unwrap();
+    io::save(&springmesh_core::ValidModel::new(model.clone()).unwrap(), std::path::Path::new(&old))
+        .unwrap();
     let moved =
         write(&dir, "moved.obj", TWO_TRIANGLES.replacen("v 0 0 0", "v 0 0.001 0", 1).as_bytes());
     let new = at(&dir, "new.spring");

@@ -146,7 +146,7 @@ fn benchmark_cloth_reports_stepping_time() {
     let mut model = grid_cloth(128, 0.05, 1.0, GridSprings { stiffness: 1e5, damping: 0.0 });
     model.params.substeps = 5;
     let file = at(&dir, "bench.spring");
-    io::save(&model, file.as_ref()).unwrap();
+    io::save(&springmesh_core::ValidModel::new(model.clone()).unwrap(), file.as_ref()).unwrap();
     let v = springmesh(&["simulate", &file, "--seconds", "0.5", "--json"]).ok().json();
     let per_frame = num(&v, "step_wall_seconds") / num(&v, "steps");
     println!(

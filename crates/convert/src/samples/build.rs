@@ -30,7 +30,7 @@ pub fn grid_mesh(nx: usize, ny: usize, origin: Vec3, du: Vec3, dv: Vec3) -> RawM
 /// Converts a mesh the samples build themselves; these always convert.
 pub fn convert(mesh: RawMesh, options: &ConvertOptions, name: &str) -> SpringModel {
     match convert_mesh(mesh, options, Path::new(name)) {
-        Ok(c) => c.model,
+        Ok(c) => c.model.into_inner(),
         // The sample meshes are made in code and have triangles, finite positions and valid
         // options; this arm is unreachable but keeps the samples free of panics.
         Err(_) => SpringModel::default(),

@@ -18,7 +18,7 @@
 use super::flat;
 use super::schema::{LegacyFile, SimParamsV1, SimParamsV4};
 use crate::model::{Metadata, SimParams};
-use crate::{CoreError, SpringModel};
+use crate::{CoreError, SpringModel, ValidModel};
 use std::io::Read;
 use std::path::Path;
 
@@ -79,7 +79,7 @@ pub fn encode(model: &SpringModel, file: &Path) -> Result<Vec<u8>, CoreError> {
 
 /// Decodes a complete `.spring` file: checks magic, version, length and checksum, decodes
 /// and validates the model. `file` only names the source in errors.
-pub fn decode(bytes: &[u8], file: &Path) -> Result<SpringModel, CoreError> {
+pub fn decode(bytes: &[u8], file: &Path) -> Result<ValidModel, CoreError> {
     read(bytes, bytes.len() as u64, file)
 }
 
@@ -87,7 +87,7 @@ pub fn decode(bytes: &[u8], file: &Path) -> Result<SpringModel, CoreError> {
 /// the whole file in memory: version 3's arrays go straight into the model's columns. The
 /// checksum is computed as the payload passes; a payload that does not match it is an error
 /// (a [`CoreError::Checksum`], whatever else is wrong with it) and no model is returned.
-pub fn read(mut reader: impl Read, len: u64, file: &Path) -> Result<SpringModel, CoreError> {
+pub fn read(mut reader: impl Read, len: u64, file: &Path) -> Result<ValidModel, CoreError> {
     let file_buf = || file.to_path_buf();
     if len < HEADER_LEN as u64 {
         let found = len as usize;
@@ -145,7 +145,7 @@ pub fn read(mut reader: impl Read, len: u64, file: &Path) -> Result<SpringModel,
     }
     let model = model?;
     model.validate().map_err(|problems| CoreError::InvalidFile { file: file_buf(), problems })?;
-    Ok(model)
+    Ok(ValidModel::validated(model))
 }
 
 /// Decodes `bytes` as one `T` in bincode, using every byte.

@@ -354,6 +354,7 @@ fn limit(b: [u8; 4]) -> Option<f32> {
 
 #[cfg(test)]
 mod tests {
+    use crate::ValidModel;
     use crate::io::binary::{self, HEADER_LEN};
     use crate::{CoreError, Face, Node, NodeId, Spring, SpringKind, SpringModel};
     use glam::{Vec2, Vec3};
@@ -381,7 +382,7 @@ mod tests {
     }
 
     fn decode(bytes: &[u8]) -> Result<SpringModel, CoreError> {
-        binary::decode(bytes, Path::new("t.spring"))
+        binary::decode(bytes, Path::new("t.spring")).map(ValidModel::into_inner)
     }
 
     /// Rewrites the checksum after an edit of the payload.

@@ -1,7 +1,7 @@
 //! The readable `.spring.json` form: the same schema as the binary payload, as JSON.
 
 use super::schema::ModelFile;
-use crate::{CoreError, SpringModel};
+use crate::{CoreError, SpringModel, ValidModel};
 use std::path::Path;
 
 /// Encodes `model` as pretty-printed JSON. `file` only names the target in errors.
@@ -14,7 +14,7 @@ pub fn encode(model: &SpringModel, file: &Path) -> Result<Vec<u8>, CoreError> {
 
 /// Decodes and validates a model from JSON text. Absent fields take their defaults; a spring
 /// without `rest_length` rests at its nodes' distance. `file` only names the source in errors.
-pub fn decode(text: &[u8], file: &Path) -> Result<SpringModel, CoreError> {
+pub fn decode(text: &[u8], file: &Path) -> Result<ValidModel, CoreError> {
     let model_file: ModelFile = serde_json::from_slice(text).map_err(|e| CoreError::Json {
         file: file.to_path_buf(),
         line: e.line(),
@@ -25,5 +25,5 @@ pub fn decode(text: &[u8], file: &Path) -> Result<SpringModel, CoreError> {
     model
         .validate()
         .map_err(|problems| CoreError::InvalidFile { file: file.to_path_buf(), problems })?;
-    Ok(model)
+    Ok(ValidModel::validated(model))
 }

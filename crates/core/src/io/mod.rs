@@ -10,7 +10,7 @@ mod schema;
 
 pub use atomic::{AtomicFile, write_atomic, write_atomic_with};
 
-use crate::{CoreError, SpringModel};
+use crate::{CoreError, SpringModel, ValidModel};
 use std::io::Read;
 use std::path::Path;
 
@@ -54,7 +54,7 @@ pub fn encode(model: &SpringModel, format: FileFormat, file: &Path) -> Result<Ve
 
 /// Decodes and validates a model from a file's bytes, whichever of the two formats they are in.
 /// `file` names the source in errors and breaks ties (see [`FileFormat::sniff`]).
-pub fn decode(bytes: &[u8], file: &Path) -> Result<SpringModel, CoreError> {
+pub fn decode(bytes: &[u8], file: &Path) -> Result<ValidModel, CoreError> {
     match FileFormat::sniff(bytes, file) {
         FileFormat::Binary => binary::decode(bytes, file),
         FileFormat::Json => json::decode(bytes, file),
@@ -63,7 +63,7 @@ pub fn decode(bytes: &[u8], file: &Path) -> Result<SpringModel, CoreError> {
 
 /// Loads and validates a `.spring` or `.spring.json` file. A binary file is read straight
 /// into the model ([`binary::read`]), without a copy of the whole file in memory.
-pub fn load(path: &Path) -> Result<SpringModel, CoreError> {
+pub fn load(path: &Path) -> Result<ValidModel, CoreError> {
     let error = |cause| CoreError::Io { file: path.to_path_buf(), cause };
     let (mut file, len) = open_regular(path)?;
     let mut start = Vec::with_capacity(binary::MAGIC.len());
@@ -100,10 +100,9 @@ fn open_regular(path: &Path) -> Result<(std::fs::File, u64), CoreError> {
     Ok((std::fs::File::open(path).map_err(error)?, metadata.len()))
 }
 
-/// Validates `model` and saves it atomically, as JSON when `path` ends in `.json` and as
-/// binary `.spring` otherwise. An invalid model is refused and nothing is written.
-pub fn save(model: &SpringModel, path: &Path) -> Result<(), CoreError> {
-    model.validate().map_err(|problems| CoreError::InvalidModel { problems })?;
+/// Saves a valid model atomically, as JSON when `path` ends in `.json` and as binary `.spring`
+/// otherwise.
+pub fn save(model: &ValidModel, path: &Path) -> Result<(), CoreError> {
     let bytes = encode(model, FileFormat::from_path(path), path)?;
     write_atomic(path, &bytes)
 }

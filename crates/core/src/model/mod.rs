@@ -13,6 +13,7 @@ mod params;
 mod parts;
 mod skin;
 mod springs;
+mod valid;
 mod validate;
 mod world;
 
@@ -27,6 +28,7 @@ pub use parts::Parts;
 pub use skin::{SKIN_WEIGHT_TOLERANCE, SKIN_WEIGHTS, Skin, SkinVertex};
 pub(crate) use springs::SpringColumns;
 pub use springs::{Spring, SpringKind, Springs};
+pub use valid::ValidModel;
 pub use validate::{MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT, MIN_SUBSTEP, Problem, Problems};
 pub use world::{AIR_DENSITY, Air, Ground, Obstacle, Pressure, Shape, Surface};
 

@@ -566,7 +566,7 @@ impl SpringModel {
         }
     }
 
-    fn check_params(&self, out: &mut Vec<Problem>) {
+    pub(super) fn check_params(&self, out: &mut Vec<Problem>) {
         let p = &self.params;
         let mut checks: Vec<Check> = vec![
             ("gravity".into(), p.gravity.is_finite(), "finite"),

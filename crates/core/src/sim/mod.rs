@@ -1,6 +1,6 @@
 //! # The solver
 //!
-//! A [`Simulation`] is compiled once from a [`SpringModel`] — flat arrays per field, springs
+//! A [`Simulation`] is compiled once from a [`SpringModel`](crate::SpringModel) — flat arrays per field, springs
 //! reordered so that consecutive ones share no node ([`coloring`]) — and stepped many times.
 //! Stepping never touches the model: the editor's live test runs on a `Simulation` and throws
 //! it away, and a game keeps one per instance of a model.
@@ -48,7 +48,7 @@ pub use normals::vertex_normals;
 pub use settle::{SettleOptions, SettleReport};
 
 use crate::model::MAX_SUBSTEPS;
-use crate::{CoreError, Integrator, NodeId, SimParams, SpringId, SpringModel};
+use crate::{CoreError, Integrator, NodeId, SimParams, SpringId, ValidModel};
 use collision::Colliders;
 use contacts::collision;
 use data::Compiled;
@@ -112,16 +112,15 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// Compiles a model, starting at rest at its rest positions. The model must be valid
-    /// ([`SpringModel::validate`]); otherwise every problem is returned.
-    pub fn new(model: &SpringModel) -> Result<Simulation, CoreError> {
-        model.validate().map_err(|problems| CoreError::InvalidModel { problems })?;
+    /// Compiles a valid model, starting at rest at its rest positions. A model is validated
+    /// where it enters ([`ValidModel`]), not again here.
+    pub fn new(model: &ValidModel) -> Simulation {
         let n = model.nodes.len();
         let initial = State {
             pos: model.nodes.positions().iter().map(|&p| p.into()).collect(),
             vel: vec![Vec3A::ZERO; n],
         };
-        Ok(Simulation {
+        Simulation {
             c: Compiled::new(model),
             states: States::new(initial),
             scratch: explicit::Scratch { forces: vec![Vec3A::ZERO; n], ..Default::default() },
@@ -132,7 +131,7 @@ impl Simulation {
             adaptive_h: f32::NAN,
             threads: Threads::One,
             time: 0.0,
-        })
+        }
     }
 
     /// Advances the simulation by `dt` seconds with the integrator and sub-steps of
@@ -333,7 +332,7 @@ impl Simulation {
     }
 
     /// The volume (m³) the model's triangles enclose now; an error when they do not close a
-    /// volume ([`SpringModel::is_closed`]).
+    /// volume ([`SpringModel::is_closed`](crate::SpringModel::is_closed)).
     pub fn enclosed_volume(&self) -> Result<f32, CoreError> {
         if !self.c.surface.closed {
             return Err(CoreError::OpenSurface { open_edges: self.c.surface.open_edges });

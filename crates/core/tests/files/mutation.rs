@@ -7,8 +7,8 @@
 use crate::common::files::{fix_checksum, small_model, world_model};
 use crate::mutate::{apply, config, edits};
 use proptest::prelude::*;
+use springmesh_core::Simulation;
 use springmesh_core::io::{self, FileFormat};
-use springmesh_core::{Simulation, SpringModel};
 use std::path::Path;
 
 /// The seeds: both models in one form.
@@ -28,8 +28,8 @@ fn exercise(bytes: &[u8], name: &str) -> Result<(), TestCaseError> {
 }
 
 /// Twenty steps of the model's own `dt`; a rejected step ends the run.
-fn step(model: &SpringModel) {
-    let Ok(mut sim) = Simulation::new(model) else { return };
+fn step(model: &springmesh_core::ValidModel) {
+    let mut sim = Simulation::new(model);
     for _ in 0..20 {
         if sim.step(model.params.dt).is_err() {
             break;

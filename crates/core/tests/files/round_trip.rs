@@ -34,7 +34,8 @@ fn save_and_load_choose_the_format_by_extension() {
     let model = strategy::model().new_tree(&mut runner).expect("a model").current();
     for (name, binary) in [("m.spring", true), ("m.spring.json", false), ("M.SPRING.JSON", false)] {
         let path = dir.join(name);
-        io::save(&model, &path).expect("saves");
+        let valid = springmesh_core::ValidModel::new(model.clone()).expect("valid");
+        io::save(&valid, &path).expect("saves");
         let bytes = std::fs::read(&path).expect("written");
         assert_eq!(bytes.starts_with(&io::binary::MAGIC), binary, "{name}");
         assert_eq!(io::load(&path).expect("loads"), model, "{name}");

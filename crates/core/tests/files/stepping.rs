@@ -34,7 +34,7 @@ proptest! {
             m.params.integrator = integrator;
             // The strategy's sub-steps go to 1000; a hundred steps of that many is what a game
             // at that setting would do, and bounded.
-            let mut sim = Simulation::new(&m).expect("a valid model compiles");
+            let mut sim = Simulation::new(&springmesh_core::ValidModel::new(m.clone()).expect("a valid model compiles"));
             for _ in 0..100 {
                 if sim.step(m.params.dt).is_err() {
                     break;

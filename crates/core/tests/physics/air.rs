@@ -36,7 +36,8 @@ fn a_falling_plate_reaches_the_terminal_speed() {
     for integrator in Integrator::ALL {
         let mut model = plate(side, 100.0, mass);
         model.params.integrator = integrator;
-        let mut sim = Simulation::new(&model).expect("valid");
+        let mut sim =
+            Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
         for _ in 0..300 {
             sim.step(1.0 / 60.0).expect("finite");
         }
@@ -61,7 +62,8 @@ fn a_sheet_falls_slower_than_a_ball_of_the_same_mass() {
     let mut ball = uv_sphere(10, 18, 0.1, Vec3::new(2.0, 10.0, 0.0), 0.1, 2000.0);
     ball.params.air = air;
     let height = |model: &SpringModel| {
-        let mut sim = Simulation::new(model).expect("valid");
+        let mut sim =
+            Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
         for _ in 0..60 {
             sim.step(1.0 / 60.0).expect("finite");
         }
@@ -89,7 +91,7 @@ fn a_flag_in_gusty_wind_keeps_fluttering_downwind() {
     model.params.air =
         Some(Air { wind: Vec3::new(8.0, 0.0, 0.0), gusts: 0.4, seed: 3, ..Air::default() });
 
-    let mut sim = Simulation::new(&model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     for _ in 0..180 {
         sim.step(1.0 / 60.0).expect("finite");
     }

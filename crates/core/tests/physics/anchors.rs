@@ -10,7 +10,8 @@ fn anchors_stay_exactly_at_their_positions() {
     for integrator in Integrator::ALL {
         let mut model = grid_cloth(12, 0.05, 0.01, GridSprings { stiffness: 300.0, damping: 0.0 });
         model.params.integrator = integrator;
-        let mut sim = Simulation::new(&model).expect("valid");
+        let mut sim =
+            Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
         for _ in 0..120 {
             sim.step(1.0 / 60.0).expect("finite");
             for a in &model.anchors {
@@ -26,7 +27,7 @@ fn anchors_stay_exactly_at_their_positions() {
 fn moving_the_anchors_drags_the_model_without_a_jolt() {
     let mut model = grid_cloth(12, 0.05, 0.01, GridSprings { stiffness: 300.0, damping: 0.0 });
     model.params.damping = 2.0;
-    let mut sim = Simulation::new(&model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     sim.settle(&SettleOptions { energy_threshold: 1e-6, ..Default::default() }).expect("finite");
     let centroid =
         |sim: &Simulation| sim.positions().iter().copied().sum::<Vec3A>() / sim.node_count() as f32;

@@ -26,7 +26,8 @@ fn pulling_a_chain_breaks_the_weakest_spring_once() {
         springs[2].stiffness = 1000.0;
         model.springs = springs.into_iter().collect();
 
-        let mut sim = Simulation::new(&model).expect("valid");
+        let mut sim =
+            Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
         let heard: Arc<Mutex<Vec<BreakEvent>>> = Arc::default();
         let log = heard.clone();
         sim.on_break(move |e| log.lock().expect("unpoisoned").push(*e));
@@ -65,7 +66,7 @@ fn a_torn_balloon_loses_its_faces_and_its_gas() {
     }
     model.springs = springs.into_iter().collect();
     model.params.pressure = Some(Pressure { pressure: 20_000.0, gas_density: None });
-    let mut sim = Simulation::new(&model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     assert_eq!(sim.faces().len(), 80);
     assert!(sim.enclosed_volume().is_ok());
     let mut broken = 0;

@@ -37,7 +37,7 @@ fn hanging_chain_matches_the_catenary() {
         1e5,
     );
     model.params.damping = 2.0;
-    let mut sim = Simulation::new(&model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     let report = sim
         .settle(&SettleOptions {
             // Stiff constraints in f32 keep a noise floor of ~1e-7 J (mm/s) at rest.

@@ -50,7 +50,8 @@ fn a_draped_cloth_stays_outside_spheres_capsules_and_boxes() {
             // Explicit is stable for these springs only below h ≈ 1/900 s.
             model.params.substeps = 32;
             model.params.colliders = vec![Obstacle { shape, surface: Surface::default() }];
-            let mut sim = Simulation::new(&model).expect("valid");
+            let mut sim =
+                Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
             let mut lowest_top = f32::INFINITY;
             for step in 0..120 {
                 sim.step(1.0 / 60.0).expect("finite");

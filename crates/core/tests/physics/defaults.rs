@@ -22,7 +22,7 @@ fn a_soft_rope_hangs_where_its_springs_put_it() {
     }
     m.anchors = vec![NodeId(0)];
     assert_eq!(m.params, SimParams::default());
-    let mut sim = Simulation::new(&m).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(m.clone()).expect("valid"));
     for _ in 0..20 * 60 {
         sim.step(m.params.dt).expect("finite");
     }
@@ -39,7 +39,7 @@ fn swing(integrator: Integrator, dt: f32, substeps: u32) -> (f64, f32) {
     let mut m = common::oscillator(1.0, 100.0, 1.0, Vec3::new(1.1, 0.0, 0.0));
     m.params.tethers = SimParams::default().tethers;
     (m.params.integrator, m.params.dt, m.params.substeps) = (integrator, dt, substeps);
-    let mut sim = Simulation::new(&m).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(m.clone()).expect("valid"));
     let (mut crossings, mut fastest) = (Vec::new(), 0.0f32);
     let mut prev = sim.positions()[1].x - 1.0;
     for _ in 0..(3.0 / dt).round() as usize {

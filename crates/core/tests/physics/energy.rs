@@ -36,7 +36,7 @@ fn cloth(k: f32, mass: f32, integrator: Integrator, gravity: bool) -> SpringMode
 #[test]
 fn explicit_conserves_energy_of_an_undamped_cloth() {
     let model = cloth(10.0, 1.0, Integrator::Explicit, false);
-    let mut sim = Simulation::new(&model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     perturb(&mut sim, 0.02);
     let e0 = sim.energy().total();
     assert!(e0 > 1e-4, "the perturbation stores energy: {e0}");
@@ -53,12 +53,14 @@ fn explicit_conserves_energy_of_an_undamped_cloth() {
 fn adaptive_stays_finite_and_never_gains_energy_where_explicit_blows_up() {
     let (k, mass, dt) = (1e4, 0.01, 1.0 / 60.0);
     let explicit = cloth(k, mass, Integrator::Explicit, true);
-    let mut sim = Simulation::new(&explicit).expect("valid");
+    let mut sim =
+        Simulation::new(&springmesh_core::ValidModel::new(explicit.clone()).expect("valid"));
     let blew_up = (0..600).any(|_| sim.step(dt).is_err());
     assert!(blew_up, "this model must be too stiff for Explicit at {dt} s");
 
     let adaptive = cloth(k, mass, Integrator::Adaptive, true);
-    let mut sim = Simulation::new(&adaptive).expect("valid");
+    let mut sim =
+        Simulation::new(&springmesh_core::ValidModel::new(adaptive.clone()).expect("valid"));
     let mut previous = sim.energy().total();
     let mut substeps = 0;
     for step in 0..120 {
@@ -86,7 +88,8 @@ fn xpbd_with_many_substeps_never_gains_energy() {
     for substeps in [32, 128, 512] {
         let mut model = cloth(1000.0, 0.01, Integrator::Xpbd, false);
         model.params.substeps = substeps;
-        let mut sim = Simulation::new(&model).expect("valid");
+        let mut sim =
+            Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
         // A small out-of-plane ripple: about 3 mJ, so rounding noise would show.
         for (i, p) in sim.positions_mut().iter_mut().enumerate() {
             p.y += 0.01 * ((i * 7919 % 13) as f32 / 13.0 - 0.5);
@@ -118,7 +121,7 @@ fn xpbd_with_many_substeps_never_gains_energy() {
 fn hanging_xpbd_cloth_comes_to_rest() {
     let mut model = grid_cloth(20, 0.05, 0.01, GridSprings { stiffness: 1000.0, damping: 0.05 });
     model.params.substeps = 128;
-    let mut sim = Simulation::new(&model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     let report = sim
         .settle(&springmesh_core::sim::SettleOptions {
             energy_threshold: 1e-7,

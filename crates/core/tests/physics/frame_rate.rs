@@ -7,7 +7,7 @@ use crate::common::{GridSprings, grid_cloth};
 use springmesh_core::{Integrator, Simulation, SpringModel};
 
 fn run(model: &SpringModel, hz: f32, seconds: f32) -> Vec<glam::Vec3A> {
-    let mut sim = Simulation::new(model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     for _ in 0..(hz * seconds).round() as usize {
         sim.step(1.0 / hz).expect("finite");
     }

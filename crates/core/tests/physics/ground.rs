@@ -19,7 +19,8 @@ fn a_dropped_cloth_ends_above_the_ground() {
         model.params.ground = Some(Ground { height, surface: Surface::default() });
         model.params.node_radius = radius;
         model.params.integrator = integrator;
-        let mut sim = Simulation::new(&model).expect("valid");
+        let mut sim =
+            Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
         for step in 0..180 {
             sim.step(1.0 / 60.0).expect("finite");
             let lowest = sim.positions().iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
@@ -59,7 +60,8 @@ fn friction_holds_a_node_on_a_slope_only_above_the_tangent() {
     for integrator in Integrator::ALL {
         let travelled = |friction: f32| {
             let model = on_slope(friction, integrator);
-            let mut sim = Simulation::new(&model).expect("valid");
+            let mut sim =
+                Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
             for _ in 0..(seconds * 60.0) as usize {
                 sim.step(1.0 / 60.0).expect("finite");
             }

@@ -62,7 +62,8 @@ fn a_vortex_spins_nodes_up_at_its_torque() {
         let mut model = free_nodes(&points, mass);
         model.params.gravity = Vec3::ZERO;
         model.params.integrator = integrator;
-        let mut sim = Simulation::new(&model).expect("valid");
+        let mut sim =
+            Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
         sim.add_force_field(Arc::new(Vortex { strength: k }));
         for _ in 0..(seconds * 60.0) as usize {
             sim.step(1.0 / 60.0).expect("finite");
@@ -87,7 +88,8 @@ fn nodes_dropped_into_a_bowl_stay_in_it_and_settle_at_the_bottom() {
         model.params.damping = 1.0;
         model.params.node_radius = 0.02;
         model.params.integrator = integrator;
-        let mut sim = Simulation::new(&model).expect("valid");
+        let mut sim =
+            Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
         sim.add_collider(Arc::new(Bowl { center: bowl.center, radius: bowl.radius }));
         for step in 0..600 {
             sim.step(1.0 / 60.0).expect("finite");

@@ -22,7 +22,7 @@ fn zero_length_springs_give_no_nan() {
         m.springs.push(Spring::new(NodeId(1), NodeId(3), 1.0, 100.0, SpringKind::Manual));
         m.anchors = vec![NodeId(0)];
         m.params.integrator = integrator;
-        let mut sim = Simulation::new(&m).expect("valid");
+        let mut sim = Simulation::new(&springmesh_core::ValidModel::new(m.clone()).expect("valid"));
         for _ in 0..120 {
             sim.step(1.0 / 60.0).expect("finite");
         }
@@ -37,7 +37,7 @@ fn a_blown_up_step_is_rejected_and_the_last_good_state_kept() {
     model.params.integrator = Integrator::Explicit;
     model.params.substeps = 1;
     model.params.tethers = None; // they would keep the blow-up within reach of the anchors
-    let mut sim = Simulation::new(&model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     let mut failure = None;
     for step in 0..2000 {
         let (pos, vel, time) = (sim.positions().to_vec(), sim.velocities().to_vec(), sim.time());

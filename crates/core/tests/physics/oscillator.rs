@@ -31,7 +31,7 @@ fn measured_period(integrator: Integrator, dt: f32) -> f64 {
     if integrator == Integrator::Explicit {
         model.params.substeps = 1;
     }
-    let mut sim = Simulation::new(&model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     let crossings = upward_crossings(&mut sim, dt, 7.0, rest);
     assert!(crossings.len() >= 10, "{} crossings", crossings.len());
     let (first, last) = (crossings[0], crossings[crossings.len() - 1]);
@@ -69,7 +69,7 @@ fn damped_decay(integrator: Integrator, dt: f32, substeps: u32) -> (f64, f64) {
     model.springs.dampings_mut()[0] = 2.0;
     model.params.integrator = integrator;
     model.params.substeps = substeps;
-    let mut sim = Simulation::new(&model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     // Peaks: local maxima of the stretch, with their times (parabola through three samples).
     let mut samples: Vec<(f64, f64)> = vec![(0.0, 0.2)];
     for _ in 0..(3.0 / dt).round() as usize {

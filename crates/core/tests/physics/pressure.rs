@@ -17,7 +17,7 @@ fn balloon(pressure: f32) -> SpringModel {
 
 /// The volume after settling (energy threshold per the model's mass).
 fn settled_volume(model: &SpringModel) -> f32 {
-    let mut sim = Simulation::new(model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     let options = SettleOptions { energy_threshold: 1e-7, quiet_seconds: 0.5, max_seconds: 20.0 };
     let report = sim.settle(&options).expect("finite");
     assert!(report.settled, "{report:?}");
@@ -44,7 +44,8 @@ fn a_balloon_on_the_ground_keeps_its_volume() {
     let free = settled_volume(&floating);
     let mut grounded = balloon(2000.0);
     grounded.params.ground = Some(Ground::default());
-    let mut sim = Simulation::new(&grounded).expect("valid");
+    let mut sim =
+        Simulation::new(&springmesh_core::ValidModel::new(grounded.clone()).expect("valid"));
     for _ in 0..600 {
         sim.step(1.0 / 60.0).expect("finite");
     }
@@ -79,7 +80,7 @@ fn every_integrator_keeps_a_grounded_balloon_finite_for_ten_seconds() {
         if integrator != Integrator::Xpbd {
             m.params.substeps = 512;
         }
-        let mut sim = Simulation::new(&m).expect("valid");
+        let mut sim = Simulation::new(&springmesh_core::ValidModel::new(m.clone()).expect("valid"));
         for _ in 0..600 {
             sim.step(1.0 / 60.0).unwrap_or_else(|e| panic!("{integrator:?}: {e}"));
         }
@@ -93,7 +94,7 @@ fn every_integrator_keeps_a_grounded_balloon_finite_for_ten_seconds() {
 fn an_open_surface_has_no_volume_and_no_pressure() {
     let mut cloth = grid_cloth(4, 0.1, 0.01, GridSprings { stiffness: 100.0, damping: 0.0 });
     assert!(matches!(cloth.enclosed_volume(), Err(CoreError::OpenSurface { .. })));
-    let sim = Simulation::new(&cloth).expect("valid");
+    let sim = Simulation::new(&springmesh_core::ValidModel::new(cloth.clone()).expect("valid"));
     assert!(matches!(sim.enclosed_volume(), Err(CoreError::OpenSurface { open_edges: 12 })));
     cloth.params.pressure = Some(Pressure::default());
     let problems = cloth.validate().expect_err("pressure on a cloth").0;

@@ -33,7 +33,8 @@ fn a_bead_swings_at_the_pull_frequency() {
         let mut model = heavy_cube_and_a_bead(f);
         model.params.integrator = integrator;
         model.params.substeps = substeps;
-        let mut sim = Simulation::new(&model).expect("valid");
+        let mut sim =
+            Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
         // Released through its goal at the peak speed of a 1 cm swing at ω = 2π f.
         let peak = std::f32::consts::TAU * f * 0.01;
         sim.velocities_mut()[8].x = peak;
@@ -78,7 +79,7 @@ fn a_column_held_by_the_pull_alone_sinks_onto_its_bottom_layer_as_worked_out() {
     m.params.ground = Some(Ground { height: -m.params.node_radius, surface: Surface::default() });
     m.params.damping = 4.0;
     let rest: Vec<Vec3> = m.nodes.positions().to_vec();
-    let mut sim = Simulation::new(&m).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(m.clone()).expect("valid"));
     for _ in 0..300 {
         sim.step(m.params.dt).expect("finite");
     }

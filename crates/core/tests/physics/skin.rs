@@ -10,7 +10,7 @@ use springmesh_core::{Integrator, Node, NodeId, Simulation, Spring, SpringKind, 
 fn the_surface_rides_on_the_cage_by_its_weights() {
     let model = skinned_model();
     let skin = model.skin.clone().expect("skin");
-    let mut sim = Simulation::new(&model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     assert_eq!((sim.surface_vertex_count(), sim.surface_faces().len()), (3, 1));
     for _ in 0..30 {
         sim.step(model.params.dt).expect("steps");
@@ -35,7 +35,7 @@ fn the_surface_rides_on_the_cage_by_its_weights() {
 #[test]
 fn a_model_without_a_skin_draws_its_nodes() {
     let model = small_model();
-    let sim = Simulation::new(&model).expect("valid");
+    let sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     let (mut positions, mut normals, mut node_normals) = (Vec::new(), Vec::new(), Vec::new());
     sim.surface(&mut positions, &mut normals);
     sim.vertex_normals(&mut node_normals);
@@ -105,7 +105,8 @@ fn a_cage_stands_on_its_skin_not_on_its_nodes() {
     for integrator in [Integrator::Xpbd, Integrator::Explicit] {
         let model = caged_box(integrator);
         let r = model.params.node_radius;
-        let mut sim = Simulation::new(&model).expect("valid");
+        let mut sim =
+            Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
         let mut surface = Vec::new();
         let mut fastest_at_rest = 0.0f32;
         for frame in 0..480 {

@@ -7,7 +7,7 @@ use springmesh_core::{Integrator, Simulation, SpringKind};
 fn stiff_cloth_converges() {
     let model = grid_cloth(64, 0.05, 0.001, GridSprings { stiffness: 1e5, damping: 0.0 });
     assert_eq!(model.params.integrator, Integrator::Xpbd, "the default");
-    let mut sim = Simulation::new(&model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     for _ in 0..600 {
         sim.step(model.params.dt).expect("finite");
     }

@@ -37,7 +37,7 @@ fn hang_model(
 ) -> f32 {
     model.params.substeps = substeps;
     model.params.tethers = tethers;
-    let mut sim = Simulation::new(&model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     for _ in 0..(seconds * 60.0).round() as usize {
         sim.step(model.params.dt).expect("finite");
     }
@@ -89,7 +89,7 @@ fn tethers_follow_an_anchor_the_game_moves() {
     let n = 41;
     let spacing = 0.05;
     let model = grid_cloth(n, spacing, 0.002, GridSprings { stiffness: 5000.0, damping: 0.05 });
-    let mut sim = Simulation::new(&model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     let moved = NodeId(n as u32 - 1);
     let start = Vec3::from(sim.positions()[moved.index()]);
     let factor = 1.0 + DEFAULT_TETHER_SLACK;
@@ -132,7 +132,7 @@ fn a_piece_torn_off_loses_its_tethers_and_falls() {
         }
     }
     model.springs = springs.into_iter().collect();
-    let mut sim = Simulation::new(&model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     let mut broken = 0;
     for _ in 0..60 {
         broken += sim.step(model.params.dt).expect("finite").broken.len();
@@ -154,7 +154,7 @@ fn tethers_turned_on_at_run_time_are_built_then() {
     let mut model = stiff_cloth(64);
     model.params.substeps = 5;
     model.params.tethers = None;
-    let mut sim = Simulation::new(&model).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
     sim.params_mut().tethers = Some(Tethers::default());
     for _ in 0..600 {
         sim.step(model.params.dt).expect("finite");
@@ -216,7 +216,8 @@ fn a_node_beyond_its_tether_is_brought_back_without_being_flung() {
             let mut m = common::oscillator(1.0, 100.0, 1.0, Vec3::new(1.1, 0.0, 0.0));
             (m.params.integrator, m.params.dt, m.params.substeps) = (integrator, dt, substeps);
             m.params.tethers = tethers;
-            let mut sim = Simulation::new(&m).expect("valid");
+            let mut sim =
+                Simulation::new(&springmesh_core::ValidModel::new(m.clone()).expect("valid"));
             let top = fastest(&mut sim, (2.0 / dt) as usize, |_, _| {});
             (top, sim.positions()[1].x)
         };
@@ -242,7 +243,7 @@ fn a_cloth_whose_anchor_jumps_is_not_flung_beyond_the_springs_kick() {
     let run = |tethers: Option<Tethers>| {
         let mut m = grid_cloth(32, 0.05, 0.002, GridSprings { stiffness: 5000.0, damping: 0.05 });
         m.params.tethers = tethers;
-        let mut sim = Simulation::new(&m).expect("valid");
+        let mut sim = Simulation::new(&springmesh_core::ValidModel::new(m.clone()).expect("valid"));
         fastest(&mut sim, 120, |_, _| {});
         let corner = NodeId(31);
         let start = sim.anchor_position(corner).expect("an anchor");
@@ -275,7 +276,7 @@ fn a_weight_its_tether_lifts_moves_at_the_speed_it_is_lifted() {
     let mut m = common::oscillator(1.0, 1.0, 1.0, Vec3::new(0.0, -1.0, 0.0));
     m.params.gravity = Vec3::new(0.0, -9.81, 0.0);
     m.params.tethers = Some(Tethers::default());
-    let mut sim = Simulation::new(&m).expect("valid");
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(m.clone()).expect("valid"));
     let dt = m.params.dt;
     let mut worst = 0.0f32;
     for frame in 1..=60 {

@@ -17,7 +17,9 @@ fn threads_give_the_same_result_bit_for_bit() {
             model.params.integrator = integrator;
             model.params.substeps = 8;
             let run = |threads| {
-                let mut sim = Simulation::new(&model).expect("valid");
+                let mut sim = Simulation::new(
+                    &springmesh_core::ValidModel::new(model.clone()).expect("valid"),
+                );
                 sim.set_threads(threads);
                 for _ in 0..20 {
                     sim.step(1.0 / 60.0).expect("finite");

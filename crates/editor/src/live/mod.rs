@@ -15,7 +15,7 @@ use glam::{Vec3, Vec3A};
 use runner::Runner;
 use springmesh_core::model::Ground;
 use springmesh_core::sim::Threads;
-use springmesh_core::{NodeId, SimParams, Simulation, SpringId, SpringModel};
+use springmesh_core::{NodeId, SimParams, Simulation, SpringId, SpringModel, ValidModel};
 use std::collections::{BTreeSet, VecDeque};
 
 /// From this many springs on, the live simulation splits its spring passes between threads.
@@ -128,8 +128,9 @@ impl Live {
             return true;
         }
         let model = doc.model();
-        match Simulation::new(model) {
-            Ok(mut sim) => {
+        match ValidModel::new(model.clone()) {
+            Ok(valid) => {
+                let mut sim = Simulation::new(&valid);
                 *sim.params_mut() = self.params(model);
                 // Large models use every core (the results are the same bit for bit); small
                 // ones would only pay for the hand-offs.
@@ -319,7 +320,8 @@ mod tests {
         let mesh = shapes::sphere(Vec3::new(0.0, 3.0, 0.0), 0.2, 6, 8);
         let model = convert_mesh(mesh, &ConvertOptions::default(), "ball.obj".as_ref())
             .expect("converts")
-            .model;
+            .model
+            .into_inner();
         let doc = Document::new(model, crate::document::Origin::ModelFile, None, "ball".into());
         let mut live = Live { playing: true, ..Live::default() };
         let lowest = doc.model().bounding_box().expect("nodes").min.y;
