@@ -3,7 +3,8 @@
 //!
 //! - `load/decode`: a `.spring` file's bytes, already in memory, to a validated model.
 //! - `load/file`: the same from a file in the page cache ([`io::load`], which streams it).
-//! - `load/compile`: a loaded model to a [`Simulation`] (validation, solver order, faces).
+//! - `load/compile`: a loaded model to a [`Simulation`] (solver order, faces; the model was
+//!   validated once, when it was decoded).
 //!
 //! Run with `cargo bench -p springmesh-core --bench load`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Test code: a failed expectation is a failed test.
@@ -13,8 +14,8 @@ mod common;
 
 use common::{GridSprings, grid_cloth};
 use criterion::{Criterion, criterion_group, criterion_main};
-use springmesh_core::Simulation;
 use springmesh_core::io::{self, FileFormat};
+use springmesh_core::{Simulation, ValidModel};
 use std::path::Path;
 
 fn load(c: &mut Criterion) {
@@ -30,9 +31,8 @@ fn load(c: &mut Criterion) {
     group.sample_size(20);
     group.bench_function("decode", |b| b.iter(|| io::decode(&bytes, name).expect("valid")));
     group.bench_function("file", |b| b.iter(|| io::load(&file).expect("valid")));
-    group.bench_function("compile", |b| {
-        b.iter(|| Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid")))
-    });
+    let valid = ValidModel::new(model).expect("valid");
+    group.bench_function("compile", |b| b.iter(|| Simulation::new(&valid)));
     group.finish();
     std::fs::remove_dir_all(&folder).ok();
 }

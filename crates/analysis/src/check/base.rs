@@ -1,14 +1,24 @@
-//! Whether a body stands on a stable base, and how stable: the horizontal convex hull of its
-//! lowest nodes (of a cage, its lowest surface vertices: the skin is what touches) must hold
-//! its centre of mass (Andrew's monotone chain for the hull), and tipping it over the hull's
-//! nearest edge must raise its centre of mass by at least [`MIN_RISE`] of the diagonal.
+//! Where a rigid copy of a body comes to rest on the ground, and whether it rests there
+//! stably: the face of the convex hull of its drawn surface (of a cage, its skin: the skin is
+//! what touches) on which it stands with its centre of mass over it, and how far tipping it
+//! over that face's nearest edge would raise its centre of mass.
 //!
-//! "Lowest" is within [`BASE_BAND`] of the lowest node: the nodes that touch a flat ground
-//! (the flat feet of a standing body: hooves, a table's legs, a smoothed blob's paws).
+//! **The rest face.** A rigid body set down in its rest pose touches the ground with its
+//! lowest points. Those within [`BASE_BAND`] of the lowest (the flat feet of a standing body:
+//! hooves, a table's legs, a smoothed blob's paws) are its contact; when their convex hull
+//! holds the foot of the perpendicular from its centre of mass, it rests there. Otherwise it
+//! tips: about the point of the contact nearest that foot, towards it, until the plane turned
+//! about that axis meets another point (a step of gift wrapping: the smallest angle
+//! atan2(−y, x) over the points at x > 0 beyond the axis and y below the plane). That is a
+//! supporting plane again, with a new contact; the walk repeats until the contact holds the
+//! foot, which is the face of the hull under the centre of mass, as a quasi-static tipping
+//! finds it. A posed figure whose feet are not level (a real cow's hooves differ by
+//! millimetres) rests on the face its lowest feet make, tilted by a fraction of a degree, and
+//! is judged from there; a body balanced on a corner rests on the face it tips onto.
 //!
 //! **The rise.** A rigid body tips about the edge of its base nearest its centre of mass: with
-//! d the horizontal distance from the centre's projection to that edge and h the centre's
-//! height above the ground, the centre rises
+//! d the distance within the base's plane from the foot of the perpendicular to that edge and
+//! h the centre's height above the plane, the centre rises
 //!
 //! ```text
 //! Δh = √(d² + h²) − h
@@ -25,8 +35,8 @@
 use glam::{Vec2, Vec3};
 use springmesh_core::SpringModel;
 
-/// How far above the lowest node (fraction of the bounding-box diagonal) a node still counts
-/// as part of the base.
+/// How far from the supporting plane (fraction of the bounding-box diagonal) a point still
+/// counts as part of the contact.
 pub(crate) const BASE_BAND: f32 = 0.002;
 
 /// The least rise of the centre of mass (fraction of the diagonal) over the base's nearest
@@ -34,42 +44,101 @@ pub(crate) const BASE_BAND: f32 = 0.002;
 /// of 0.09% on a UV sphere of 40 rings, less on finer ones) does not count (module docs).
 pub(crate) const MIN_RISE: f32 = 0.002;
 
-/// How far (fraction of the diagonal) the centre of mass of `model` at rest must rise to tip
-/// it over the nearest edge of its base against `up` (module docs); 0 when the base does not
-/// hold the centre.
-pub(crate) fn tipping_rise(model: &SpringModel, up: Vec3, diagonal: f32) -> f32 {
+/// The most tips the walk to the rest face takes (each is one pass over the surface): a
+/// body balanced on a corner of a box reaches a face in two.
+const MAX_TIPS: usize = 64;
+
+/// Where a rigid copy of a body rests (module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Rest {
+    /// The rest face's outward normal in the body's rest frame: the direction that points
+    /// down, into the ground, when the body rests on it.
+    pub down: Vec3,
+    /// How far (fraction of the diagonal) its centre of mass rises when tipped over the
+    /// face's nearest edge: 0 when the face only just holds it.
+    pub rise: f32,
+}
+
+/// Where a rigid copy of `model` set down on a ground whose normal is `up` comes to rest
+/// (module docs); `None` for a body with no surface or mass, or when the walk does not end.
+pub(crate) fn rest(model: &SpringModel, up: Vec3, diagonal: f32) -> Option<Rest> {
     let surface = model.surface_positions();
-    let height = |x: &Vec3| x.dot(up);
-    let lowest = surface.iter().map(height).fold(f32::INFINITY, f32::min);
-    let across = up.any_orthonormal_vector();
-    let along = up.cross(across);
-    let flat = |x: Vec3| Vec2::new(x.dot(across), x.dot(along));
-    let on_ground = surface.iter().filter(|x| height(x) <= lowest + BASE_BAND * diagonal);
-    let base: Vec<Vec2> = on_ground.map(|&x| flat(x)).collect();
-    let p = model.nodes.positions();
     let masses = model.nodes.masses();
     let total: f32 = masses.iter().sum();
-    let weighted: Vec3 = p.iter().zip(masses).map(|(&x, &m)| x * m).sum();
-    let centre = weighted / total.max(f32::MIN_POSITIVE);
-    let h = (height(&centre) - lowest).max(0.0);
-    let d = hull_margin(base, flat(centre)).unwrap_or(0.0);
-    ((d * d + h * h).sqrt() - h) / diagonal.max(f32::MIN_POSITIVE)
+    if surface.is_empty() || total.is_nan() || total <= 0.0 {
+        return None;
+    }
+    let weighted: Vec3 = model.nodes.positions().iter().zip(masses).map(|(&x, &m)| x * m).sum();
+    let centre = weighted / total;
+    let band = BASE_BAND * diagonal;
+    let mut down = -up;
+    for _ in 0..MAX_TIPS {
+        let reach = surface.iter().map(|p| p.dot(down)).fold(f32::NEG_INFINITY, f32::max);
+        let across = down.any_orthonormal_vector();
+        let along = down.cross(across);
+        let flat = |x: Vec3| Vec2::new(x.dot(across), x.dot(along));
+        let contact: Vec<Vec2> =
+            surface.iter().filter(|p| p.dot(down) >= reach - band).map(|&p| flat(p)).collect();
+        let hull = convex_hull(contact);
+        let foot = flat(centre);
+        let h = (reach - centre.dot(down)).max(0.0);
+        match margin(&hull, foot) {
+            Ok(d) => {
+                let rise = ((d * d + h * h).sqrt() - h) / diagonal.max(f32::MIN_POSITIVE);
+                return Some(Rest { down, rise });
+            }
+            Err(nearest) => {
+                let w2 = (foot - nearest).normalize_or_zero();
+                let w = across * w2.x + along * w2.y;
+                let pivot = across * nearest.x + along * nearest.y + down * reach;
+                down = tipped(surface, pivot, down, w)?;
+            }
+        }
+    }
+    None
 }
 
-/// Whether `model` at rest stands on a stable base against `up`: tipping it raises its centre
-/// of mass by at least [`MIN_RISE`] (module docs).
+/// The outward normal of the supporting plane turned from `down` about the axis through
+/// `pivot` perpendicular to `down` and `w`, towards `w`, until it meets the first point of
+/// `points` beyond the axis (module docs); `None` when no point lies beyond it.
+fn tipped(points: &[Vec3], pivot: Vec3, down: Vec3, w: Vec3) -> Option<Vec3> {
+    let angle = points
+        .iter()
+        .filter_map(|&p| {
+            let r = p - pivot;
+            let (x, y) = (r.dot(w), r.dot(down));
+            (x > 1e-6 * r.length()).then(|| (-y).max(0.0).atan2(x))
+        })
+        .fold(f32::INFINITY, f32::min);
+    (angle.is_finite() && angle > 0.0).then(|| (down * angle.cos() + w * angle.sin()).normalize())
+}
+
+/// Where `model` rests, when it rests on a stable base against `up`: its rest face exists and tipping it
+/// over that face's edge raises its centre of mass by at least [`MIN_RISE`] (module docs).
+pub(crate) fn stable_rest(model: &SpringModel, up: Vec3, diagonal: f32) -> Option<Rest> {
+    rest(model, up, diagonal).filter(|r| r.rise >= MIN_RISE)
+}
+
+/// How far (fraction of the diagonal) the centre of mass of `model` at rest must rise to tip
+/// it over the nearest edge of its rest face against `up` (module docs); 0 without one.
+#[cfg(test)]
+pub(crate) fn tipping_rise(model: &SpringModel, up: Vec3, diagonal: f32) -> f32 {
+    rest(model, up, diagonal).map_or(0.0, |r| r.rise)
+}
+
+/// Whether `model` at rest stands on a stable base against `up` (module docs).
+#[cfg(test)]
 pub(crate) fn stable_base(model: &SpringModel, up: Vec3, diagonal: f32) -> bool {
-    tipping_rise(model, up, diagonal) >= MIN_RISE
+    stable_rest(model, up, diagonal).is_some()
 }
 
-/// The distance from `q` to the nearest edge of the convex hull of `points` when the hull
-/// holds `q` strictly inside; `None` otherwise (and for fewer than three points not on one
-/// line).
-fn hull_margin(mut points: Vec<Vec2>, q: Vec2) -> Option<f32> {
+/// The convex hull of `points`, counter-clockwise (Andrew's monotone chain), without repeated
+/// or collinear points: one point, two, or a polygon.
+fn convex_hull(mut points: Vec<Vec2>) -> Vec<Vec2> {
     points.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
     points.dedup();
     if points.len() < 3 {
-        return None;
+        return points;
     }
     let turn = |o: Vec2, a: Vec2, b: Vec2| (a - o).perp_dot(b - o);
     let mut hull: Vec<Vec2> = Vec::with_capacity(2 * points.len());
@@ -85,15 +154,41 @@ fn hull_margin(mut points: Vec<Vec2>, q: Vec2) -> Option<f32> {
         }
         hull.pop();
     }
-    if hull.len() < 3 {
-        return None;
-    }
+    hull
+}
+
+/// The distance from `q` to the nearest edge of the convex polygon `hull` when it holds `q`
+/// (0 on an edge); otherwise the point of `hull` (a polygon, a segment or a point) nearest
+/// `q`.
+fn margin(hull: &[Vec2], q: Vec2) -> Result<f32, Vec2> {
+    let nearest = |a: Vec2, b: Vec2| {
+        let ab = b - a;
+        let t = if ab.length_squared() > 0.0 {
+            ((q - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        a + ab * t
+    };
+    let Some(&first) = hull.first() else { return Err(q) };
     let edges = (0..hull.len()).map(|i| (hull[i], hull[(i + 1) % hull.len()]));
-    // Distance to each edge's line, positive inside (the hull runs counter-clockwise).
-    let margin = edges
-        .map(|(a, b)| turn(a, b, q) / a.distance(b).max(f32::MIN_POSITIVE))
-        .fold(f32::INFINITY, f32::min);
-    (margin > 0.0).then_some(margin)
+    if hull.len() >= 3 {
+        // Distance to each edge's line, positive inside (the hull runs counter-clockwise).
+        let inside = edges
+            .clone()
+            .map(|(a, b)| (a - q).perp_dot(b - q) / a.distance(b).max(f32::MIN_POSITIVE))
+            .fold(f32::INFINITY, f32::min);
+        if inside >= 0.0 {
+            return Ok(inside);
+        }
+    }
+    let closest = edges.map(|(a, b)| nearest(a, b)).fold(first, |best, p| {
+        if p.distance_squared(q) < best.distance_squared(q) { p } else { best }
+    });
+    if closest.distance(q) <= 1e-6 * (1.0 + q.length()) {
+        return Ok(0.0);
+    }
+    Err(closest)
 }
 
 #[cfg(test)]
@@ -102,13 +197,19 @@ mod tests {
 
     #[test]
     fn a_square_holds_its_centre_at_its_distance_and_not_a_point_outside_or_on_its_edge() {
-        let square = vec![Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y, Vec2::splat(0.5)];
-        let margin = hull_margin(square.clone(), Vec2::new(0.3, 0.6)).expect("inside");
-        assert!((margin - 0.3).abs() < 1e-6, "0.3 from the left edge: {margin}");
-        assert_eq!(hull_margin(square.clone(), Vec2::new(1.2, 0.5)), None);
-        assert_eq!(hull_margin(square, Vec2::new(1.0, 0.5)), None, "on the edge is not inside");
-        let line = vec![Vec2::ZERO, Vec2::X, Vec2::new(2.0, 0.0)];
-        assert_eq!(hull_margin(line, Vec2::new(1.0, 0.0)), None, "a line is no base");
+        let square = convex_hull(vec![Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y, Vec2::splat(0.5)]);
+        let m = margin(&square, Vec2::new(0.3, 0.6)).expect("inside");
+        assert!((m - 0.3).abs() < 1e-6, "0.3 from the left edge: {m}");
+        assert_eq!(margin(&square, Vec2::new(1.2, 0.5)), Err(Vec2::new(1.0, 0.5)));
+        assert_eq!(margin(&square, Vec2::new(1.0, 0.5)), Ok(0.0), "on the edge holds it, barely");
+        let line = convex_hull(vec![Vec2::ZERO, Vec2::X, Vec2::new(2.0, 0.0)]);
+        assert_eq!(line.len(), 2, "a line is a segment");
+        assert_eq!(
+            margin(&line, Vec2::new(1.0, 0.0)),
+            Ok(0.0),
+            "a line holds what is on it, barely"
+        );
+        assert_eq!(margin(&line, Vec2::new(1.0, 1.0)), Err(Vec2::new(1.0, 0.0)));
     }
 
     /// Nodes at `points` (1 kg each), no springs.
@@ -130,16 +231,43 @@ mod tests {
         // Over an edge 0.5 from the centre, 0.5 up: it rises √0.5 − 0.5.
         let rise = tipping_rise(&nodes(&corners), Vec3::Y, 1.0);
         assert!((rise - (0.5f32.sqrt() - 0.5)).abs() < 1e-6, "{rise}");
-        // The same box standing on one corner (turned so that one corner is lowest).
+        // The same box standing on one corner (turned so that one corner is lowest): its
+        // centre of mass is right over that corner, balanced, and the least tip drops it.
         let turn = glam::Quat::from_rotation_arc(Vec3::ONE.normalize(), Vec3::Y);
         let on_tip: Vec<Vec3> = corners.iter().map(|&p| turn * p).collect();
         assert!(!stable_base(&nodes(&on_tip), Vec3::Y, 1.7));
-        // Four feet with the weight hanging out beyond them.
+        // Four feet with the weight hanging out beyond them: it tips onto its heavy side, the
+        // face from the foot edge at x = 1 to the weight at x = 8 (a fall, from its pose).
         let mut heavy_side = corners.clone();
         heavy_side.push(Vec3::new(8.0, 1.0, 0.5));
         let mut m = nodes(&heavy_side);
         m.nodes.masses_mut()[8] = 50.0;
-        assert!(!stable_base(&m, Vec3::Y, 8.0));
+        let rest = rest(&m, Vec3::Y, 8.0).expect("it comes to rest");
+        let expected = Vec3::new(1.0, -7.0, 0.0).normalize();
+        assert!(rest.down.distance(expected) < 1e-4, "{rest:?}");
+    }
+
+    #[test]
+    fn feet_a_few_millimetres_apart_in_height_make_a_base() {
+        // A 1 m box on four 5 cm feet whose heights differ by up to 6 mm (more than the band
+        // of 0.2% of its 1.5 m diagonal, 3 mm: the lowest two are a line, no base as the
+        // lowest nodes): a rigid copy rests on the face its lowest feet make, tilted a few
+        // tenths of a degree, and stands.
+        let mut points: Vec<Vec3> = (0..8)
+            .map(|c| Vec3::new((c & 1) as f32, 0.05 + ((c >> 1) & 1) as f32 * 0.5, (c >> 2) as f32))
+            .collect();
+        let lift = [0.0, 0.006, 0.002, 0.005];
+        for (k, (x, z)) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)].into_iter().enumerate()
+        {
+            points.push(Vec3::new(x, lift[k], z));
+        }
+        let m = nodes(&points);
+        let diagonal = m.bounding_box().expect("nodes").diagonal();
+        let rest = rest(&m, Vec3::Y, diagonal).expect("it comes to rest");
+        let tilt = rest.down.angle_between(Vec3::NEG_Y).to_degrees();
+        assert!(tilt > 0.05 && tilt < 0.5, "tilted by the feet: {tilt}°");
+        assert!(rest.rise >= MIN_RISE, "and stands: {rest:?}");
+        assert!(stable_base(&m, Vec3::Y, diagonal));
     }
 
     /// The vertices of a UV sphere of radius 1 with `rings` bands and `segments` meridians.

@@ -26,14 +26,17 @@
 //! its end shape may be fine. [`rest_sag`] measures the same error once the model has come
 //! to rest under gravity: what `springmesh tune --sag` aims at.
 //!
-//! **Tilt.** At every frame of the gravity test, the angle between the up axis (+y, the
-//! ground's normal) and where the alignment's rotation carries it: how far the body has turned over.
-//! It counts when the body rests on a **stable base** ([`base`]): the horizontal convex hull of
-//! its nodes within 0.2% of the diagonal of the lowest (those on the ground) holds the
-//! projection of its centre of mass, and tipping it over the hull's nearest edge would raise
-//! that centre by at least 0.2% of the diagonal (four feet, a flat bottom) — a ball, which
-//! rolls over the rim of its lowest faces, or a body hanging from anchors, may turn without
-//! failing. The model is `stable` when the shake error and the worst sag error are below
+//! **Tilt.** A body on the ground is judged from where a rigid copy of it comes to rest
+//! ([`base`]): the face of the convex hull of its surface under its centre of mass, found by
+//! tipping it quasi-statically from its rest pose (a posed figure whose feet are not level
+//! rests on the face its lowest feet make, tilted a little; that is not a fall). At every
+//! frame of the gravity test, the tilt is the angle between that face's outward normal and
+//! where the alignment's rotation carries the ground's down (−y), less the angle it started
+//! at: how far the body has turned away from its rest beyond the way to it. It counts when
+//! the rest face is a **stable base**: tipping the body over the face's nearest edge would
+//! raise its centre of mass by at least 0.2% of the diagonal (four feet, a flat bottom) — a
+//! ball, which rolls over the rim of its lowest faces, or a body hanging from anchors, may
+//! turn without failing. The model is `stable` when the shake error and the worst sag error are below
 //! `threshold` and, on a stable base, the tilt stayed within `max_tilt_degrees`.
 //!
 //! Defaults: a shake of 1 diagonal per second (a 30 cm jelly gets up to 30 cm/s per axis,
@@ -208,16 +211,20 @@ fn gravity_test(
     let rest = model.nodes.positions();
     // The ground is horizontal: its normal is the up axis a body on it keeps (or not).
     let up = Vec3::Y;
-    let mut course = Course {
-        stable_base: support != Support::Anchors && base::stable_base(model, up, diagonal),
-        ..Course::default()
-    };
+    // A body on the ground is judged from where a rigid copy of it comes to rest: its tilt
+    // is how far it turned from that rest face, beyond the turn it started with.
+    let base = (support != Support::Anchors).then(|| base::stable_rest(model, up, diagonal));
+    let base = base.flatten();
+    let down = base.map_or(-up, |r| r.down);
+    let start = f64::from(down.angle_between(-up).to_degrees());
+    let mut course = Course { stable_base: base.is_some(), ..Course::default() };
     let mut worst = sim.positions().to_vec();
     let mut worst_error = 0.0;
     run(&mut sim, options.sag_seconds, |sim| {
         let (rotation, translation) = best_rigid(sim.positions(), rest);
         let error = rms(&node_errors(sim.positions(), rest, (rotation, translation), diagonal));
-        let tilt = f64::from((rotation * up).dot(up).clamp(-1.0, 1.0).acos().to_degrees());
+        let turned = f64::from((rotation * -up).dot(down).clamp(-1.0, 1.0).acos().to_degrees());
+        let tilt = (turned - start).max(0.0);
         if error > worst_error {
             (worst_error, course.worst_at) = (error, sim.time());
             worst.copy_from_slice(sim.positions());
@@ -442,6 +449,41 @@ mod tests {
         let report = check(&m, &CheckOptions::default()).expect("finite");
         assert!(report.sag.error > 0.05, "a mechanism folds: {}", report.sag.error);
         assert!(!report.stable);
+    }
+
+    #[test]
+    fn a_block_on_feet_a_few_millimetres_uneven_is_judged_and_stands() {
+        // A braced 1 m block on four 5 cm feet under its bottom corners, whose heights differ
+        // by up to 6 mm: the nodes within 0.2% of the diagonal of the lowest are two feet on a
+        // line, which judged nothing; a rigid copy rests on its lowest feet, a few tenths of
+        // a degree off level, and the body stands there.
+        let mut m = block([3, 3, 3], true);
+        for k in m.springs.stiffnesses_mut() {
+            *k = 2000.0;
+        }
+        for (lift, (x, z)) in
+            [0.0, 0.006, 0.002, 0.005].into_iter().zip([(0, 0), (2, 0), (0, 2), (2, 2)])
+        {
+            let corner = NodeId((z * 9 + x) as u32);
+            let foot = NodeId(m.nodes.len() as u32);
+            let above = m.nodes.positions()[corner.index()];
+            m.nodes.push(Node { position: above - Vec3::Y * (0.05 - lift), mass: 0.01 });
+            let near: Vec<NodeId> = (0..27u32)
+                .map(NodeId)
+                .filter(|&n| m.distance(n, corner).is_some_and(|d| d < 0.75))
+                .collect();
+            for n in near {
+                let d = m.distance(foot, n).unwrap_or(0.0);
+                m.springs.push(Spring::new(foot, n, d, 2000.0, SpringKind::Manual));
+            }
+        }
+        assert_eq!(m.validate(), Ok(()));
+        let report = check(&m, &CheckOptions::default()).expect("finite");
+        let c = report.course;
+        println!("uneven feet: {c:?}, worst error {}", report.sag.error);
+        assert!(c.stable_base, "its rest face is a base");
+        assert!(c.tilt_degrees < 1.0, "it stands where a rigid copy rests: {}°", c.tilt_degrees);
+        assert!(report.stable, "{report:?}");
     }
 
     #[test]
