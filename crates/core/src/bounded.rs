@@ -1,11 +1,11 @@
 //! Deserializers that never trust a length prefix to size an allocation.
 //!
 //! A `.spring` payload announces the length of every sequence and string before its contents.
-//! serde's own `Vec` preallocates up to 1 MiB from that announcement and bincode's `String`
-//! allocates all of it at once, so a 100-byte hostile file could claim a string of 2⁶⁰ bytes.
-//! The helpers here grow sequences only as elements actually decode, and read strings through
-//! `deserialize_str`, which bincode answers by borrowing from the input slice (failing if the
-//! bytes are not there) before anything is copied. Every allocation made while decoding is
+//! serde's own `Vec` preallocates up to 1 MiB from that announcement, and a `String` read as
+//! owned could be allocated whole, so a 100-byte hostile file could claim a string of 2⁶⁰
+//! bytes. The helpers here grow sequences only as elements actually decode, and read strings
+//! through `deserialize_str`, which the record reader ([`crate::io`]) answers by borrowing
+//! from the input slice (failing if the bytes are not there) before anything is copied. Every allocation made while decoding is
 //! thereby bounded by what the file really contains.
 //!
 //! On the wire nothing changes: these are the standard encodings of `Vec<T>`, `String`,

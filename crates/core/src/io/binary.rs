@@ -7,15 +7,16 @@
 //!     12    4 crc32        u32 little endian, CRC-32 (IEEE) of the payload
 //!     16    8 payload_len  u64 little endian, bytes after the header
 //!     24    … payload      versions 3 to 5: flat arrays per field ([`super::flat`]; 4 adds
-//!                          the skin), then the params and metadata in bincode 2 with
-//!                          fixed-width little-endian integers; versions 1 and 2: the whole
-//!                          model in bincode
+//!                          the skin), then the params and metadata as records
+//!                          ([`super::records`]); versions 1 and 2: the whole model as one
+//!                          record
 //! ```
 //!
 //! docs/file-format.md describes the payload byte by byte. The magic's first byte has its high
 //! bit set and the CR LF / LF pair catches files mangled by text-mode transfers, as in PNG.
 
 use super::flat;
+use super::records;
 use super::schema::{LegacyFile, SimParamsV1, SimParamsV4};
 use crate::model::{Metadata, SimParams};
 use crate::{CoreError, SpringModel, ValidModel};
@@ -33,12 +34,6 @@ pub const FORMAT_VERSION: u32 = 5;
 
 /// Size of the fixed header in bytes.
 pub const HEADER_LEN: usize = 24;
-
-/// bincode settings of the payload: little endian, fixed-width integers (u32 enum tags, u64
-/// lengths), no limit (allocations are bounded by [`super::bounded`] instead).
-fn config() -> impl bincode::config::Config {
-    bincode::config::standard().with_little_endian().with_fixed_int_encoding()
-}
 
 /// The header fields, read without interpretation.
 struct Header {
@@ -65,7 +60,7 @@ impl Header {
 
 /// Encodes `model` as a complete `.spring` file. `file` only names the target in errors.
 pub fn encode(model: &SpringModel, file: &Path) -> Result<Vec<u8>, CoreError> {
-    let tail = bincode::serde::encode_to_vec((&model.params, &model.metadata), config())
+    let tail = records::to_bytes(&(&model.params, &model.metadata))
         .map_err(|e| CoreError::Encode { file: file.to_path_buf(), reason: e.to_string() })?;
     let payload = flat::encode(model, &tail);
     let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
@@ -120,20 +115,18 @@ pub fn read(mut reader: impl Read, len: u64, file: &Path) -> Result<ValidModel, 
     let mut source = flat::Source::new(reader, found, file);
     let model = match header.version {
         1 => source.rest().and_then(|payload| {
-            let v1 = bincode_whole::<LegacyFile<SimParamsV1>>(&payload, file)?;
+            let v1 = record::<LegacyFile<SimParamsV1>>(&payload, file)?;
             Ok(SpringModel::from(v1.upgraded()))
         }),
         2 => source.rest().and_then(|payload| {
-            let v2 = bincode_whole::<LegacyFile<SimParamsV4>>(&payload, file)?;
+            let v2 = record::<LegacyFile<SimParamsV4>>(&payload, file)?;
             Ok(SpringModel::from(v2.upgraded()))
         }),
         3 | 4 => flat::decode(&mut source, header.version == 4, |tail| {
-            let (params, metadata) = bincode_whole::<(SimParamsV4, Metadata)>(tail, file)?;
+            let (params, metadata) = record::<(SimParamsV4, Metadata)>(tail, file)?;
             Ok((params.into(), metadata))
         }),
-        _ => flat::decode(&mut source, true, |tail| {
-            bincode_whole::<(SimParams, Metadata)>(tail, file)
-        }),
+        _ => flat::decode(&mut source, true, |tail| record::<(SimParams, Metadata)>(tail, file)),
     };
     let actual = source.finish()?;
     if actual != header.crc32 {
@@ -148,42 +141,8 @@ pub fn read(mut reader: impl Read, len: u64, file: &Path) -> Result<ValidModel, 
     Ok(ValidModel::validated(model))
 }
 
-/// Decodes `bytes` as one `T` in bincode, using every byte.
-fn bincode_whole<T: serde::de::DeserializeOwned>(
-    bytes: &[u8],
-    file: &Path,
-) -> Result<T, CoreError> {
-    let decode_error = |reason: String| CoreError::Decode { file: file.to_path_buf(), reason };
-    let (value, used): (T, usize) = bincode::serde::borrow_decode_from_slice(bytes, config())
-        .map_err(|e| decode_error(describe(&e)))?;
-    if used != bytes.len() {
-        return Err(decode_error(format!(
-            "{} unexpected bytes after the end of the model",
-            bytes.len() - used
-        )));
-    }
-    Ok(value)
-}
-/// A decoding error in words (bincode's own `Display` is its `Debug` text).
-fn describe(e: &bincode::error::DecodeError) -> String {
-    use bincode::error::DecodeError as E;
-    match e {
-        E::UnexpectedEnd { additional } => {
-            format!("the payload ends {additional} bytes before the model does")
-        }
-        E::LimitExceeded => "a list is longer than the file could hold".into(),
-        E::UnexpectedVariant { type_name, found, .. } if type_name.starts_with("Option") => {
-            format!("an optional field's tag is {found}, not 0 (absent) or 1 (present)")
-        }
-        E::UnexpectedVariant { type_name, found, .. } => {
-            let name = type_name.rsplit("::").next().unwrap_or(type_name);
-            format!("{found} is not a known value of {name}")
-        }
-        E::Utf8 { .. } => "a text field is not valid UTF-8".into(),
-        E::InvalidBooleanValue(b) => format!("{b} is not a boolean (0 or 1)"),
-        E::OutsideUsizeRange(n) => format!("a length of {n} is out of range"),
-        E::OtherString(text) => text.clone(),
-        E::Other(text) => (*text).into(),
-        _ => "the payload does not follow the .spring layout (docs/file-format.md)".into(),
-    }
+/// Decodes `bytes` as one `T` record ([`super::records`]), using every byte.
+fn record<T: serde::de::DeserializeOwned>(bytes: &[u8], file: &Path) -> Result<T, CoreError> {
+    records::from_bytes(bytes)
+        .map_err(|e| CoreError::Decode { file: file.to_path_buf(), reason: e.to_string() })
 }

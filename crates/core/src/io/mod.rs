@@ -6,6 +6,7 @@ pub mod json;
 
 mod atomic;
 mod flat;
+mod records;
 mod schema;
 
 pub use atomic::{AtomicFile, write_atomic, write_atomic_with};
@@ -17,7 +18,7 @@ use std::path::Path;
 /// The two model file formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileFormat {
-    /// `.spring`: header + bincode payload.
+    /// `.spring`: a header, then the model as flat arrays and records.
     Binary,
     /// `.spring.json`: readable JSON.
     Json,

@@ -1,4 +1,4 @@
-//! The serialized form of a model, shared by `.spring` (bincode) and `.spring.json`.
+//! The serialized form of a model, shared by `.spring` (its records) and `.spring.json`.
 //!
 //! Records are stored as lists of objects (one object per node, spring, face) because that is
 //! the readable JSON contract; in memory the model keeps one column per field. Field order here
@@ -15,7 +15,7 @@ use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
 /// A whole model as written to a file; `P` is the parameters' layout (version 1 files have
-/// [`SimParamsV1`]), `S` the skin's: [`SkinFile`] in JSON, nothing in the bincode of versions
+/// [`SimParamsV1`]), `S` the skin's: [`SkinFile`] in JSON, nothing in the records of versions
 /// 1 and 2 ([`LegacyFile`]), which had no skin.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -151,7 +151,7 @@ pub(crate) struct SimParamsV1 {
 }
 
 /// The parameters as format versions 2 to 4 stored them: [`SimParams`] without
-/// `shape_matching`. Frozen, as [`SimParamsV1`]; bincode writes a struct as its fields in
+/// `shape_matching`. Frozen, as [`SimParamsV1`]; a record is a struct's fields in
 /// order, so the nested version 1 fields are the same bytes as listing them here.
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct SimParamsV4 {
