@@ -1,13 +1,14 @@
 //! `springmesh brace FILE -o OUT`: the one-click fix of the editor, kept only when it helps.
 
 use crate::input;
-use crate::output::print_json;
+use crate::output::emit;
 use anyhow::{Context, Result};
-use serde_json::json;
+use serde::Serialize;
 use springmesh_analysis::brace::{brace, error};
 use springmesh_analysis::check::CheckOptions;
 use springmesh_convert::DEFAULT_VICINITY;
 use springmesh_core::{ValidModel, io};
+use std::fmt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -49,38 +50,59 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let model = ValidModel::new(model).with_context(|| file.clone())?;
     io::save(&model, &args.output)
         .with_context(|| format!("{}: cannot save the model", args.output.display()))?;
-    let closed = model.enclosed_volume().is_ok();
-    if args.json {
-        let number = |x: f64| if x.is_finite() { json!(x) } else { json!(null) };
-        print_json(&json!({
-            "file": args.file,
-            "output": args.output,
-            "error_before": number(before),
-            "error_after": number(after),
-            "tried": added,
-            "kept": kept,
-            "closed": closed,
-        }));
-        return Ok(ExitCode::SUCCESS);
+    let braced = Braced {
+        file: args.file,
+        output: args.output,
+        error_before: before,
+        error_after: after,
+        tried: added,
+        kept,
+        closed: model.enclosed_volume().is_ok(),
+        found: tried.is_some(),
+    };
+    emit(&braced, args.json)
+}
+
+/// What `brace` tried and kept (errors as fractions of the diagonal; null when nothing was
+/// tried).
+#[derive(Serialize)]
+struct Braced {
+    file: PathBuf,
+    output: PathBuf,
+    error_before: f64,
+    error_after: f64,
+    tried: usize,
+    kept: bool,
+    closed: bool,
+    /// Springs were found to try.
+    #[serde(skip)]
+    found: bool,
+}
+
+impl fmt::Display for Braced {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (file, output) = (self.file.display(), self.output.display());
+        let (before, after, added) =
+            (self.error_before * 100.0, self.error_after * 100.0, self.tried);
+        match (self.found, self.kept) {
+            (false, _) => {
+                writeln!(f, "{file}: nothing to add around the worst nodes; saved unchanged")?
+            }
+            (true, true) => writeln!(
+                f,
+                "{file}: added {added} springs; error {before:.3}% -> {after:.3}% -> {output}"
+            )?,
+            (true, false) => writeln!(
+                f,
+                "{file}: {added} springs would have made the error {after:.3}% (now {before:.3}%): not applied; saved unchanged"
+            )?,
+        }
+        if self.closed && !self.kept {
+            writeln!(
+                f,
+                "  the model's surface is closed: converting its mesh with --solid gives it an inside"
+            )?;
+        }
+        Ok(())
     }
-    match (&tried, kept) {
-        (None, _) => println!("{file}: nothing to add around the worst nodes; saved unchanged"),
-        (Some(_), true) => println!(
-            "{file}: added {added} springs; error {:.3}% -> {:.3}% -> {}",
-            before * 100.0,
-            after * 100.0,
-            args.output.display()
-        ),
-        (Some(_), false) => println!(
-            "{file}: {added} springs would have made the error {:.3}% (now {:.3}%): not applied; saved unchanged",
-            after * 100.0,
-            before * 100.0
-        ),
-    }
-    if closed && !kept {
-        println!(
-            "  the model's surface is closed: converting its mesh with --solid gives it an inside"
-        );
-    }
-    Ok(ExitCode::SUCCESS)
 }

@@ -1,10 +1,12 @@
-//! `springmesh check FILE`: the shape-retention and gravity tests of springmesh-core.
+//! `springmesh check FILE`: the shape-retention and gravity tests of springmesh-analysis.
 
 use crate::input;
-use crate::output::print_json;
+use crate::output::emit;
 use anyhow::Result;
+use serde::Serialize;
 use serde_json::{Value, json};
-use springmesh_analysis::check::{CheckOptions, Deviation, Support, check};
+use springmesh_analysis::check::{CheckOptions, CheckReport, Deviation, Support, check};
+use std::fmt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -51,41 +53,77 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ..CheckOptions::default()
     };
     let r = check(&model, &options).map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
-    let worst = |d: &Deviation| -> Vec<Value> {
-        d.worst_nodes.iter().map(|(n, e)| json!({"node": n.0, "error": e})).collect()
-    };
-    let support = match r.support {
-        Support::Anchors => json!({"anchors": true}),
-        Support::Ground { height } => json!({"ground": height}),
-    };
-    if args.json {
-        print_json(&json!({
-            "file": args.file,
-            "shape_error": r.shake.error,
-            "max_node_error": r.shake.max_node_error,
-            "worst_nodes": worst(&r.shake),
-            "sag_error": r.sag.error,
-            "sag_max_node_error": r.sag.max_node_error,
-            "sag_worst_nodes": worst(&r.sag),
-            "sag_support": support,
-            "sag_worst_at": r.course.worst_at,
-            "sag_end_error": r.course.end_error,
-            "tilt_degrees": r.course.tilt_degrees,
-            "tilt_at": r.course.tilt_at,
-            "stable_base": r.course.stable_base,
-            "stable": r.stable,
-            "threshold": r.threshold,
-            "max_tilt_degrees": options.max_tilt_degrees,
-            "components": r.components,
-            "unconnected_nodes": r.unconnected_nodes.iter().map(|n| n.0).collect::<Vec<_>>(),
-        }));
-    } else {
+    emit(&Checked::new(args.file, &r, options.max_tilt_degrees), args.json)
+}
+
+/// What `check` found (the JSON fields of docs/cli.md).
+#[derive(Serialize)]
+struct Checked {
+    file: PathBuf,
+    shape_error: f64,
+    max_node_error: f64,
+    worst_nodes: Vec<Value>,
+    sag_error: f64,
+    sag_max_node_error: f64,
+    sag_worst_nodes: Vec<Value>,
+    sag_support: Value,
+    sag_worst_at: f64,
+    sag_end_error: f64,
+    tilt_degrees: f64,
+    tilt_at: f64,
+    stable_base: bool,
+    stable: bool,
+    threshold: f64,
+    max_tilt_degrees: f64,
+    components: usize,
+    unconnected_nodes: Vec<u32>,
+    /// The full report, for the text.
+    #[serde(skip)]
+    report: CheckReport,
+}
+
+impl Checked {
+    fn new(file: PathBuf, r: &CheckReport, max_tilt_degrees: f64) -> Checked {
+        let worst = |d: &Deviation| -> Vec<Value> {
+            d.worst_nodes.iter().map(|(n, e)| json!({"node": n.0, "error": e})).collect()
+        };
+        Checked {
+            file,
+            shape_error: r.shake.error,
+            max_node_error: r.shake.max_node_error,
+            worst_nodes: worst(&r.shake),
+            sag_error: r.sag.error,
+            sag_max_node_error: r.sag.max_node_error,
+            sag_worst_nodes: worst(&r.sag),
+            sag_support: match r.support {
+                Support::Anchors => json!({"anchors": true}),
+                Support::Ground { height } => json!({"ground": height}),
+            },
+            sag_worst_at: r.course.worst_at,
+            sag_end_error: r.course.end_error,
+            tilt_degrees: r.course.tilt_degrees,
+            tilt_at: r.course.tilt_at,
+            stable_base: r.course.stable_base,
+            stable: r.stable,
+            threshold: r.threshold,
+            max_tilt_degrees,
+            components: r.components,
+            unconnected_nodes: r.unconnected_nodes.iter().map(|n| n.0).collect(),
+            report: r.clone(),
+        }
+    }
+}
+
+impl fmt::Display for Checked {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = &self.report;
         let verdict = if r.stable { "stable" } else { "UNSTABLE" };
-        println!(
-            "{}: {verdict} (threshold {:.3}% of the diagonal)",
-            args.file.display(),
-            r.threshold * 100.0
-        );
+        let threshold = r.threshold * 100.0;
+        writeln!(
+            f,
+            "{}: {verdict} (threshold {threshold:.3}% of the diagonal)",
+            self.file.display()
+        )?;
         let held = match r.support {
             Support::Anchors => "hanging from its anchors".to_string(),
             Support::Ground { height } => format!("on the ground at y = {height}"),
@@ -97,27 +135,33 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .take(5)
                 .map(|(n, e)| format!("{} ({:.2}%)", n.0, e * 100.0))
                 .collect();
-            println!(
+            writeln!(
+                f,
                 "  {name}: error {:.3}%, worst node {:.3}%; worst nodes: {}",
                 d.error * 100.0,
                 d.max_node_error * 100.0,
                 worst.join(", ")
-            );
+            )?;
         }
         let c = r.course;
-        println!(
-            "  sag at its worst {:.2} s into the test (at the end {:.3}%); tilt up to {:.1}° at {:.2} s{}",
+        let judged = if c.stable_base {
+            format!(" (on a stable base: at most {}° is stable)", self.max_tilt_degrees)
+        } else {
+            " (no stable base: not judged)".to_string()
+        };
+        writeln!(
+            f,
+            "  sag at its worst {:.2} s into the test (at the end {:.3}%); tilt up to {:.1}° at {:.2} s{judged}",
             c.worst_at,
             c.end_error * 100.0,
             c.tilt_degrees,
             c.tilt_at,
-            if c.stable_base {
-                format!(" (on a stable base: at most {}° is stable)", options.max_tilt_degrees)
-            } else {
-                " (no stable base: not judged)".to_string()
-            }
-        );
-        println!("  parts: {}; nodes without springs: {}", r.components, r.unconnected_nodes.len());
+        )?;
+        writeln!(
+            f,
+            "  parts: {}; nodes without springs: {}",
+            r.components,
+            r.unconnected_nodes.len()
+        )
     }
-    Ok(ExitCode::SUCCESS)
 }

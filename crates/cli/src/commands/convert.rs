@@ -1,18 +1,20 @@
 //! `springmesh convert INPUT... -o OUTPUT`: meshes into spring models.
 
 use crate::Usage;
-use crate::output::{print_json, report_json, warning_lines};
+use crate::output::{emit, warning_lines};
 use crate::progress;
 use anyhow::{Context, Result};
 use rayon::prelude::*;
-use serde_json::{Value, json};
+use serde::Serialize;
 use springmesh_convert::solid::material::DEFAULT_DENSITY;
 use springmesh_convert::{
     Control, ConvertOptions, ConvertReport, DEFAULT_BEND, DEFAULT_MAX_TRIANGLES, DEFAULT_NODE_MASS,
     DEFAULT_STRETCH, DEFAULT_VICINITY, ImportLimits, MassMode, PinColor, SolidOptions,
-    SpringSettings, Stage, convert_file_with, keep::keep_edits,
+    SpringSettings, Stage, convert_file_with,
+    keep::{Dropped, keep_edits},
 };
 use springmesh_core::io;
+use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -196,6 +198,39 @@ struct Outcome {
     result: Result<ConvertReport>,
 }
 
+/// A converted input: the conversion report with its input and output (docs/cli.md).
+#[derive(Serialize)]
+struct Converted<'a> {
+    input: &'a Path,
+    output: &'a Path,
+    #[serde(flatten)]
+    report: &'a ConvertReport,
+}
+
+/// An input that failed, and why (a line of `--json` output among the others).
+#[derive(Serialize)]
+struct Failed<'a> {
+    input: &'a Path,
+    error: String,
+}
+
+impl fmt::Display for Failed<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "error: {}", self.error)
+    }
+}
+
+/// An input converted with the edits of an older model carried over.
+#[derive(Serialize)]
+struct Reconverted<'a> {
+    #[serde(flatten)]
+    converted: Converted<'a>,
+    kept: &'a std::collections::BTreeMap<&'static str, usize>,
+    dropped: &'a [Dropped],
+    #[serde(skip)]
+    old: &'a Path,
+}
+
 pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(old) = &args.keep_edits {
         return reconvert(&args, old);
@@ -215,11 +250,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let result = convert_one(input, output, &options, control);
         bar.finish_and_clear();
         let report = result?;
-        print(
-            &Outcome { input: input.clone(), output: output.clone(), result: Ok(report) },
-            args.json,
-        );
-        return Ok(ExitCode::SUCCESS);
+        return emit(&Converted { input, output, report: &report }, args.json);
     }
     let bar = progress::bar(targets.len() as u64, "converting", args.json);
     let outcomes: Vec<Outcome> = targets
@@ -231,8 +262,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
         })
         .collect();
     bar.finish_and_clear();
-    for outcome in &outcomes {
-        print(outcome, args.json);
+    for o in &outcomes {
+        match &o.result {
+            Ok(report) => {
+                emit(&Converted { input: &o.input, output: &o.output, report }, args.json)?
+            }
+            Err(e) if args.json => {
+                emit(&Failed { input: &o.input, error: format!("{e:#}") }, true)?
+            }
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                ExitCode::FAILURE
+            }
+        };
     }
     let failed = outcomes.iter().filter(|o| o.result.is_err()).count();
     if failed > 0 {
@@ -296,30 +338,10 @@ fn reconvert(args: &Args, old_path: &Path) -> Result<ExitCode> {
     let kept = keep_edits(&old, &mut conversion, &options, old_path)?;
     io::save(&conversion.model, &args.output)
         .with_context(|| format!("{}: cannot save the model", input.display()))?;
-    if args.json {
-        let mut v = report_json(&conversion.report);
-        if let Value::Object(m) = &mut v {
-            m.insert("input".into(), json!(input));
-            m.insert("output".into(), json!(args.output));
-            m.insert("kept".into(), json!(kept.kept));
-            m.insert("dropped".into(), json!(kept.dropped));
-        }
-        print_json(&v);
-    } else {
-        let counts: Vec<String> = kept.kept.iter().map(|(k, n)| format!("{k} {n}")).collect();
-        println!(
-            "{} -> {} with the edits of {}: kept {}; dropped {}",
-            input.display(),
-            args.output.display(),
-            old_path.display(),
-            if counts.is_empty() { "none".to_string() } else { counts.join(", ") },
-            kept.dropped.len()
-        );
-        for d in &kept.dropped {
-            println!("  dropped {}: {}", d.edit, d.reason);
-        }
-    }
-    Ok(ExitCode::SUCCESS)
+    let converted = Converted { input, output: &args.output, report: &conversion.report };
+    let reconverted =
+        Reconverted { converted, kept: &kept.kept, dropped: &kept.dropped, old: old_path };
+    emit(&reconverted, args.json)
 }
 
 /// Converts `input` and saves the model to `output`.
@@ -335,49 +357,59 @@ fn convert_one(
     Ok(conversion.report)
 }
 
-fn print(o: &Outcome, json: bool) {
-    match (&o.result, json) {
-        (Ok(report), true) => {
-            let mut v = report_json(report);
-            if let Value::Object(m) = &mut v {
-                m.insert("input".into(), json!(o.input));
-                m.insert("output".into(), json!(o.output));
-            }
-            print_json(&v);
+impl fmt::Display for Converted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (r, s) = (self.report, &self.report.springs);
+        let shear =
+            if s.shear > 0 { format!(", {} of them shear", s.shear) } else { String::new() };
+        writeln!(
+            f,
+            "{} -> {}: {} nodes, {} faces, {} springs (stretch {}{shear}, bend {}, vicinity {}); welded {}, parts {}",
+            self.input.display(),
+            self.output.display(),
+            r.nodes,
+            r.faces,
+            s.total,
+            s.stretch,
+            s.bend,
+            s.vicinity,
+            r.welded,
+            r.components
+        )?;
+        if let (Some(solid), true) = (&r.solid, s.interior > 0) {
+            writeln!(
+                f,
+                "  solid: {} interior nodes at {:.4} m spacing, {} interior springs; E = {:.4e} Pa, {:.4} m³, {:.4} kg",
+                solid.interior_nodes,
+                solid.spacing,
+                s.interior,
+                solid.youngs_modulus,
+                solid.volume,
+                solid.mass
+            )?;
         }
-        (Err(e), true) => print_json(&json!({"input": o.input, "error": format!("{e:#}")})),
-        (Ok(r), false) => {
-            let s = &r.springs;
-            let shear =
-                if s.shear > 0 { format!(", {} of them shear", s.shear) } else { String::new() };
-            println!(
-                "{} -> {}: {} nodes, {} faces, {} springs (stretch {}{shear}, bend {}, vicinity {}); welded {}, parts {}",
-                o.input.display(),
-                o.output.display(),
-                r.nodes,
-                r.faces,
-                s.total,
-                s.stretch,
-                s.bend,
-                s.vicinity,
-                r.welded,
-                r.components
-            );
-            if let (Some(solid), true) = (&r.solid, s.interior > 0) {
-                println!(
-                    "  solid: {} interior nodes at {:.4} m spacing, {} interior springs; E = {:.4e} Pa, {:.4} m³, {:.4} kg",
-                    solid.interior_nodes,
-                    solid.spacing,
-                    s.interior,
-                    solid.youngs_modulus,
-                    solid.volume,
-                    solid.mass
-                );
-            }
-            for line in warning_lines(r) {
-                println!("{line}");
-            }
+        for line in warning_lines(r) {
+            writeln!(f, "{line}")?;
         }
-        (Err(e), false) => eprintln!("error: {e:#}"),
+        Ok(())
+    }
+}
+
+impl fmt::Display for Reconverted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let counts: Vec<String> = self.kept.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        writeln!(
+            f,
+            "{} -> {} with the edits of {}: kept {}; dropped {}",
+            self.converted.input.display(),
+            self.converted.output.display(),
+            self.old.display(),
+            if counts.is_empty() { "none".to_string() } else { counts.join(", ") },
+            self.dropped.len()
+        )?;
+        for d in self.dropped {
+            writeln!(f, "  dropped {}: {}", d.edit, d.reason)?;
+        }
+        Ok(())
     }
 }

@@ -1,10 +1,11 @@
 //! `springmesh sample NAME -o OUTPUT`: write a built-in sample model.
 
-use crate::output::print_json;
+use crate::output::emit;
 use anyhow::Result;
-use serde_json::json;
+use serde::Serialize;
 use springmesh_convert::samples::Sample;
 use springmesh_core::{ValidModel, io};
+use std::fmt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -32,27 +33,41 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let sample = args.name;
-    let model = sample.model();
-    io::save(&ValidModel::new(model.clone())?, &args.output)?;
-    if args.json {
-        print_json(&json!({
-            "sample": sample.name(),
-            "output": args.output,
-            "nodes": model.nodes.len(),
-            "springs": model.springs.len(),
-            "faces": model.faces.len(),
-            "anchors": model.anchors.len(),
-        }));
-    } else {
-        println!(
+    let model = ValidModel::new(sample.model())?;
+    io::save(&model, &args.output)?;
+    let written = Written {
+        sample: sample.name(),
+        output: args.output,
+        nodes: model.nodes.len(),
+        springs: model.springs.len(),
+        faces: model.faces.len(),
+        anchors: model.anchors.len(),
+    };
+    emit(&written, args.json)
+}
+
+/// What `sample` wrote.
+#[derive(Serialize)]
+struct Written {
+    sample: &'static str,
+    output: PathBuf,
+    nodes: usize,
+    springs: usize,
+    faces: usize,
+    anchors: usize,
+}
+
+impl fmt::Display for Written {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
             "{} -> {}: {} nodes, {} springs, {} faces, {} anchors",
-            sample.name(),
-            args.output.display(),
-            model.nodes.len(),
-            model.springs.len(),
-            model.faces.len(),
-            model.anchors.len()
-        );
+            self.sample,
+            self.output.display(),
+            self.nodes,
+            self.springs,
+            self.faces,
+            self.anchors
+        )
     }
-    Ok(ExitCode::SUCCESS)
 }

@@ -1,12 +1,13 @@
 //! `springmesh settle FILE -o OUT`: simulate until the model comes to rest, and keep that shape.
 
 use super::simulate::{Overrides, save_state};
-use crate::output::print_json;
+use crate::output::emit;
 use crate::{Usage, input};
 use anyhow::{Context, Result};
-use serde_json::json;
+use serde::Serialize;
 use springmesh_core::Simulation;
 use springmesh_core::sim::SettleOptions;
+use std::fmt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -56,24 +57,43 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let report = sim.settle(&options).with_context(|| file.clone())?;
     save_state(&model, sim.positions(), &args.output)?;
-    if args.json {
-        print_json(&json!({
-            "settled": report.settled,
-            "seconds": report.seconds,
-            "steps": report.steps,
-            "kinetic_energy": report.kinetic_energy,
-            "energy_threshold": threshold,
-            "output": args.output,
-        }));
-    } else {
-        let verdict = if report.settled { "came to rest" } else { "still moving" };
-        println!(
-            "{file}: {verdict} after {:.2} s ({} steps), kinetic energy {:.3e} J (threshold {threshold:.3e} J) -> {}",
-            report.seconds,
-            report.steps,
-            report.kinetic_energy,
-            args.output.display()
-        );
+    let settled = Settled {
+        settled: report.settled,
+        seconds: report.seconds,
+        steps: report.steps,
+        kinetic_energy: report.kinetic_energy,
+        energy_threshold: threshold,
+        output: args.output,
+        file,
+    };
+    emit(&settled, args.json)
+}
+
+/// What `settle` did.
+#[derive(Serialize)]
+struct Settled {
+    settled: bool,
+    seconds: f64,
+    steps: u64,
+    kinetic_energy: f64,
+    energy_threshold: f64,
+    output: PathBuf,
+    #[serde(skip)]
+    file: String,
+}
+
+impl fmt::Display for Settled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let verdict = if self.settled { "came to rest" } else { "still moving" };
+        writeln!(
+            f,
+            "{}: {verdict} after {:.2} s ({} steps), kinetic energy {:.3e} J (threshold {:.3e} J) -> {}",
+            self.file,
+            self.seconds,
+            self.steps,
+            self.kinetic_energy,
+            self.energy_threshold,
+            self.output.display()
+        )
     }
-    Ok(ExitCode::SUCCESS)
 }

@@ -1,15 +1,16 @@
 //! `springmesh simulate FILE`: step a model and report what happened.
 
 use crate::frames::FrameSet;
-use crate::output::print_json;
+use crate::output::emit;
 use crate::point_cache::{Layout, PointCache};
 use crate::{Usage, input, progress};
 use anyhow::{Context, Result};
 use glam::{Vec3, Vec3A};
-use serde_json::json;
+use serde::Serialize;
 use springmesh_core::io::AtomicFile;
 use springmesh_core::sim::Threads;
-use springmesh_core::{Integrator, NodeId, Simulation, SpringModel, ValidModel, io};
+use springmesh_core::{CoreError, Integrator, NodeId, Simulation, SpringModel, ValidModel, io};
+use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -135,55 +136,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut model = input::model(&args.file)?;
     args.overrides.apply(&mut model)?;
     let dt = args.dt.unwrap_or(model.params.dt);
-    if !(dt.is_finite() && dt > 0.0) {
-        return Err(Usage(format!("--dt {dt} must be a finite number > 0")).into());
-    }
-    if !(args.seconds.is_finite() && args.seconds >= 0.0) {
-        return Err(
-            Usage(format!("--seconds {} must be a finite number >= 0", args.seconds)).into()
-        );
-    }
-    if let Some(fps) = args.fps
-        && !(fps.is_finite() && fps > 0.0)
-    {
-        return Err(Usage(format!("--fps {fps} must be a finite number > 0")).into());
-    }
-    let nodes = match &args.nodes {
-        Some(list) => {
-            if let Some(&bad) = list.iter().find(|&&n| n as usize >= model.nodes.len()) {
-                return Err(Usage(format!(
-                    "--nodes: node {bad} does not exist (the model has {})",
-                    model.nodes.len()
-                ))
-                .into());
-            }
-            list.iter().map(|&n| NodeId(n)).collect()
-        }
-        None => (0..model.nodes.len()).map(NodeId::from_index).collect::<Vec<_>>(),
-    };
+    let nodes = checked(&args, &model, dt)?;
     let file = args.file.display().to_string();
     let mut sim = Simulation::new(&model);
     if args.parallel {
         sim.set_threads(Threads::All);
     }
-    let mut trajectory = match &args.trajectory {
-        Some(path) => {
-            let mut f = AtomicFile::create(path)?;
-            writeln!(f, "time,node,x,y,z").with_context(|| path.display().to_string())?;
-            Some((path, f))
-        }
-        None => None,
-    };
-    let mut frames = match &args.frames {
-        Some(dir) => Some(FrameSet::create(dir)?),
-        None => None,
-    };
-    let mut caches: Vec<PointCache> = [(&args.pc2, Layout::Pc2), (&args.mdd, Layout::Mdd)]
-        .into_iter()
-        .filter_map(|(path, layout)| {
-            Some(PointCache::new(path.as_ref()?, layout, model.surface_vertex_count(), args.fps?))
-        })
-        .collect();
+    let mut outputs = Outputs::open(&args, &model)?;
     let steps = (args.seconds / f64::from(dt)).round() as u64;
     let bar = progress::bar(steps, "simulating", args.json);
     let mut stats = Stats::default();
@@ -193,19 +152,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let (mut surface, mut normals) = (Vec::new(), Vec::new());
     sim.surface(&mut surface, &mut normals);
     for step in 0..=steps {
-        if let Some((path, f)) = &mut trajectory {
-            record(f, &sim, &nodes).with_context(|| path.display().to_string())?;
-        }
-        if let (Some(set), Some(fps)) = (&mut frames, args.fps) {
-            while (set.count() as f64) / fps <= sim.time() + 1e-9 {
-                set.write(&model, &surface, sim.time())?;
-            }
-        }
-        for cache in &mut caches {
-            while (cache.frames() as f64) / cache.fps() <= sim.time() + 1e-9 {
-                cache.push(sim.time(), &surface);
-            }
-        }
+        outputs.record(&model, &sim, &surface, &nodes)?;
         if step == steps {
             break;
         }
@@ -229,62 +176,118 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let wall = started.elapsed();
     // A failed run writes none of its outputs: existing ones stay as they were (the
     // trajectory's temporary file and the staged frames are dropped uncommitted).
-    let frame_count = frames.as_ref().map_or(0, FrameSet::count);
-    if failure.is_none() {
-        if let Some((_, f)) = trajectory {
-            f.commit()?;
-        }
-        if let Some(set) = frames {
-            set.commit()?;
-        }
-        for cache in &caches {
-            cache.write()?;
-        }
-        if let Some(path) = &args.output {
-            save_state(&model, sim.positions(), path)?;
-        }
-    }
-    let e = sim.energy();
-    if args.json {
-        print_json(&json!({
-            "steps": stats.steps,
-            "sim_seconds": sim.time(),
-            "wall_seconds": wall.as_secs_f64(),
-            "step_wall_seconds": stats.stepping.as_secs_f64(),
-            "finite": failure.is_none(),
-            "kinetic_energy": e.kinetic,
-            "elastic_energy": e.elastic,
-            "gravitational_energy": e.gravitational,
-            "gas_energy": e.gas,
-            "enclosed_volume": sim.enclosed_volume().ok(),
-            "broken_springs": stats.broken,
-            "max_speed": stats.max_speed,
-            "frames": if failure.is_none() { frame_count } else { 0 },
-            "error": failure.as_ref().map(|e| e.to_string()),
-        }));
-    } else {
-        println!(
-            "{file}: {} steps of {dt} s ({:.3} s simulated) in {:.3} s, {:.3} s of it stepping ({:.1} µs per step)",
-            stats.steps,
-            sim.time(),
-            wall.as_secs_f64(),
-            stats.stepping.as_secs_f64(),
-            stats.stepping.as_secs_f64() * 1e6 / stats.steps.max(1) as f64
-        );
-        println!(
-            "  energy: kinetic {:.6} J, elastic {:.6} J, gravitational {:.6} J, gas {:.6} J; fastest node {:.3} m/s; {} springs broke",
-            e.kinetic, e.elastic, e.gravitational, e.gas, stats.max_speed, stats.broken
-        );
-        if let Ok(volume) = sim.enclosed_volume() {
-            println!("  enclosed volume {volume:.6} m³");
-        }
-        if frame_count > 0 && failure.is_none() {
-            println!("  {frame_count} frames written");
-        }
-    }
+    let frames = if failure.is_none() { outputs.commit(&model, &sim, &args.output)? } else { 0 };
+    let ran = Ran::new(file.clone(), dt, &sim, &stats, wall, frames, failure.as_ref());
+    let code = emit(&ran, args.json)?;
     match failure {
         Some(e) => Err(anyhow::Error::new(e).context(file)),
-        None => Ok(ExitCode::SUCCESS),
+        None => Ok(code),
+    }
+}
+
+/// The run's time step checked with `--seconds`, `--fps` and `--nodes`; the nodes to record.
+fn checked(args: &Args, model: &SpringModel, dt: f32) -> Result<Vec<NodeId>> {
+    if !(dt.is_finite() && dt > 0.0) {
+        return Err(Usage(format!("--dt {dt} must be a finite number > 0")).into());
+    }
+    if !(args.seconds.is_finite() && args.seconds >= 0.0) {
+        return Err(
+            Usage(format!("--seconds {} must be a finite number >= 0", args.seconds)).into()
+        );
+    }
+    if let Some(fps) = args.fps
+        && !(fps.is_finite() && fps > 0.0)
+    {
+        return Err(Usage(format!("--fps {fps} must be a finite number > 0")).into());
+    }
+    let Some(list) = &args.nodes else {
+        return Ok((0..model.nodes.len()).map(NodeId::from_index).collect());
+    };
+    if let Some(&bad) = list.iter().find(|&&n| n as usize >= model.nodes.len()) {
+        let nodes = model.nodes.len();
+        return Err(
+            Usage(format!("--nodes: node {bad} does not exist (the model has {nodes})")).into()
+        );
+    }
+    Ok(list.iter().map(|&n| NodeId(n)).collect())
+}
+
+/// What a run writes as it goes: the trajectory, OBJ frames and point caches, each staged
+/// until the run ends well.
+struct Outputs {
+    trajectory: Option<(PathBuf, AtomicFile)>,
+    frames: Option<FrameSet>,
+    caches: Vec<PointCache>,
+    fps: Option<f64>,
+}
+
+impl Outputs {
+    fn open(args: &Args, model: &SpringModel) -> Result<Outputs> {
+        let trajectory = match &args.trajectory {
+            Some(path) => {
+                let mut f = AtomicFile::create(path)?;
+                writeln!(f, "time,node,x,y,z").with_context(|| path.display().to_string())?;
+                Some((path.clone(), f))
+            }
+            None => None,
+        };
+        let frames = args.frames.as_ref().map(|dir| FrameSet::create(dir)).transpose()?;
+        let vertices = model.surface_vertex_count();
+        let caches = [(&args.pc2, Layout::Pc2), (&args.mdd, Layout::Mdd)]
+            .into_iter()
+            .filter_map(|(path, layout)| {
+                Some(PointCache::new(path.as_ref()?, layout, vertices, args.fps?))
+            })
+            .collect();
+        Ok(Outputs { trajectory, frames, caches, fps: args.fps })
+    }
+
+    /// Records the state of `sim` (its drawn `surface`) where it is due.
+    fn record(
+        &mut self,
+        model: &SpringModel,
+        sim: &Simulation,
+        surface: &[Vec3],
+        nodes: &[NodeId],
+    ) -> Result<()> {
+        if let Some((path, f)) = &mut self.trajectory {
+            record(f, sim, nodes).with_context(|| path.display().to_string())?;
+        }
+        if let (Some(set), Some(fps)) = (&mut self.frames, self.fps) {
+            while (set.count() as f64) / fps <= sim.time() + 1e-9 {
+                set.write(model, surface, sim.time())?;
+            }
+        }
+        for cache in &mut self.caches {
+            while (cache.frames() as f64) / cache.fps() <= sim.time() + 1e-9 {
+                cache.push(sim.time(), surface);
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes everything of a run that ended well, and the state to `output`; returns the
+    /// frames written.
+    fn commit(
+        self,
+        model: &SpringModel,
+        sim: &Simulation,
+        output: &Option<PathBuf>,
+    ) -> Result<usize> {
+        let frames = self.frames.as_ref().map_or(0, FrameSet::count);
+        if let Some((_, f)) = self.trajectory {
+            f.commit()?;
+        }
+        if let Some(set) = self.frames {
+            set.commit()?;
+        }
+        for cache in &self.caches {
+            cache.write()?;
+        }
+        if let Some(path) = output {
+            save_state(model, sim.positions(), path)?;
+        }
+        Ok(frames)
     }
 }
 
@@ -295,6 +298,94 @@ struct Stats {
     stepping: Duration,
     broken: usize,
     max_speed: f32,
+}
+
+/// What `simulate` did (the JSON fields of docs/cli.md).
+#[derive(Serialize)]
+struct Ran {
+    steps: u64,
+    sim_seconds: f64,
+    wall_seconds: f64,
+    step_wall_seconds: f64,
+    finite: bool,
+    kinetic_energy: f64,
+    elastic_energy: f64,
+    gravitational_energy: f64,
+    gas_energy: f64,
+    enclosed_volume: Option<f32>,
+    broken_springs: usize,
+    max_speed: f32,
+    frames: usize,
+    error: Option<String>,
+    #[serde(skip)]
+    file: String,
+    #[serde(skip)]
+    dt: f32,
+}
+
+impl Ran {
+    fn new(
+        file: String,
+        dt: f32,
+        sim: &Simulation,
+        stats: &Stats,
+        wall: Duration,
+        frames: usize,
+        failure: Option<&CoreError>,
+    ) -> Ran {
+        let e = sim.energy();
+        Ran {
+            steps: stats.steps,
+            sim_seconds: sim.time(),
+            wall_seconds: wall.as_secs_f64(),
+            step_wall_seconds: stats.stepping.as_secs_f64(),
+            finite: failure.is_none(),
+            kinetic_energy: e.kinetic,
+            elastic_energy: e.elastic,
+            gravitational_energy: e.gravitational,
+            gas_energy: e.gas,
+            enclosed_volume: sim.enclosed_volume().ok(),
+            broken_springs: stats.broken,
+            max_speed: stats.max_speed,
+            frames,
+            error: failure.map(|e| e.to_string()),
+            file,
+            dt,
+        }
+    }
+}
+
+impl fmt::Display for Ran {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{}: {} steps of {} s ({:.3} s simulated) in {:.3} s, {:.3} s of it stepping ({:.1} µs per step)",
+            self.file,
+            self.steps,
+            self.dt,
+            self.sim_seconds,
+            self.wall_seconds,
+            self.step_wall_seconds,
+            self.step_wall_seconds * 1e6 / self.steps.max(1) as f64
+        )?;
+        writeln!(
+            f,
+            "  energy: kinetic {:.6} J, elastic {:.6} J, gravitational {:.6} J, gas {:.6} J; fastest node {:.3} m/s; {} springs broke",
+            self.kinetic_energy,
+            self.elastic_energy,
+            self.gravitational_energy,
+            self.gas_energy,
+            self.max_speed,
+            self.broken_springs
+        )?;
+        if let Some(volume) = self.enclosed_volume {
+            writeln!(f, "  enclosed volume {volume:.6} m³")?;
+        }
+        if self.frames > 0 {
+            writeln!(f, "  {} frames written", self.frames)?;
+        }
+        Ok(())
+    }
 }
 
 /// Appends the positions of `nodes` at the current time to the trajectory.

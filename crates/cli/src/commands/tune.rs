@@ -1,12 +1,13 @@
 //! `springmesh tune FILE -o OUT (--frequency HZ | --sag FRACTION)`: one factor on the
 //! stiffness so the model rings or sags as asked (springmesh_analysis::stiffness_fit).
 
-use crate::output::print_json;
+use crate::output::emit;
 use crate::{Usage, input};
 use anyhow::{Context, Result};
-use serde_json::json;
+use serde::Serialize;
 use springmesh_analysis::stiffness_fit::{Choice, Target, fit_stiffness, frame_seconds};
-use springmesh_core::{SpringKind, ValidModel, io};
+use springmesh_core::{SpringKind, SpringModel, ValidModel, io};
+use std::fmt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -58,59 +59,86 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let tuned = ValidModel::new(tuned).with_context(|| file.clone())?;
     io::save(&tuned, &args.output).with_context(|| args.output.display().to_string())?;
     let raised = report.substeps != report.substeps_before;
-    let (cost_before, cost) = if raised {
-        let before = frame_seconds(&model, TIMED_FRAMES).with_context(|| file.clone())?;
-        (Some(before * 1e3), frame_seconds(&tuned, TIMED_FRAMES).with_context(|| file.clone())?)
-    } else {
-        (None, frame_seconds(&tuned, TIMED_FRAMES).with_context(|| file.clone())?)
-    };
-    let cost = cost * 1e3;
-    let mut names: Vec<&str> = choice.kinds.iter().map(|k| k.name()).collect();
+    let cost = |m: &SpringModel| frame_seconds(m, TIMED_FRAMES).with_context(|| file.clone());
+    let frame_ms_before = if raised { Some(cost(&model)? * 1e3) } else { None };
+    let mut kinds: Vec<&'static str> = choice.kinds.iter().map(|k| k.name()).collect();
     if choice.shape_matching && model.params.shape_matching.is_some() {
-        names.push("shape");
+        kinds.push("shape");
     }
-    let (what, unit) = match target {
-        Target::Frequency(_) => ("lowest frequency", "Hz"),
-        Target::Sag(_) => ("sag at rest", "of the diagonal"),
+    let tuned = Tuned {
+        file: args.file,
+        output: args.output,
+        target,
+        factor: report.factor,
+        before: report.before,
+        achieved: report.achieved,
+        substeps: report.substeps,
+        substeps_before: report.substeps_before,
+        substeps_raised: raised,
+        frame_ms: cost(&tuned)? * 1e3,
+        frame_ms_before,
+        kinds,
     };
-    if args.json {
-        print_json(&json!({
-            "file": args.file,
-            "output": args.output,
-            "target": match target { Target::Frequency(_) => "frequency", Target::Sag(_) => "sag" },
-            "factor": report.factor,
-            "before": report.before,
-            "achieved": report.achieved,
-            "substeps": report.substeps,
-            "substeps_before": report.substeps_before,
-            "substeps_raised": raised,
-            "frame_ms": cost,
-            "frame_ms_before": cost_before,
-            "kinds": names,
-        }));
-        return Ok(ExitCode::SUCCESS);
+    emit(&tuned, args.json)
+}
+
+/// What `tune` did.
+#[derive(Serialize)]
+struct Tuned {
+    file: PathBuf,
+    output: PathBuf,
+    #[serde(serialize_with = "target_name")]
+    target: Target,
+    factor: f64,
+    before: f64,
+    achieved: f64,
+    substeps: u32,
+    substeps_before: u32,
+    substeps_raised: bool,
+    frame_ms: f64,
+    frame_ms_before: Option<f64>,
+    kinds: Vec<&'static str>,
+}
+
+/// A target by its name in the JSON: `frequency` or `sag`.
+fn target_name<S: serde::Serializer>(target: &Target, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(match target {
+        Target::Frequency(_) => "frequency",
+        Target::Sag(_) => "sag",
+    })
+}
+
+impl fmt::Display for Tuned {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let figure = |x: f64| match self.target {
+            Target::Frequency(_) => format!("{x:.4} Hz"),
+            Target::Sag(_) => format!("{:.3}% of the diagonal", x * 100.0),
+        };
+        let what = match self.target {
+            Target::Frequency(_) => "lowest frequency",
+            Target::Sag(_) => "sag at rest",
+        };
+        writeln!(
+            f,
+            "{}: {what} {} -> {}: stiffness of {} x {:.4} (damping x {:.4}) -> {}",
+            self.file.display(),
+            figure(self.before),
+            figure(self.achieved),
+            self.kinds.join(", "),
+            self.factor,
+            self.factor.sqrt(),
+            self.output.display()
+        )?;
+        let (substeps, cost) = (self.substeps, self.frame_ms);
+        match self.frame_ms_before {
+            Some(before) => writeln!(
+                f,
+                "  sub-steps raised from {} to {substeps} to keep the stiffer model resolved: {cost:.3} ms a frame (was {before:.3} ms)",
+                self.substeps_before
+            ),
+            None => writeln!(f, "  sub-steps: {substeps} are enough, {cost:.3} ms a frame"),
+        }
     }
-    let figure = |x: f64| match target {
-        Target::Frequency(_) => format!("{x:.4} {unit}"),
-        Target::Sag(_) => format!("{:.3}% {unit}", x * 100.0),
-    };
-    println!(
-        "{file}: {what} {} -> {}: stiffness of {} x {:.4} (damping x {:.4}) -> {}",
-        figure(report.before),
-        figure(report.achieved),
-        names.join(", "),
-        report.factor,
-        report.factor.sqrt(),
-        args.output.display()
-    );
-    match cost_before {
-        Some(before) => println!(
-            "  sub-steps raised from {} to {} to keep the stiffer model resolved: {cost:.3} ms a frame (was {before:.3} ms)",
-            report.substeps_before, report.substeps
-        ),
-        None => println!("  sub-steps: {} are enough, {cost:.3} ms a frame", report.substeps),
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// The stiffnesses named in `kinds` (all when none is).
