@@ -12,7 +12,8 @@ use crate::solid::{self, Solid, stage};
 use crate::springs::SurfacePairs;
 use crate::topology::unkey;
 use crate::weld::Welded;
-use springmesh_core::model::{Springs, Tethers};
+use glam::Vec3;
+use springmesh_core::model::{Faces, Nodes, Springs, Tethers};
 use springmesh_core::{Face, Metadata, Node, NodeId, Spring, SpringKind, SpringModel};
 use std::path::Path;
 
@@ -35,9 +36,10 @@ pub(crate) fn model(
 ) -> Result<SpringModel, ConvertError> {
     let mut springs = springs(made, options, source)?;
     let welded = made.welded;
-    let nodes = welded.positions.len();
-    let painted =
-        || Painted::combine(mesh, &welded.node_of_vertex, nodes, options.pin_color).checked();
+    let surface_nodes = welded.positions.len();
+    let painted = || {
+        Painted::combine(mesh, &welded.node_of_vertex, surface_nodes, options.pin_color).checked()
+    };
     let surface = (&welded.positions[..], &welded.triangles[..]);
     let solid_masses = made.solid.map(|s| &s.masses[..]);
     let (masses, painted) = model_masses(options.mass, solid_masses, surface, painted, report)?;
@@ -45,26 +47,16 @@ pub(crate) fn model(
     let interior = made.solid.map_or(&[][..], |s| &s.interior[..]);
     let positions = welded.positions.iter().chain(interior);
     let mut model = SpringModel {
-        nodes: positions.zip(&masses).map(|(&position, &mass)| Node { position, mass }).collect(),
+        nodes: nodes(positions, &masses),
         springs,
         anchors: painted.anchors().map(NodeId).collect(),
-        faces: welded
-            .triangles
-            .iter()
-            .zip(&welded.triangle_uvs)
-            .map(|(t, &uvs)| Face { nodes: t.map(NodeId), uvs })
-            .collect(),
+        faces: faces(welded),
         uvs: std::mem::take(&mut mesh.uvs),
-        metadata: Metadata {
-            name: source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
-            source: Some(source.display().to_string()),
-            conversion: options.to_metadata(),
-        },
+        metadata: metadata(source, options),
         ..SpringModel::default()
     };
     if made.solid.is_some() {
-        model.params.substeps = solid::SUBSTEPS;
-        model.params.shape_matching = Some(solid::shape_matching(model.nodes.positions()));
+        solid_params(&mut model);
     } else if !model.faces.is_empty() {
         // A sheet: its stretch springs stand for cloth that all but does not stretch, which
         // the springs alone cannot hold at a game's few sub-steps (SimParams::tethers).
@@ -78,6 +70,32 @@ pub(crate) fn model(
 }
 
 /// The report's count of `model`'s separate parts, and a warning when there are several.
+/// The nodes at `positions` with `masses`.
+pub(crate) fn nodes<'a>(positions: impl Iterator<Item = &'a Vec3>, masses: &[f32]) -> Nodes {
+    positions.zip(masses).map(|(&position, &mass)| Node { position, mass }).collect()
+}
+
+/// The welded mesh's triangles with their uvs, as the model's (or its skin's) faces.
+pub(crate) fn faces(welded: &Welded) -> Faces {
+    let uvs = &welded.triangle_uvs;
+    welded.triangles.iter().zip(uvs).map(|(t, &uvs)| Face { nodes: t.map(NodeId), uvs }).collect()
+}
+
+/// What a model records of its conversion: its name, the mesh and the options.
+pub(crate) fn metadata(source: &Path, options: &ConvertOptions) -> Metadata {
+    Metadata {
+        name: source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+        source: Some(source.display().to_string()),
+        conversion: options.to_metadata(),
+    }
+}
+
+/// A solid's parameters: its sub-steps and shape matching over its drawn surface.
+pub(crate) fn solid_params(model: &mut SpringModel) {
+    model.params.substeps = solid::SUBSTEPS;
+    model.params.shape_matching = Some(solid::shape_matching(model.surface_positions()));
+}
+
 pub(crate) fn parts(model: &SpringModel, report: &mut ConvertReport) {
     report.components = model.parts().count;
     report.warn(

@@ -4,15 +4,16 @@
 //! faces and uvs — so the game draws what the artist made.
 
 use crate::ConvertError;
+use crate::assemble;
 use crate::masses::model_masses;
 use crate::mesh::RawMesh;
 use crate::options::ConvertOptions;
 use crate::painted::Painted;
 use crate::report::{ConvertReport, SolidReport, SpringCounts};
-use crate::solid::{self, CagedSolid};
+use crate::solid::CagedSolid;
 use crate::weld::Welded;
 use springmesh_core::model::{Skin, SkinVertex, Springs};
-use springmesh_core::{Face, Metadata, Node, NodeId, SpringModel};
+use springmesh_core::{NodeId, SpringModel};
 use std::path::Path;
 
 /// The model of the cage `caged` carrying the welded surface `welded` of `mesh` (its uvs are
@@ -43,31 +44,15 @@ pub(crate) fn model(
         .iter()
         .zip(&cage.bindings)
         .map(|(&position, (n, w))| SkinVertex { position, nodes: n.map(NodeId), weights: *w });
-    let faces = welded
-        .triangles
-        .iter()
-        .zip(&welded.triangle_uvs)
-        .map(|(t, &uvs)| Face { nodes: t.map(NodeId), uvs })
-        .collect();
     let mut model = SpringModel {
-        nodes: cage
-            .nodes
-            .iter()
-            .zip(&masses)
-            .map(|(&position, &mass)| Node { position, mass })
-            .collect(),
+        nodes: assemble::nodes(cage.nodes.iter(), &masses),
         springs,
         anchors: painted.anchors().map(NodeId).collect(),
-        metadata: Metadata {
-            name: source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
-            source: Some(source.display().to_string()),
-            conversion: options.to_metadata(),
-        },
-        skin: Some(Skin::new(vertices, faces, std::mem::take(&mut mesh.uvs))),
+        metadata: assemble::metadata(source, options),
+        skin: Some(Skin::new(vertices, assemble::faces(welded), std::mem::take(&mut mesh.uvs))),
         ..SpringModel::default()
     };
-    model.params.substeps = solid::SUBSTEPS;
-    model.params.shape_matching = Some(solid::shape_matching(model.surface_positions()));
+    assemble::solid_params(&mut model);
     report.anchors = model.anchors.len();
     report.nodes = nodes;
     report.faces = welded.triangles.len();
