@@ -5,6 +5,8 @@
 //! - `load/file`: the same from a file in the page cache ([`io::load`], which streams it).
 //! - `load/compile`: a loaded model to a [`Simulation`] (solver order, faces; the model was
 //!   validated once, when it was decoded).
+//! - `load/validate`: one validation of the model: what `Simulation::new`, `io::save` and the
+//!   end of a conversion each spent again before a model was validated once where it enters.
 //!
 //! Run with `cargo bench -p springmesh-core --bench load`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Test code: a failed expectation is a failed test.
@@ -31,6 +33,7 @@ fn load(c: &mut Criterion) {
     group.sample_size(20);
     group.bench_function("decode", |b| b.iter(|| io::decode(&bytes, name).expect("valid")));
     group.bench_function("file", |b| b.iter(|| io::load(&file).expect("valid")));
+    group.bench_function("validate", |b| b.iter(|| model.validate().expect("valid")));
     let valid = ValidModel::new(model).expect("valid");
     group.bench_function("compile", |b| b.iter(|| Simulation::new(&valid)));
     group.finish();
