@@ -78,6 +78,16 @@ fn counted(len: Option<usize>) -> Result<usize> {
     len.ok_or_else(|| RecordError("a list of unknown length cannot be written".into()))
 }
 
+/// Writes a fixed-width number little endian.
+macro_rules! write_le {
+    ($($method:ident $t:ty),*) => {$(
+        fn $method(self, v: $t) -> Result<()> {
+            self.0.extend_from_slice(&v.to_le_bytes());
+            Ok(())
+        }
+    )*};
+}
+
 impl<'a> ser::Serializer for &'a mut Writer {
     type Ok = ();
     type Error = RecordError;
@@ -93,44 +103,12 @@ impl<'a> ser::Serializer for &'a mut Writer {
         self.0.push(u8::from(v));
         Ok(())
     }
-    fn serialize_i8(self, v: i8) -> Result<()> {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        Ok(())
-    }
-    fn serialize_i16(self, v: i16) -> Result<()> {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        Ok(())
-    }
-    fn serialize_i32(self, v: i32) -> Result<()> {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        Ok(())
-    }
-    fn serialize_i64(self, v: i64) -> Result<()> {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        Ok(())
-    }
+    write_le!(
+        serialize_i8 i8, serialize_i16 i16, serialize_i32 i32, serialize_i64 i64,
+        serialize_u16 u16, serialize_u32 u32, serialize_u64 u64, serialize_f32 f32, serialize_f64 f64
+    );
     fn serialize_u8(self, v: u8) -> Result<()> {
         self.0.push(v);
-        Ok(())
-    }
-    fn serialize_u16(self, v: u16) -> Result<()> {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        Ok(())
-    }
-    fn serialize_u32(self, v: u32) -> Result<()> {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        Ok(())
-    }
-    fn serialize_u64(self, v: u64) -> Result<()> {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        Ok(())
-    }
-    fn serialize_f32(self, v: f32) -> Result<()> {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        Ok(())
-    }
-    fn serialize_f64(self, v: f64) -> Result<()> {
-        self.0.extend_from_slice(&v.to_le_bytes());
         Ok(())
     }
     fn serialize_char(self, v: char) -> Result<()> {
@@ -431,15 +409,22 @@ struct Elements<'a, 'de> {
     left: usize,
 }
 
-impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
-    type Error = RecordError;
-
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+impl<'de> Elements<'_, 'de> {
+    /// The next element (or a map's next key), `None` after the last.
+    fn next<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         if self.left == 0 {
             return Ok(None);
         }
         self.left -= 1;
         seed.deserialize(&mut *self.reader).map(Some)
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
+    type Error = RecordError;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        self.next(seed)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -451,11 +436,7 @@ impl<'de> de::MapAccess<'de> for Elements<'_, 'de> {
     type Error = RecordError;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.left == 0 {
-            return Ok(None);
-        }
-        self.left -= 1;
-        seed.deserialize(&mut *self.reader).map(Some)
+        self.next(seed)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
