@@ -452,8 +452,12 @@ mod tests {
             proptest::prop_assert!(tris.len() <= points.len().saturating_sub(2).max(1) + 2 * holes);
             for t in &tris {
                 proptest::prop_assert!(t.iter().all(|&i| i < corners.len()));
-                let [a, b, c] = t.map(|i| corners[i]);
-                proptest::prop_assert!(a != b && b != c && a != c, "{t:?}");
+                // A three-corner face is passed through as written, so that the weld counts
+                // and reports a degenerate one (`dropped_triangles`).
+                if corners.len() > 3 {
+                    let [a, b, c] = t.map(|i| corners[i]);
+                    proptest::prop_assert!(a != b && b != c && a != c, "{t:?}");
+                }
             }
         }
     }
