@@ -227,8 +227,8 @@ pub fn frame_seconds(model: &SpringModel, frames: u32) -> Result<f64, AnalysisEr
         resting.params.ground =
             Some(springmesh_core::model::Ground { height, surface: Default::default() });
     }
-    let mut sim = Simulation::new(&ValidModel::new(resting.clone())?);
     let dt = resting.params.dt;
+    let mut sim = Simulation::new(&ValidModel::new(resting)?);
     let start = std::time::Instant::now();
     for _ in 0..frames {
         sim.step(dt)?;

@@ -193,7 +193,7 @@ fn shake_test(
     let mut quiet = model.clone();
     quiet.params.gravity = Vec3::ZERO;
     quiet.params.damping = options.damping.max(0.0);
-    let mut sim = Simulation::new(&ValidModel::new(quiet.clone())?);
+    let mut sim = Simulation::new(&ValidModel::new(quiet)?);
     shake(&mut sim, model, options.shake * diagonal, options.seed);
     run(&mut sim, options.settle_seconds, |_| {})?;
     Ok(deviation(sim.positions(), model.nodes.positions(), diagonal))
@@ -207,7 +207,7 @@ fn gravity_test(
     diagonal: f32,
 ) -> Result<(Deviation, Course, Support), AnalysisError> {
     let (resting, support) = supported(model);
-    let mut sim = Simulation::new(&ValidModel::new(resting.clone())?);
+    let mut sim = Simulation::new(&ValidModel::new(resting)?);
     let rest = model.nodes.positions();
     // The ground is horizontal: its normal is the up axis a body on it keeps (or not).
     let up = Vec3::Y;
@@ -248,7 +248,7 @@ pub fn rest_sag(model: &SpringModel, options: &CheckOptions) -> Result<f64, Anal
     let diagonal = model.bounding_box().map_or(1.0, |b| b.diagonal()).max(f32::MIN_POSITIVE);
     let (mut resting, _) = supported(model);
     resting.params.damping = resting.params.damping.max(options.damping);
-    let mut sim = Simulation::new(&ValidModel::new(resting.clone())?);
+    let mut sim = Simulation::new(&ValidModel::new(resting)?);
     let rest = model.nodes.positions();
     let error = |sim: &Simulation| {
         let fit = best_rigid(sim.positions(), rest);

@@ -181,13 +181,12 @@ impl<'a> ser::Serializer for &'a mut Writer {
     }
     fn serialize_struct_variant(
         self,
-        _: &'static str,
+        name: &'static str,
         index: u32,
-        _: &'static str,
-        _: usize,
+        variant: &'static str,
+        len: usize,
     ) -> Result<Self> {
-        self.serialize_u32(index)?;
-        Ok(self)
+        self.serialize_tuple_variant(name, index, variant, len)
     }
     fn is_human_readable(&self) -> bool {
         false

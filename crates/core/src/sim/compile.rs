@@ -1,7 +1,7 @@
 //! Compiling a [`SpringModel`] into the flat arrays the solvers walk ([`crate::sim::data`]):
 //! the springs coloured and banded, the triangles coloured, what they enclose, the tethers.
 
-use crate::geometry::signed_volume;
+use crate::SpringModel;
 use crate::model::Springs;
 use crate::parallel::both;
 use crate::sim::coloring::{colour_edges, colour_faces};
@@ -9,8 +9,8 @@ use crate::sim::data::{
     Anchors, Bands, Batch, Compiled, LONG_OFFSET, NodeData, SpringData, SurfaceData, Tethers,
     TouchPoints, share_no_node,
 };
+use crate::sim::forces::pressure::signed_volume;
 use crate::sim::forces::shape::rest_offsets;
-use crate::{NodeId, SpringModel};
 use glam::Vec3A;
 
 /// The springs `s` (over `nodes` nodes) in solver order: coloured ([`colour_edges`]), each
@@ -67,11 +67,7 @@ fn surface(model: &SpringModel) -> SurfaceData {
     let faces = model.faces.nodes();
     let open_edges = model.open_edges();
     let closed = !faces.is_empty() && open_edges == 0;
-    let rest_signed_volume = if closed {
-        signed_volume(p, faces.iter().map(|f| f.map(NodeId::index))) as f32
-    } else {
-        0.0
-    };
+    let rest_signed_volume = if closed { signed_volume(p, faces) } else { 0.0 };
     let mut area_share = vec![0.0f32; if faces.is_empty() { 0 } else { p.len() }];
     let mut total = 0.0;
     for &[a, b, c] in faces {

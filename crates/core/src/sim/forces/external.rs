@@ -20,6 +20,7 @@
 use crate::model::AIR_DENSITY;
 use crate::sim::data::Compiled;
 use crate::sim::forces::air::{self, Wind};
+use crate::sim::forces::pressure;
 use crate::sim::state::State;
 use glam::Vec3A;
 use std::sync::Arc;
@@ -64,7 +65,7 @@ pub(crate) fn gather(
     }
     if let Some((gas, gas_density)) = buoyancy {
         let air_density = air.map_or(AIR_DENSITY, |a| a.density);
-        let volume = gas.sign * crate::sim::forces::pressure::signed_volume(&s.pos, &c.faces);
+        let volume = gas.sign * pressure::signed_volume(&s.pos, &c.faces);
         let lift = Vec3A::from(c.params.gravity) * (-(air_density - gas_density) * volume.max(0.0));
         for (f, &share) in out.iter_mut().zip(&c.surface.area_share) {
             *f += lift * share;
