@@ -102,7 +102,7 @@ pub struct Args {
     dt: Option<f32>,
     #[command(flatten)]
     overrides: Overrides,
-    /// Split large spring batches between all cores (results are identical).
+    /// Split a large model's step between all cores (results are identical).
     #[arg(long)]
     parallel: bool,
     /// Write every step's node positions as CSV (header time,node,x,y,z).

@@ -17,7 +17,9 @@
 //! square roots and divisions, whose throughput per lane wider registers do not raise.
 #![allow(unsafe_code)]
 
+use crate::sim::threads::{NODES_PER_TASK, Threads};
 use glam::{Mat4, Vec3A, Vec4};
+use rayon::prelude::*;
 
 /// x, y and z columns of node vectors.
 pub(crate) type Columns = [Vec<f32>; 3];
@@ -32,8 +34,21 @@ pub(crate) fn components(d: &[Vec3A; 4]) -> Mat4 {
 
 /// Copies vectors into x, y and z columns (sized to match).
 pub(crate) fn split(from: &[Vec3A], to: &mut Columns) {
+    split_on(Threads::One, from, to);
+}
+
+/// [`split`], node runs split between `threads` when allowed.
+pub(crate) fn split_on(threads: Threads, from: &[Vec3A], to: &mut Columns) {
     to.iter_mut().for_each(|c| c.resize(from.len(), 0.0));
     let [x, y, z] = to;
+    let runs = from.par_chunks(NODES_PER_TASK).zip(x.par_chunks_mut(NODES_PER_TASK));
+    let runs = runs.zip(y.par_chunks_mut(NODES_PER_TASK).zip(z.par_chunks_mut(NODES_PER_TASK)));
+    runs.with_min_len(threads.min_len(1))
+        .for_each(|((from, x), (y, z))| split_run(from, [x, y, z]));
+}
+
+/// [`split`] of one run of nodes into columns of its length.
+fn split_run(from: &[Vec3A], [x, y, z]: [&mut [f32]; 3]) {
     let (quads, rest) = from.as_chunks::<4>();
     let columns = x.as_chunks_mut::<4>().0.iter_mut().zip(y.as_chunks_mut::<4>().0.iter_mut());
     for (q, ((x, y), z)) in quads.iter().zip(columns.zip(z.as_chunks_mut::<4>().0)) {
@@ -47,7 +62,20 @@ pub(crate) fn split(from: &[Vec3A], to: &mut Columns) {
 }
 
 /// Adds x, y and z columns to vectors (or, unless `ADD`, writes them over the vectors).
-pub(crate) fn gather<const ADD: bool>([x, y, z]: &Columns, to: &mut [Vec3A]) {
+pub(crate) fn gather<const ADD: bool>(from: &Columns, to: &mut [Vec3A]) {
+    gather_on::<ADD>(Threads::One, from, to);
+}
+
+/// [`gather`], node runs split between `threads` when allowed.
+pub(crate) fn gather_on<const ADD: bool>(threads: Threads, [x, y, z]: &Columns, to: &mut [Vec3A]) {
+    let runs = to.par_chunks_mut(NODES_PER_TASK).zip(x.par_chunks(NODES_PER_TASK));
+    let runs = runs.zip(y.par_chunks(NODES_PER_TASK).zip(z.par_chunks(NODES_PER_TASK)));
+    runs.with_min_len(threads.min_len(1))
+        .for_each(|((to, x), (y, z))| gather_run::<ADD>([x, y, z], to));
+}
+
+/// [`gather`] of one run of nodes from columns of its length.
+fn gather_run<const ADD: bool>([x, y, z]: [&[f32]; 3], to: &mut [Vec3A]) {
     let put = |v: &mut Vec3A, c: Vec3A| *v = if ADD { *v + c } else { c };
     let (quads, rest) = to.as_chunks_mut::<4>();
     let columns = x.as_chunks::<4>().0.iter().zip(y.as_chunks::<4>().0);

@@ -37,15 +37,16 @@ pub mod integrators;
 pub mod readout;
 mod settle;
 pub mod state;
+mod threads;
 mod world;
 
 pub use breakage::BreakEvent;
 pub use collision::{Collider, Contact};
 pub use energy::Energy;
 pub use external::ForceField;
-pub use kernels::Threads;
 pub use normals::vertex_normals;
 pub use settle::{SettleOptions, SettleReport};
+pub use threads::Threads;
 
 use crate::model::MAX_SUBSTEPS;
 use crate::{CoreError, Integrator, NodeId, SimParams, SpringId, ValidModel};

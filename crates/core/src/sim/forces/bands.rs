@@ -73,10 +73,12 @@
 //! they do not overlap; it guarded the vector loop with run-time checks, and on damped models
 //! (twelve input columns) gave up and ran scalar code, slower than the colour batches. Each
 //! column is now an argument of its own (`chunk`).
-use crate::sim::columns::{ColumnLoop, Columns, Isa, gather, run, split};
+use crate::sim::columns::{ColumnLoop, Columns, Isa, gather, gather_on, run, split, split_on};
 use crate::sim::data::{Band, Bands, LONG_OFFSET};
 use crate::sim::forces::spring::{force_over_length, projection, weights};
+use crate::sim::threads::Threads;
 use glam::Vec3A;
+use rayon::prelude::*;
 use std::ops::Range;
 
 /// Most lanes of one chunk: a chunk's streams stay in the first-level cache.
@@ -323,10 +325,17 @@ impl Bands {
 impl StripeWork<'_> {
     /// One Xpbd iteration over the springs of the long `bands` on the displacements `u`
     /// (`u_prev`: those a sub-step ago, read when `damped`), stripe by stripe: a band's even
-    /// stripes of `offset` lanes, then its odd ones (module doc). Nothing when the base
-    /// columns do not cover `u`.
-    pub fn project(&mut self, bands: &Bands, damped: bool, u_prev: &[Vec3A], u: &mut [Vec3A]) {
-        self.project_on(Isa::detect(), bands, damped, u_prev, u);
+    /// stripes of `offset` lanes, then its odd ones (module doc), each half's stripes split
+    /// between `threads` when there are enough of them. Nothing when the base columns do not
+    /// cover `u`.
+    pub fn project(
+        &mut self,
+        bands: &Bands,
+        damped: bool,
+        (u_prev, u): (&[Vec3A], &mut [Vec3A]),
+        threads: Threads,
+    ) {
+        self.project_on(Isa::detect(), bands, damped, (u_prev, u), threads);
     }
 
     /// [`StripeWork::project`] with the loops built for `isa`.
@@ -335,81 +344,163 @@ impl StripeWork<'_> {
         isa: Isa,
         bands: &Bands,
         damped: bool,
-        u_prev: &[Vec3A],
-        u: &mut [Vec3A],
+        (u_prev, u): (&[Vec3A], &mut [Vec3A]),
+        threads: Threads,
     ) {
         if self.base.iter().any(|c| c.len() != u.len()) {
             return;
         }
-        split(u, self.u);
+        split_on(threads, u, self.u);
         if damped {
-            split(u_prev, self.u_prev);
+            split_on(threads, u_prev, self.u_prev);
         }
-        let weights = &self.stripes.weights[..];
-        let (base, u_prev, cols) = (self.base, &*self.u_prev, &mut *self.u);
-        if damped {
-            run(isa, AllStripes::<true> { bands, weights, base, u_prev, u: cols });
-        } else {
-            run(isa, AllStripes::<false> { bands, weights, base, u_prev, u: cols });
+        let (base, prev) = (self.base, &*self.u_prev);
+        for (band, weights) in bands.long().zip(&self.stripes.weights) {
+            for parity in 0..2 {
+                let half = Half { band, weights, parity };
+                if damped {
+                    half.project::<true>(isa, (base, prev), self.u, threads);
+                } else {
+                    half.project::<false>(isa, (base, prev), self.u, threads);
+                }
+            }
         }
-        gather::<false>(self.u, u);
+        gather_on::<false>(threads, self.u, u);
     }
 }
 
-/// [`all_stripes`] as a [`ColumnLoop`].
-struct AllStripes<'a, const DAMPED: bool> {
-    bands: &'a Bands,
-    /// Per long band: its weights ([`Stripes`]).
-    weights: &'a [[Vec<f32>; 4]],
-    base: &'a Columns,
-    u_prev: &'a Columns,
-    u: &'a mut Columns,
+impl Bands {
+    /// The lanes of the long bands' halves that [`StripeWork::project`] splits between
+    /// `parts` threads.
+    pub fn split_lanes(&self, parts: usize) -> usize {
+        let halves = self
+            .long()
+            .flat_map(|band| [0, 1].map(|parity| Half { band, weights: &EMPTY_WEIGHTS, parity }));
+        halves.filter(|half| half.splits(parts)).map(|half| half.lanes()).sum()
+    }
 }
 
-impl<const DAMPED: bool> ColumnLoop for AllStripes<'_, DAMPED> {
+/// The weights of a [`Half`] only counted, not projected.
+static EMPTY_WEIGHTS: [Vec<f32>; 4] = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
+
+/// The even (`parity` 0) or odd (1) stripes of a long band: stripe k is the lanes from
+/// parity·o + 2ko, o of them or the band's last, and its springs join nodes
+/// start + parity·o + 2ko … + 2o. No two share a node.
+#[derive(Clone, Copy)]
+struct Half<'a> {
+    band: &'a Band,
+    /// The band's g_a, g_b, g_k, g_d per lane ([`Stripes`]).
+    weights: &'a [Vec<f32>; 4],
+    parity: usize,
+}
+
+impl Half<'_> {
+    /// Its stripes.
+    fn stripes(&self) -> usize {
+        self.spanned().div_ceil(2 * self.band.offset)
+    }
+
+    /// The band's lanes from its first stripe on (every other stripe of them is this half's).
+    fn spanned(&self) -> usize {
+        self.band.lanes().saturating_sub(self.parity * self.band.offset)
+    }
+
+    /// The lanes of its stripes.
+    fn lanes(&self) -> usize {
+        let (o, spanned) = (self.band.offset, self.spanned());
+        (0..self.stripes()).map(|k| (spanned - 2 * k * o).min(o)).sum()
+    }
+
+    /// True when its stripes are split between `parts` threads: at least two stripes and
+    /// [`STRIPE_LANES_PER_TASK`] lanes a thread.
+    fn splits(&self, parts: usize) -> bool {
+        parts >= 2 && self.stripes() >= 2 && self.lanes() >= parts * STRIPE_LANES_PER_TASK
+    }
+
+    /// Projects its stripes on the displacement columns `u`: on the calling thread, or cut
+    /// into one run of consecutive stripes per thread when `threads` allows and the half holds
+    /// [`STRIPE_LANES_PER_TASK`] lanes per thread. Each run's nodes are a slice of the
+    /// columns no other run touches, and each lane does the same operations either way.
+    fn project<const DAMPED: bool>(
+        self,
+        isa: Isa,
+        at: (&Columns, &Columns),
+        [ux, uy, uz]: &mut Columns,
+        threads: Threads,
+    ) {
+        let (o, stripes) = (self.band.offset, self.stripes());
+        let first = self.band.start + self.parity * o;
+        let parts = match threads {
+            Threads::All => rayon::current_num_threads(),
+            Threads::One => 1,
+        };
+        if !self.splits(parts) {
+            let u = [&mut ux[first..], &mut uy[first..], &mut uz[first..]];
+            run(isa, Run::<DAMPED> { half: self, at, u, first, stripes: 0..stripes });
+            return;
+        }
+        let per = stripes.div_ceil(parts);
+        let nodes = 2 * o * per;
+        let columns = ux[first..].par_chunks_mut(nodes).zip(uy[first..].par_chunks_mut(nodes));
+        columns.zip(uz[first..].par_chunks_mut(nodes)).enumerate().for_each(
+            |(part, ((x, y), z))| {
+                let from = (part * per).min(stripes);
+                let stripes = from..(from + per).min(stripes);
+                let first = first + part * nodes;
+                run(isa, Run::<DAMPED> { half: self, at, u: [x, y, z], first, stripes });
+            },
+        );
+    }
+}
+
+/// A half band of fewer than [`STRIPE_LANES_PER_TASK`] lanes a thread stays on one. On 2
+/// cores, the 226k-spring converted sphere's halves (about 18,900 lanes in 70 stripes of 271)
+/// gain when split in two, and the 128 × 128 cloth's (about 8,100 lanes) lost 5% of its frame.
+const STRIPE_LANES_PER_TASK: usize = 4096;
+
+/// A run of consecutive stripes of a [`Half`], on displacement columns `u` that begin at
+/// node `first`; `at` holds the nodes' positions at the step's start and their displacements
+/// a sub-step ago (read when `DAMPED`), as whole columns.
+struct Run<'a, const DAMPED: bool> {
+    half: Half<'a>,
+    at: (&'a Columns, &'a Columns),
+    u: [&'a mut [f32]; 3],
+    first: usize,
+    stripes: Range<usize>,
+}
+
+impl<const DAMPED: bool> ColumnLoop for Run<'_, DAMPED> {
     #[inline(always)]
     fn run(self) {
-        all_stripes::<DAMPED>(self.bands, self.weights, self.base, self.u_prev, self.u);
-    }
-}
-
-/// Every long band's stripes (module doc), band by band, on the displacement columns `u`.
-#[inline(always)]
-fn all_stripes<const DAMPED: bool>(
-    bands: &Bands,
-    weights: &[[Vec<f32>; 4]],
-    [bx, by, bz]: &Columns,
-    [px, py, pz]: &Columns,
-    [ux, uy, uz]: &mut Columns,
-) {
-    for (band, [ga, gb, gk, gd]) in bands.long().zip(weights) {
+        let Run { half: Half { band, weights: [ga, gb, gk, gd], parity }, at, u, first, stripes } =
+            self;
+        let ([bx, by, bz], [px, py, pz]) = at;
+        let [ux, uy, uz] = u;
         let (o, lanes) = (band.offset, band.lanes());
-        for parity in 0..2 {
-            let mut done = parity * o;
-            while done < lanes {
-                let n = (lanes - done).min(o);
-                let (a, b) = (band.start + done, band.start + done + o);
-                let (ra, rb) = (a..a + n, b..b + n);
-                let earlier = |r: &Range<usize>| -> [&[f32]; 3] {
-                    if DAMPED { [&px[r.clone()], &py[r.clone()], &pz[r.clone()]] } else { [&[]; 3] }
-                };
-                let ([pxa, pya, pza], [pxb, pyb, pzb]) = (earlier(&ra), earlier(&rb));
-                let lane = done..done + n;
-                let damping = if DAMPED { &gd[lane.clone()] } else { &[] };
-                let (uxa, uxb) = ux[a..b + n].split_at_mut(o);
-                let (uya, uyb) = uy[a..b + n].split_at_mut(o);
-                let (uza, uzb) = uz[a..b + n].split_at_mut(o);
-                let (bxa, bya, bza) = (&bx[ra.clone()], &by[ra.clone()], &bz[ra]);
-                let (bxb, byb, bzb) = (&bx[rb.clone()], &by[rb.clone()], &bz[rb]);
-                #[rustfmt::skip]
-                stripe::<DAMPED>(
-                    bxa, bya, bza, bxb, byb, bzb, uxa, uya, uza, uxb, uyb, uzb,
-                    pxa, pya, pza, pxb, pyb, pzb,
-                    &band.rest[lane.clone()], &gk[lane.clone()], damping,
-                    &ga[lane.clone()], &gb[lane],
-                );
-                done += 2 * o;
-            }
+        for k in stripes {
+            let done = parity * o + 2 * k * o;
+            let n = (lanes - done).min(o);
+            let (a, b) = (band.start + done, band.start + done + o);
+            let (ra, rb) = (a..a + n, b..b + n);
+            let earlier = |r: &Range<usize>| -> [&[f32]; 3] {
+                if DAMPED { [&px[r.clone()], &py[r.clone()], &pz[r.clone()]] } else { [&[]; 3] }
+            };
+            let ([pxa, pya, pza], [pxb, pyb, pzb]) = (earlier(&ra), earlier(&rb));
+            let lane = done..done + n;
+            let damping = if DAMPED { &gd[lane.clone()] } else { &[] };
+            let mine = a - first..b + n - first;
+            let (uxa, uxb) = ux[mine.clone()].split_at_mut(o);
+            let (uya, uyb) = uy[mine.clone()].split_at_mut(o);
+            let (uza, uzb) = uz[mine].split_at_mut(o);
+            let (bxa, bya, bza) = (&bx[ra.clone()], &by[ra.clone()], &bz[ra]);
+            let (bxb, byb, bzb) = (&bx[rb.clone()], &by[rb.clone()], &bz[rb]);
+            #[rustfmt::skip]
+            stripe::<DAMPED>(
+                bxa, bya, bza, bxb, byb, bzb, uxa, uya, uza, uxb, uyb, uzb,
+                pxa, pya, pza, pxb, pyb, pzb,
+                &band.rest[lane.clone()], &gk[lane.clone()], damping,
+                &ga[lane.clone()], &gb[lane],
+            );
         }
     }
 }
@@ -692,12 +783,23 @@ mod tests {
 
     #[test]
     fn stripes_project_as_the_springs_one_by_one_in_stripe_order() {
-        // 70 × 70: offsets 1, 2 (short), 69, 70, 71, 140 (long).
-        let n = 70;
+        // 70 × 70: offsets 1, 2 (short), 69, 70, 71, 140 (long); halves of about 2,400 lanes,
+        // on one thread.
+        let (bands, moved) = stripes_match_one_by_one(70);
+        assert_eq!(bands, vec![69, 70, 71, 140]);
+        assert!(moved > 70 * 70 / 2, "the springs move the nodes: {moved}");
+        // 200 × 200: halves of about 19,900 lanes, split between threads when asked.
+        let (bands, moved) = stripes_match_one_by_one(200);
+        assert_eq!(bands, vec![199, 200, 201, 400]);
+        assert!(moved > 200 * 200 / 2, "the springs move the nodes: {moved}");
+    }
+
+    /// Projects the long bands of the n × n grid with every instruction set, on one thread and
+    /// on all, and checks each against the springs one by one in stripe order; returns the
+    /// long bands' offsets and how many nodes the springs moved.
+    fn stripes_match_one_by_one(n: usize) -> (Vec<usize>, usize) {
         let (pos, vel, springs) = grid(n);
         let (bands, _) = bands_of(&springs, &vec![true; springs.len()]);
-        let long: Vec<usize> = bands.long().map(|b| b.offset).collect();
-        assert_eq!(long, vec![69, 70, 71, 140]);
         let (h, w) = (
             1.0 / 300.0,
             (0..n * n).map(|i| if i < 2 { 0.0 } else { 1.0 + (i % 3) as f32 }).collect::<Vec<_>>(),
@@ -710,21 +812,25 @@ mod tests {
         let mut base = Columns::default();
         split(&pos, &mut base);
         let (mut cols, mut prev_cols) = (Columns::default(), Columns::default());
+        let mut moved = usize::MAX;
         for damped in [false, true] {
             let mut truth = u.clone();
             stripes_one_by_one(&bands, (h, &w), (&pos, &u_prev), damped, &mut truth);
-            let moved = truth.iter().zip(&u).filter(|(t, u)| t != u).count();
-            assert!(moved > n * n / 2, "the springs move the nodes: {moved}");
-            for isa in Isa::available() {
+            moved = moved.min(truth.iter().zip(&u).filter(|(t, u)| t != u).count());
+            for (isa, threads) in Isa::available()
+                .into_iter()
+                .flat_map(|isa| [Threads::One, Threads::All].map(|threads| (isa, threads)))
+            {
                 let mut striped = u.clone();
                 let (u_cols, u_prev_cols) = (&mut cols, &mut prev_cols);
                 let mut work =
                     StripeWork { stripes: &stripes, base: &base, u: u_cols, u_prev: u_prev_cols };
-                work.project_on(isa, &bands, damped, &u_prev, &mut striped);
+                work.project_on(isa, &bands, damped, (&u_prev, &mut striped), threads);
                 let same = striped.iter().zip(&truth).all(|(s, t)| s.to_array() == t.to_array());
-                assert!(same, "{isa:?}, damped {damped}");
+                assert!(same, "{n} × {n}, {isa:?}, {threads:?}, damped {damped}");
             }
         }
+        (bands.long().map(|b| b.offset).collect(), moved)
     }
 
     #[test]

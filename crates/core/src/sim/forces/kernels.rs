@@ -51,8 +51,10 @@ use crate::sim::data::{Batch, SpringData};
 use crate::sim::forces::bands::{BandScratch, StripeWork};
 use crate::sim::forces::spring::{force_over_length, projection, weights};
 use crate::sim::state::State;
+use crate::sim::threads::Threads;
 use glam::{DVec3, Vec3A, Vec4};
 use rayon::prelude::*;
+use std::ops::Range;
 
 /// Independent batches smaller than this many springs are not split between threads: the
 /// fork-join of every batch of every sub-step would cost more than it saves. Measured on 2
@@ -63,21 +65,6 @@ const PARALLEL_MIN_SPRINGS: usize = 16384;
 
 /// Groups of four springs per task when a batch is split between threads.
 const GROUPS_PER_TASK: usize = 256;
-
-/// Whether the spring loops may split large batches between threads.
-///
-/// Only colour batches of at least 16,384 springs are split, and a model
-/// without one steps on one thread whatever is asked: `All` is never slower than
-/// `One`, and gains on models of a few hundred thousand springs. The node passes
-/// (integration, prediction) always run on one thread.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Threads {
-    /// One thread: the default, and the fastest for models of a few thousand springs.
-    #[default]
-    One,
-    /// Rayon's global thread pool, for colour batches of at least 16,384 springs.
-    All,
-}
 
 /// A node array written by several threads at once, each at nodes no other thread touches.
 #[derive(Clone, Copy)]
@@ -135,27 +122,35 @@ fn split(threads: Threads, springs: usize) -> bool {
 }
 
 /// The threads worth using for `springs` under `integrator`: [`Threads::All`] only when asked
-/// for, when there is more than one thread, and when the batches large enough to be split
-/// hold at least half of the springs (counting, in a batch, only the springs the integrator
-/// takes from it: not those in bands, which run on one thread); otherwise a step does not even
-/// move to the pool. Its wake-up alone would make a small model slower than on one thread,
-/// and so did splitting a few batches while most of the work stays on one thread: the
-/// 226k-spring converted sphere, whose stripes of long bands hold 83% of its springs, stepped
-/// in 17.9 ms on two threads against 16.0 ms on one.
+/// for, when there is more than one thread, and when the work large enough to be split holds
+/// at least half of the springs: the batches' springs the integrator takes from them (for the
+/// explicit integrators not those in bands, which run on one thread) and, under Xpbd, the
+/// lanes of the long bands' stripes it splits ([`crate::sim::forces::bands`]); otherwise a
+/// step does not even move to the pool. Its wake-up alone would make a small model slower than
+/// on one thread, and so did splitting a few batches while most of the work stays on one
+/// thread: the 226k-spring converted sphere, whose stripes of long bands hold 83% of its
+/// springs, stepped in 17.9 ms on two threads against 16.0 ms on one before its stripes were
+/// split too.
 pub(crate) fn worth(threads: Threads, springs: &SpringData, integrator: Integrator) -> Threads {
-    let walked = |b: &Batch| match integrator {
-        Integrator::Xpbd => b.unstriped(),
-        Integrator::Explicit | Integrator::Adaptive => b.unbanded(),
+    let parts = rayon::current_num_threads();
+    let (walked, striped) = match integrator {
+        Integrator::Xpbd => {
+            (Batch::unstriped as fn(&Batch) -> Range<usize>, springs.bands.split_lanes(parts))
+        }
+        Integrator::Explicit | Integrator::Adaptive => {
+            (Batch::unbanded as fn(&Batch) -> Range<usize>, 0)
+        }
     };
-    let splittable: usize = springs
+    let batched: usize = springs
         .batches
         .iter()
         .filter(|b| b.independent)
         .map(|b| walked(b).len())
         .filter(|&walked| split(threads, walked))
         .sum();
+    let splittable = batched + if threads == Threads::All { striped } else { 0 };
     let pays = splittable > 0 && 2 * splittable >= springs.len();
-    if pays && rayon::current_num_threads() > 1 { Threads::All } else { Threads::One }
+    if pays && parts > 1 { Threads::All } else { Threads::One }
 }
 
 /// Adds every spring's force at state `s` to `forces` (the force pass of the explicit
@@ -320,7 +315,7 @@ pub(crate) fn project_springs(
     assert!(bound <= u.len() && bound <= u_prev.len() && bound <= base.len());
     assert!(ga.len() == n && gb.len() == n && gk.len() == n && gd.len() == n);
     if springs.bands.has_long() {
-        stripes.project(&springs.bands, springs.has_damping, u_prev, u);
+        stripes.project(&springs.bands, springs.has_damping, (u_prev, u), threads);
     }
     if springs.has_damping {
         project_springs_in::<true>(springs, base, weights, u_prev, u, threads);
@@ -658,10 +653,11 @@ mod tests {
     }
 
     #[test]
-    fn springs_in_bands_do_not_count_towards_the_threads() {
+    fn only_the_springs_a_pass_splits_count_towards_the_threads() {
         // A 200 × 200 grid, numbered row by row, with structural and shear springs: colour
         // batches of over 16,384 springs, all in bands. The explicit pass walks none of them
-        // from the batches, Xpbd only those of offset 1 (the rows' springs, a short band).
+        // from the batches (its bands run on one thread), Xpbd only those of offset 1 (the
+        // rows' springs, a short band).
         // Shuffled, the same grid would have no bands and go to the threads (the threads
         // test of tests/physics steps both).
         let n = 200u32;
@@ -684,10 +680,17 @@ mod tests {
         let largest = c.springs.batches.iter().map(|b| b.range.len()).max().unwrap_or(0);
         assert!(largest >= PARALLEL_MIN_SPRINGS, "{largest}");
         assert_eq!(worth(Threads::All, &c.springs, Integrator::Explicit), Threads::One);
-        // Xpbd could split the rows' batches, but they hold a quarter of the springs.
+        // Xpbd splits the rows' batches, a quarter of the springs, and the stripes of the
+        // long bands (offsets 199, 200, 201), whose halves of about 19,900 lanes each are
+        // split between two threads or more.
         let rows = c.springs.batches.iter().map(|b| b.unstriped().len()).max().unwrap_or(0);
         assert!(rows >= PARALLEL_MIN_SPRINGS, "the rows' springs could split: {rows}");
-        assert_eq!(worth(Threads::All, &c.springs, Integrator::Xpbd), Threads::One);
+        let lanes = c.springs.bands.split_lanes(2);
+        assert!(lanes > c.springs.len() / 2, "{lanes} of {} springs", c.springs.len());
+        assert_eq!(c.springs.bands.split_lanes(1), 0, "nothing to split on one thread");
+        let two = if rayon::current_num_threads() > 1 { Threads::All } else { Threads::One };
+        assert_eq!(worth(Threads::All, &c.springs, Integrator::Xpbd), two);
+        assert_eq!(worth(Threads::One, &c.springs, Integrator::Xpbd), Threads::One);
     }
 
     #[test]
@@ -713,7 +716,7 @@ mod tests {
         // Without anchors every correction's moment is a leak: it must be what FreeBody
         // measures from the displacements alone.
         let mut body = FreeBody::default();
-        assert!(body.measure(&c.nodes.mass, &base, &u_old), "not on a line");
+        assert!(body.measure(&c.nodes.mass, (&base, &u_old), Threads::One), "not on a line");
         let moved = body.turn(&c.nodes.mass, &u, &single);
         assert!(leak.length() > 1e-6, "the twisted springs leak: {leak}");
         assert!((leak - moved).length() < 1e-4 * moved.length(), "{leak} vs {moved}");

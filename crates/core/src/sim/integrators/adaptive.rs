@@ -39,10 +39,10 @@
 //! Conservation for the Simulation of Deformable Bodies", IEEE TVCG 19(2), 2013.
 
 use crate::sim::data::Compiled;
-use crate::sim::forces::kernels::Threads;
 use crate::sim::integrators::explicit::{self, Scratch};
 use crate::sim::readout::energy::measure;
 use crate::sim::state::{State, States};
+use crate::sim::threads::Threads;
 use crate::sim::world::World;
 use glam::Vec3A;
 

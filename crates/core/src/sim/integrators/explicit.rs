@@ -39,9 +39,10 @@ use crate::sim::data::NodeData;
 use crate::sim::forces::bands::BandScratch;
 use crate::sim::forces::damping::global_factor;
 use crate::sim::forces::external;
-use crate::sim::forces::kernels::{Threads, spring_forces};
+use crate::sim::forces::kernels::spring_forces;
 use crate::sim::forces::shape::{self, ShapeFit};
 use crate::sim::state::{State, States};
+use crate::sim::threads::Threads;
 use crate::sim::world::World;
 use glam::{BVec3A, Vec3A};
 

@@ -53,9 +53,13 @@
 //! The sums run in f32 over chunks of [`CHUNK`] nodes, each chunk's sum added in f64 (as the gas
 //! sums of [`crate::sim::forces::pressure`] do), with the node offsets r from the centre computed once per
 //! sub-step and kept: on a converted model resting on the ground this correction took a fifth
-//! of the frame in f64.
+//! of the frame in f64. The chunks' sums may be taken on several threads; they are added in
+//! chunk order on one, so the result does not depend on the threads
+//! ([`crate::sim::threads`]).
 
+use crate::sim::threads::{NODES_PER_TASK, Threads};
 use glam::{DMat3, DVec3, Vec3A, Vec3Swizzles};
+use rayon::prelude::*;
 
 /// Nodes summed in f32 before their sum joins the f64 total.
 const CHUNK: usize = 64;
@@ -67,12 +71,32 @@ pub(crate) struct FreeBody {
     inverse_inertia: DMat3,
     /// r₀_i: each node's offset from the centre of mass at the start of the sub-step.
     r: Vec<Vec3A>,
+    /// The threads the passes of this sub-step may use.
+    threads: Threads,
+    /// Per chunk of [`CHUNK`] nodes, its sums (one or two), before they are added in order.
+    sums: Vec<[DVec3; 2]>,
+}
+
+/// Adds the chunks' sums `parts` (one or two per chunk), collected into `sums`, in chunk
+/// order.
+fn in_order<I>(parts: I, sums: &mut Vec<[DVec3; 2]>) -> [DVec3; 2]
+where
+    I: IndexedParallelIterator<Item = [DVec3; 2]>,
+{
+    parts.collect_into_vec(sums);
+    sums.iter().fold([DVec3::ZERO; 2], |[a, b], [c, d]| [a + c, b + d])
 }
 
 impl FreeBody {
     /// Takes the body of nodes of `mass` at `base + u_old`; false when its inertia cannot be
-    /// inverted (all nodes on one line, or no mass).
-    pub fn measure(&mut self, mass: &[f32], base: &[Vec3A], u_old: &[Vec3A]) -> bool {
+    /// inverted (all nodes on one line, or no mass). Its passes in this sub-step use `threads`.
+    pub fn measure(
+        &mut self,
+        mass: &[f32],
+        (base, u_old): (&[Vec3A], &[Vec3A]),
+        threads: Threads,
+    ) -> bool {
+        self.threads = threads;
         let n = mass.len().min(base.len()).min(u_old.len());
         let (mass, base, u_old) = (&mass[..n], &base[..n], &u_old[..n]);
         // Positions relative to the first node: no cancellation of large coordinates.
@@ -80,20 +104,23 @@ impl FreeBody {
             (Some(&b), Some(&u)) => b + u,
             _ => return false,
         };
-        let total: f64 = mass.iter().map(|&m| f64::from(m)).sum();
-        if !(total.is_finite() && total > 0.0) {
+        let nodes = threads.min_len(NODES_PER_TASK);
+        let offsets = base.par_iter().zip(u_old).with_min_len(nodes);
+        offsets.map(|(&b, &u)| b + u - origin).collect_into_vec(&mut self.r);
+        let chunks = threads.min_len(NODES_PER_TASK / CHUNK);
+        let weighted = self.r.par_chunks(CHUNK).zip(mass.par_chunks(CHUNK)).with_min_len(chunks);
+        let weighted = weighted.map(|(r, m)| {
+            let weighted = r.iter().zip(m).map(|(&r, &m)| r * m).sum::<Vec3A>();
+            [weighted.as_dvec3(), DVec3::new(f64::from(m.iter().sum::<f32>()), 0.0, 0.0)]
+        });
+        let [weighted, total] = in_order(weighted, &mut self.sums);
+        if !(total.x.is_finite() && total.x > 0.0) {
             return false;
         }
-        self.r.clear();
-        self.r.extend(base.iter().zip(u_old).map(|(&b, &u)| b + u - origin));
-        let mut weighted = DVec3::ZERO;
-        for (r, m) in self.r.chunks(CHUNK).zip(mass.chunks(CHUNK)) {
-            weighted += r.iter().zip(m).map(|(&r, &m)| r * m).sum::<Vec3A>().as_dvec3();
-        }
-        let centre = (weighted / total).as_vec3a();
+        let centre = (weighted / total.x).as_vec3a();
         // One pass for the offsets and both second moments: Σ m r·r per axis, Σ m r·r.yzx.
-        let (mut squares, mut products) = (DVec3::ZERO, DVec3::ZERO);
-        for (r, m) in self.r.chunks_mut(CHUNK).zip(mass.chunks(CHUNK)) {
+        let moments = self.r.par_chunks_mut(CHUNK).zip(mass.par_chunks(CHUNK)).with_min_len(chunks);
+        let moments = moments.map(|(r, m)| {
             let (mut sq, mut pr) = (Vec3A::ZERO, Vec3A::ZERO);
             for (r, &m) in r.iter_mut().zip(m) {
                 *r -= centre;
@@ -101,9 +128,9 @@ impl FreeBody {
                 sq += mr * *r;
                 pr += mr * r.yzx();
             }
-            squares += sq.as_dvec3();
-            products += pr.as_dvec3();
-        }
+            [sq.as_dvec3(), pr.as_dvec3()]
+        });
+        let [squares, products] = in_order(moments, &mut self.sums);
         // I = Σ m (|r|² 𝟙 − r rᵀ): diagonal (y² + z², z² + x², x² + y²), off-diagonal −xy, −yz, −zx.
         let (sq, p) = (squares, products);
         let inertia = DMat3::from_cols(
@@ -123,18 +150,20 @@ impl FreeBody {
     /// Σ m r₀ × (to − from): the angular momentum (times h) that moving the nodes from
     /// displacements `from` to `to` adds, about the centre. Taken of the difference, not as a
     /// difference of two moments, so that f32 loses nothing to cancellation.
-    pub fn turn(&self, mass: &[f32], from: &[Vec3A], to: &[Vec3A]) -> DVec3 {
-        let mut total = DVec3::ZERO;
-        let chunks = self.r.chunks(CHUNK).zip(mass.chunks(CHUNK));
-        for ((r, m), (from, to)) in chunks.zip(from.chunks(CHUNK).zip(to.chunks(CHUNK))) {
+    pub fn turn(&mut self, mass: &[f32], from: &[Vec3A], to: &[Vec3A]) -> DVec3 {
+        let chunks = self.r.par_chunks(CHUNK).zip(mass.par_chunks(CHUNK));
+        let moved = chunks.zip(from.par_chunks(CHUNK).zip(to.par_chunks(CHUNK)));
+        let moved = moved.with_min_len(self.threads.min_len(NODES_PER_TASK / CHUNK));
+        let moved = moved.map(|((r, m), (from, to))| {
             let moved = r.iter().zip(m).zip(from.iter().zip(to));
-            total += moved.map(|((&r, &m), (&f, &t))| r.cross(t - f) * m).sum::<Vec3A>().as_dvec3();
-        }
-        total
+            let sum = moved.map(|((&r, &m), (&f, &t))| r.cross(t - f) * m).sum::<Vec3A>();
+            [sum.as_dvec3(), DVec3::ZERO]
+        });
+        in_order(moved, &mut self.sums)[0]
     }
 
     /// Turns `u` so that its moment is that of `before` again.
-    pub fn restore(&self, before: &[Vec3A], mass: &[f32], u: &mut [Vec3A]) {
+    pub fn restore(&mut self, before: &[Vec3A], mass: &[f32], u: &mut [Vec3A]) {
         let leak = self.turn(mass, before, u);
         self.undo(leak, mass, u);
     }
@@ -143,11 +172,12 @@ impl FreeBody {
     /// `leak` (a moment, as [`FreeBody::turn`]) out of `u`.
     pub fn undo(&self, leak: DVec3, mass: &[f32], u: &mut [Vec3A]) {
         let theta = (self.inverse_inertia * -leak).as_vec3a();
-        for ((u, &m), &r) in u.iter_mut().zip(mass).zip(&self.r) {
+        let nodes = u.par_iter_mut().zip(mass).zip(&self.r);
+        nodes.with_min_len(self.threads.min_len(NODES_PER_TASK)).for_each(|((u, &m), &r)| {
             if m > 0.0 {
                 *u += theta.cross(r);
             }
-        }
+        });
     }
 }
 
@@ -161,7 +191,7 @@ mod tests {
         let old = [Vec3A::ZERO; 5];
         let mass = [1.0, 2.0, 1.0, 1.0, 0.5];
         let mut body = FreeBody::default();
-        assert!(body.measure(&mass, &base, &old), "not on a line");
+        assert!(body.measure(&mass, (&base, &old), Threads::One), "not on a line");
         let u = [Vec3A::new(0.0, 0.01, 0.0), Vec3A::ZERO, Vec3A::ZERO, Vec3A::ZERO, Vec3A::ZERO];
 
         let mut turned = u;
@@ -176,6 +206,10 @@ mod tests {
             (shift - Vec3A::new(0.0, 0.0, 0.0)).length() < 1e-6,
             "the centre moves only by the stretch: {shift}"
         );
-        assert!(!body.measure(&[1.0, 1.0], &[Vec3A::ZERO, Vec3A::X], &[Vec3A::ZERO; 2]));
+        assert!(!body.measure(
+            &[1.0, 1.0],
+            (&[Vec3A::ZERO, Vec3A::X], &[Vec3A::ZERO; 2]),
+            Threads::One
+        ));
     }
 }

@@ -87,14 +87,14 @@ use crate::sim::contacts::surface::{Frame, touch};
 use crate::sim::data::Compiled;
 use crate::sim::forces::bands::{StripeWork, Stripes};
 use crate::sim::forces::damping::global_factor;
-use crate::sim::forces::kernels::{
-    Threads, WeightColumns, project_springs, project_springs_leaking,
-};
+use crate::sim::forces::kernels::{WeightColumns, project_springs, project_springs_leaking};
 use crate::sim::forces::shape::{self, ShapeFit, blend};
 use crate::sim::integrators::spin::FreeBody;
 use crate::sim::state::States;
+use crate::sim::threads::{NODES_PER_TASK, Threads};
 use crate::sim::world::World;
 use glam::Vec3A;
+use rayon::prelude::*;
 
 /// Scratch of the Xpbd solver, kept between steps to avoid reallocating.
 #[derive(Clone, Debug, Default)]
@@ -165,8 +165,8 @@ impl Workspace {
         world: &World,
         base: &[Vec3A],
         v: &mut [Vec3A],
-        h: f32,
-        predict: bool,
+        (h, predict): (f32, bool),
+        threads: Threads,
     ) -> bool {
         let scale = (1.0 / h) * global_factor(c.params.damping, h);
         let Workspace {
@@ -187,13 +187,15 @@ impl Workspace {
             gather::<false>(u_columns, u);
             gather::<false>(u_prev_columns, u_prev);
         }
-        let mut finite = true;
+        // Node by node, split between threads when allowed: each node's pass is its own.
+        let min_len = threads.min_len(NODES_PER_TASK);
+        let nodes = u.par_iter_mut().zip(u_prev.par_iter_mut()).zip(v.par_iter_mut().zip(&**kick));
+        let nodes = nodes.with_min_len(min_len);
+        let all = |a: bool, b: bool| a & b;
         if world.colliders.is_empty() {
-            let nodes = u.iter_mut().zip(u_prev.iter_mut()).zip(v.iter_mut().zip(kick.iter()));
-            for ((u, u_prev), (v, &kick)) in nodes {
+            let node = |((u, u_prev), (v, &kick)): Moving| {
                 let x = *u;
                 let vx = (x - *u_prev) * scale;
-                finite &= (x + vx).is_finite();
                 *u_prev = x;
                 if predict {
                     // v is only the next prediction's: kept in u, not stored.
@@ -201,17 +203,17 @@ impl Workspace {
                 } else {
                     *v = vx;
                 }
-            }
-            return finite;
+                (x + vx).is_finite()
+            };
+            return nodes.map(node).reduce(|| true, all);
         }
         let whole = body::applies(c);
         if !whole && c.touch.is_none() {
-            let nodes = u.iter_mut().zip(u_prev.iter_mut()).zip(v.iter_mut().zip(kick.iter()));
-            let at_rest = base.iter().zip(&c.nodes.free);
-            for (((u, u_prev), (v, &kick)), (&x0, &free)) in nodes.zip(at_rest) {
+            let at_rest = base.par_iter().zip(&c.nodes.free);
+            let node = |(((u, u_prev), (v, &kick)), (&x0, &free)): (Moving, (&Vec3A, &f32))| {
                 let mut x = *u;
                 let mut vx = (x - *u_prev) * scale;
-                finite &= (x + vx).is_finite();
+                let finite = (x + vx).is_finite();
                 let mut at = x0 + x;
                 // Only a contact rewrites u: x0 + u − x0 would round away its precision.
                 if free != 0.0
@@ -222,9 +224,11 @@ impl Workspace {
                 *u_prev = x;
                 *u = if predict { x + (vx + kick) * h } else { x };
                 *v = vx;
-            }
-            return finite;
+                finite
+            };
+            return nodes.zip(at_rest).map(node).reduce(|| true, all);
         }
+        let mut finite = true;
         // Every node's velocity first, then the body's support and the contacts of the skin's
         // points or of the nodes, then the next prediction.
         for ((u, u_prev), v) in u.iter().zip(u_prev.iter()).zip(v.iter_mut()) {
@@ -258,6 +262,9 @@ impl Workspace {
         finite
     }
 }
+
+/// A node in the sub-step's last pass: its u and u_prev, its v and kick.
+type Moving<'a> = ((&'a mut Vec3A, &'a mut Vec3A), (&'a mut Vec3A, &'a Vec3A));
 
 /// The prediction u = u_prev + h (v + kick) of every node.
 fn predict(u_prev: &[Vec3A], v: &[Vec3A], kick: &[Vec3A], u: &mut [Vec3A], h: f32) {
@@ -333,7 +340,7 @@ pub(crate) fn step(
         if let Some(omega_squared) = shape::omega_squared(c.params.shape_matching.as_ref()) {
             pull_to_shape(c, ws, base, blend(omega_squared, h));
         }
-        let finite = ws.finish(c, world, base, v, h, fused && i < n);
+        let finite = ws.finish(c, world, base, v, (h, fused && i < n), threads);
         for (k, &node) in c.anchors.nodes.iter().enumerate() {
             v[node as usize] = c.anchors.velocity(k, dt);
         }
@@ -399,16 +406,16 @@ fn project(c: &Compiled, ws: &mut Workspace, base: &[Vec3A], spin: Spin, threads
         Spin::Untouched => project_springs(springs, base, weights, &ws.u_prev, &mut ws.u, threads),
         Spin::Free => {
             let mass = &c.nodes.mass;
-            let turnable = ws.body.measure(mass, base, &ws.u_prev);
-            ws.x.clear();
-            ws.x.extend_from_slice(&ws.u);
+            let turnable = ws.body.measure(mass, (base, &ws.u_prev), threads);
+            let copy = ws.u.par_iter().with_min_len(threads.min_len(NODES_PER_TASK)).copied();
+            copy.collect_into_vec(&mut ws.x);
             project_springs(springs, base, weights, &ws.u_prev, &mut ws.u, threads);
             if turnable {
                 ws.body.restore(&ws.x, mass, &mut ws.u);
             }
         }
         Spin::AnchoredGas => {
-            let turnable = ws.body.measure(&ws.free_mass, base, &ws.u_prev);
+            let turnable = ws.body.measure(&ws.free_mass, (base, &ws.u_prev), threads);
             let leak = project_springs_leaking(springs, base, weights.0, &ws.u_prev, &mut ws.u);
             if turnable {
                 ws.body.undo(leak, &ws.free_mass, &mut ws.u);

@@ -1,0 +1,44 @@
+//! Whether a step's loops may be split between threads, and how they are split so that the
+//! result stays the same bit for bit.
+//!
+//! Work is split only where the pieces are independent: springs of one colour (they share no
+//! node), the even (or odd) stripes of a band ([`crate::sim::forces::bands`]), a pass over the
+//! nodes. A sum over the nodes (the spin correction's moments,
+//! [`crate::sim::integrators::spin`]) is taken in fixed chunks whose partial sums are added in
+//! chunk order on one thread, whatever the number of threads, so that splitting changes
+//! nothing: one thread and two give the same positions.
+//!
+//! Splitting costs a fork-join (a few microseconds on a pool thread), so a piece must hold
+//! enough work to repay it: [`NODES_PER_TASK`] nodes of a node pass, and the thresholds of the
+//! spring loops ([`crate::sim::forces::kernels`]).
+
+/// Nodes per task when a pass over the nodes is split between threads: on 2 cores, the
+/// 226k-spring converted sphere's node passes (37,802 nodes) gained with 4,096 and lost with
+/// 1,024 (more fork-joins than the passes' few nanoseconds a node repay).
+pub(crate) const NODES_PER_TASK: usize = 4096;
+
+/// Whether the step may split its loops between threads.
+///
+/// Only work large enough to repay a fork-join is split (colour batches of at least 16,384
+/// springs, band stripes of as many lanes, node passes of [`NODES_PER_TASK`] nodes), and a
+/// model with too little of it steps on one thread whatever is asked: `All` is never slower
+/// than `One`, and gains on models of a few hundred thousand springs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Threads {
+    /// One thread: the default, and the fastest for models of a few thousand springs.
+    #[default]
+    One,
+    /// Rayon's global thread pool.
+    All,
+}
+
+impl Threads {
+    /// The fewest items of a parallel iterator per task: `per_task` on all threads, every
+    /// item (no split) on one.
+    pub(crate) fn min_len(self, per_task: usize) -> usize {
+        match self {
+            Threads::One => usize::MAX,
+            Threads::All => per_task,
+        }
+    }
+}
