@@ -9,12 +9,17 @@
 //!   (issue 13: ≤ 33 ms on two threads); `frame/sphere_38k_parallel` with [`Threads::All`]
 //!   (rayon's pool; `RAYON_NUM_THREADS` sets its size), which must never be slower.
 //!
+//! - `frame/strip_pile`, `frame/strip_pile_self_collision`: the 1.6 × 0.3 m strip of 2.5 cm
+//!   cells (845 nodes, 4,608 springs) of `tests/self_collision.rs`, dropped on its end and
+//!   folded into a pile on the ground (3 s), without and with self-collision (each its own
+//!   pile; issue 40: with ≤ 2× without).
+//!
 //! Run with `cargo bench -p springmesh-convert --bench frame`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Bench code.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
-use springmesh_convert::{ConvertOptions, RawMesh, convert_mesh, shapes};
+use springmesh_convert::{ConvertOptions, RawMesh, Thickness, convert_mesh, shapes};
 use springmesh_core::Simulation;
 use springmesh_core::model::Ground;
 use springmesh_core::sim::Threads;
@@ -69,7 +74,29 @@ fn bench(c: &mut Criterion) {
         let (mut sim, dt) = resting(mesh, threads);
         group.bench_function(name, |b| b.iter(|| sim.step(dt).expect("finite")));
     }
+    for (name, layers) in [("strip_pile", false), ("strip_pile_self_collision", true)] {
+        let (mut sim, dt) = pile(layers);
+        group.bench_function(name, |b| b.iter(|| sim.step(dt).expect("finite")));
+    }
     group.finish();
+}
+
+/// The strip of `tests/self_collision.rs` folded into a pile on the ground after 3 s, with
+/// self-collision when `layers`.
+fn pile(layers: bool) -> (Simulation, f32) {
+    let mesh = shapes::dropped_strip();
+    let options = ConvertOptions {
+        self_collision: layers.then_some(Thickness::FromEdges),
+        ..ConvertOptions::default()
+    };
+    let mut model =
+        convert_mesh(mesh, &options, Path::new("strip.obj")).expect("converts").model.into_inner();
+    model.params.ground = Some(Ground { height: 0.0, ..Ground::default() });
+    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
+    for _ in 0..180 {
+        sim.step(model.params.dt).expect("finite");
+    }
+    (sim, model.params.dt)
 }
 
 criterion_group!(benches, bench);

@@ -5,7 +5,7 @@
 use crate::ConvertError;
 use crate::masses::model_masses;
 use crate::mesh::RawMesh;
-use crate::options::{ConvertOptions, SpringSettings};
+use crate::options::{ConvertOptions, SpringSettings, THICKNESS_PER_EDGE, Thickness};
 use crate::painted::Painted;
 use crate::report::{ConvertReport, SpringCounts};
 use crate::solid::{self, Solid, stage};
@@ -13,7 +13,9 @@ use crate::springs::SurfacePairs;
 use crate::topology::unkey;
 use crate::weld::Welded;
 use glam::Vec3;
-use springmesh_core::model::{Faces, Nodes, Springs, Tethers};
+use springmesh_core::model::{
+    DEFAULT_SELF_FRICTION, Faces, Nodes, SelfCollision, Springs, Tethers,
+};
 use springmesh_core::{Face, Metadata, Node, NodeId, Spring, SpringKind, SpringModel};
 use std::path::Path;
 
@@ -62,11 +64,33 @@ pub(crate) fn model(
         // the springs alone cannot hold at a game's few sub-steps (SimParams::tethers).
         model.params.tethers = Some(Tethers::default());
     }
+    if let Some(thickness) = options.self_collision {
+        model.params.self_collision = Some(self_collision(&model, thickness));
+    }
     count(made, &model, report);
     if let Some(s) = made.solid {
         stage::report(s, &masses, report);
     }
     Ok(model)
+}
+
+/// Self-collision for `model` with `thickness`: [`Thickness::FromEdges`] takes
+/// [`THICKNESS_PER_EDGE`] of the mean stretch spring (of every spring when there is none).
+pub fn self_collision(model: &SpringModel, thickness: Thickness) -> SelfCollision {
+    let mean = |kind: Option<SpringKind>| {
+        let springs = model.springs.iter().filter(|s| kind.is_none_or(|k| s.kind == k));
+        let lengths = springs.map(|s| f64::from(s.rest_length));
+        let (sum, count) = lengths.fold((0.0, 0u32), |(sum, n), l| (sum + l, n + 1));
+        (count > 0).then(|| (sum / f64::from(count)) as f32)
+    };
+    let thickness = match thickness {
+        Thickness::Metres(t) => t,
+        Thickness::FromEdges => {
+            let edge = mean(Some(SpringKind::Stretch)).or_else(|| mean(None)).unwrap_or(0.0);
+            THICKNESS_PER_EDGE * edge
+        }
+    };
+    SelfCollision { thickness, friction: DEFAULT_SELF_FRICTION }
 }
 
 /// The report's count of `model`'s separate parts, and a warning when there are several.

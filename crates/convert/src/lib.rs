@@ -45,6 +45,7 @@ pub mod topology;
 pub mod vicinity;
 pub mod weld;
 
+pub use assemble::self_collision;
 pub use error::ConvertError;
 pub use import::{
     DEFAULT_MAX_TRIANGLES, ImportLimits, MAX_FACE_CORNERS, MAX_IMPLICIT_ELEMENTS, MeshFormat,
@@ -54,7 +55,7 @@ pub use masses::MassMode;
 pub use mesh::{RawMesh, Texture};
 pub use options::{
     ConvertOptions, DEFAULT_BEND, DEFAULT_NODE_MASS, DEFAULT_RELATIVE_WELD, DEFAULT_STRETCH,
-    DEFAULT_VICINITY, SpringSettings,
+    DEFAULT_VICINITY, SpringSettings, THICKNESS_PER_EDGE, Thickness,
 };
 pub use painted::PinColor;
 pub use pipeline::{

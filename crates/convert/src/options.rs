@@ -70,6 +70,8 @@ pub struct ConvertOptions {
     pub solid: Option<SolidOptions>,
     /// Anchors from a vertex-colour channel instead of a painted `_PIN` ([`crate::painted`]).
     pub pin_color: Option<PinColor>,
+    /// Self-collision for the model; `None`: off.
+    pub self_collision: Option<Thickness>,
     /// Bounds on what reading the file may take (they change nothing in a model that fits).
     #[serde(skip)]
     pub limits: ImportLimits,
@@ -90,10 +92,24 @@ impl Default for ConvertOptions {
             scale: 1.0,
             solid: None,
             pin_color: None,
+            self_collision: None,
             limits: ImportLimits::default(),
         }
     }
 }
+
+/// The thickness a model that collides with itself keeps between its layers.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub enum Thickness {
+    /// ¾ of the mean length of its stretch springs: the balls of its nodes close its
+    /// triangles (`springmesh_core::sim::contacts::self_collision`).
+    FromEdges,
+    /// This many metres.
+    Metres(f32),
+}
+
+/// The share of the mean stretch-spring length that [`Thickness::FromEdges`] takes.
+pub const THICKNESS_PER_EDGE: f32 = 0.75;
 
 impl ConvertOptions {
     /// A problem with the options, if any: what is wrong, as a sentence.
@@ -137,6 +153,11 @@ impl ConvertOptions {
                 "pin colour: a channel of red, green, blue, alpha and a threshold between 0 and 1"
                     .into(),
             );
+        }
+        if let Some(Thickness::Metres(t)) = self.self_collision
+            && !(t.is_finite() && t > 0.0)
+        {
+            return Some(format!("self-collision thickness {t} must be a finite number > 0"));
         }
         if self.limits.max_triangles == 0 {
             return Some("the triangle limit must be at least 1".into());
@@ -192,6 +213,11 @@ impl ConvertOptions {
                 max_nodes: get("max_nodes").and_then(|v| v.parse().ok()),
             }),
             pin_color,
+            self_collision: match get("self_collision") {
+                Some("from_edges") => Some(Thickness::FromEdges),
+                Some(v) => v.parse().ok().map(Thickness::Metres),
+                None => None,
+            },
             limits: ImportLimits::default(),
         })
     }
@@ -237,6 +263,14 @@ impl ConvertOptions {
                     )
                 }),
             ),
+            (
+                "self_collision",
+                match self.self_collision {
+                    None => "none".to_string(),
+                    Some(Thickness::FromEdges) => "from_edges".to_string(),
+                    Some(Thickness::Metres(t)) => t.to_string(),
+                },
+            ),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
@@ -265,9 +299,12 @@ mod tests {
                 max_nodes: Some(500),
             }),
             pin_color: Some(PinColor { channel: 3, threshold: 0.25 }),
+            self_collision: Some(Thickness::Metres(0.012)),
             ..ConvertOptions::default()
         };
-        assert_eq!(ConvertOptions::from_metadata(&options.to_metadata()), Some(options));
+        assert_eq!(ConvertOptions::from_metadata(&options.to_metadata()), Some(options.clone()));
+        let from_edges = ConvertOptions { self_collision: Some(Thickness::FromEdges), ..options };
+        assert_eq!(ConvertOptions::from_metadata(&from_edges.to_metadata()), Some(from_edges));
         let default = ConvertOptions::default();
         assert_eq!(ConvertOptions::from_metadata(&default.to_metadata()), Some(default));
         assert_eq!(ConvertOptions::from_metadata(&BTreeMap::new()), None, "a hand-made model");

@@ -7,6 +7,8 @@
 //!   into a puddle.
 //! - [`stilts`]: a low-poly box body on four thin legs: it stands only if its legs hold.
 //! - [`open_box`]: a box with a square hole cut in its top: not closed, still a solid.
+//! - [`strip`]: a flat rectangle of square cells; [`dropped_strip`] one standing on its end,
+//!   cloth that folds onto itself when it falls.
 //!
 //! Every face is counter-clockwise seen from outside, and vertices are shared (no seams).
 
@@ -164,6 +166,42 @@ pub fn open_box() -> RawMesh {
         normal == IVec3::Y && (4..8).contains(&v.x) && (4..8).contains(&v.z)
     };
     voxel_surface(inside, IVec3::ZERO, IVec3::splat(12), 0.05, |v, n| !hole(v, n))
+}
+
+/// A `width` × `height` (m) rectangle in the x–y plane from the origin, facing +z, of square
+/// cells of about `spacing` (m), each cut into two triangles.
+pub fn strip(width: f32, height: f32, spacing: f32) -> RawMesh {
+    let cells = |length: f32| ((length / spacing).round() as usize).max(1);
+    let (across, up) = (cells(width), cells(height));
+    let mut mesh = RawMesh::default();
+    for j in 0..=up {
+        for i in 0..=across {
+            let at =
+                Vec3::new(width * i as f32 / across as f32, height * j as f32 / up as f32, 0.0);
+            mesh.positions.push(at);
+        }
+    }
+    let at = |i: usize, j: usize| (j * (across + 1) + i) as u32;
+    for j in 0..up {
+        for i in 0..across {
+            let q = [at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)];
+            mesh.quads.push(q);
+            mesh.push_triangle([q[0], q[1], q[2]], None);
+            mesh.push_triangle([q[0], q[2], q[3]], None);
+        }
+    }
+    mesh
+}
+
+/// The 1.6 × 0.3 m [`strip`] of 2.5 cm cells (845 vertices) standing on its end 1 cm above
+/// y = 0, leaning 2% out of its plane and waved 1 cm across it, so that it folds over when it
+/// falls: the self-collision test's and benchmark's pile.
+pub fn dropped_strip() -> RawMesh {
+    let mut mesh = strip(0.3, 1.6, 0.025);
+    for p in &mut mesh.positions {
+        *p = Vec3::new(p.x, p.y + 0.01, 0.02 * p.y + 0.01 * (12.0 * p.y).sin());
+    }
+    mesh
 }
 
 /// The boundary of the cubes of size `size` (m) at the integer cells `lo..hi` for which `filled`

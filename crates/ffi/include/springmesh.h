@@ -261,6 +261,14 @@ int sm_sim_set_gravity(struct SmSim *s, const float *g);
 // `s` is NULL or a live simulation used by this thread alone; `wind` is NULL or 3 floats.
 int sm_sim_set_wind(struct SmSim *s, const float *wind);
 
+// Turns self-collision on with layers `thickness` m apart and `friction` between them, or
+// off when `thickness` is 0. A thickness that is not finite and ≥ 0, or a friction that is
+// not finite and ≥ 0, is an error and changes nothing.
+//
+// # Safety
+// `s` is NULL or a live simulation used by this thread alone.
+int sm_sim_set_self_collision(struct SmSim *s, float thickness, float friction);
+
 // Number of the model's colliders (0 for NULL).
 //
 // # Safety

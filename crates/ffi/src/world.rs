@@ -4,7 +4,7 @@
 use crate::error::{Failure, SM_ERR_ARGUMENT, status, value};
 use crate::sim::{SmSim, read, vec3, write};
 use glam::{Quat, Vec3, Vec3A};
-use springmesh_core::model::{Air, Shape};
+use springmesh_core::model::{Air, SelfCollision, Shape};
 use springmesh_core::{Collider, Contact, ForceField};
 use std::ffi::{c_int, c_void};
 use std::sync::{Arc, Mutex};
@@ -154,6 +154,33 @@ pub unsafe extern "C" fn sm_sim_set_wind(s: *mut SmSim, wind: *const f32) -> c_i
         let s = unsafe { write(s) }?;
         let wind = vec3(wind, "wind")?;
         s.sim.params_mut().air.get_or_insert_with(Air::default).wind = wind;
+        Ok(())
+    })
+}
+
+/// Turns self-collision on with layers `thickness` m apart and `friction` between them, or
+/// off when `thickness` is 0. A thickness that is not finite and ≥ 0, or a friction that is
+/// not finite and ≥ 0, is an error and changes nothing.
+///
+/// # Safety
+/// `s` is NULL or a live simulation used by this thread alone.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_set_self_collision(
+    s: *mut SmSim,
+    thickness: f32,
+    friction: f32,
+) -> c_int {
+    status(|| {
+        // SAFETY: `s` is NULL or a live simulation (this function's contract).
+        let s = unsafe { write(s) }?;
+        if !(thickness.is_finite() && thickness >= 0.0) {
+            return Err(Failure::new(SM_ERR_ARGUMENT, "thickness is not a finite number ≥ 0"));
+        }
+        if !(friction.is_finite() && friction >= 0.0) {
+            return Err(Failure::new(SM_ERR_ARGUMENT, "friction is not a finite number ≥ 0"));
+        }
+        s.sim.params_mut().self_collision =
+            (thickness > 0.0).then_some(SelfCollision { thickness, friction });
         Ok(())
     })
 }

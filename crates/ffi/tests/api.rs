@@ -172,9 +172,19 @@ fn bad_steps_and_indices_change_nothing() {
         let nan = [f32::NAN, 0.0, 0.0];
         assert_eq!(sm_sim_set_anchor_position(sim, 0, nan.as_ptr()), SM_ERR_ARGUMENT);
         assert_eq!(sm_sim_set_collider_pose(sim, 0, far.as_ptr(), null()), SM_ERR_ARGUMENT);
+        for (thickness, friction) in [(f32::NAN, 0.5), (-0.01, 0.5), (0.01, -1.0), (0.01, f32::NAN)]
+        {
+            let code = sm_sim_set_self_collision(sim, thickness, friction);
+            assert_eq!(code, SM_ERR_ARGUMENT, "{thickness} {friction}");
+        }
+        assert!(last_error().contains("friction"), "{}", last_error());
+        assert_eq!(sm_sim_set_self_collision(null_mut(), 0.01, 0.5), SM_ERR_NULL);
         assert_eq!(positions(sim), before);
         assert_eq!(sm_sim_time(sim), time);
         assert_eq!(sm_sim_step(sim, 1.0 / 60.0), SM_OK, "and it still steps");
+        assert_eq!(sm_sim_set_self_collision(sim, 0.01, 0.5), SM_OK);
+        assert_eq!(sm_sim_step(sim, 1.0 / 60.0), SM_OK, "with self-collision");
+        assert_eq!(sm_sim_set_self_collision(sim, 0.0, 0.5), SM_OK, "off");
         sm_sim_free(sim);
     }
 }

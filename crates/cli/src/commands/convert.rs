@@ -10,7 +10,7 @@ use springmesh_convert::solid::material::DEFAULT_DENSITY;
 use springmesh_convert::{
     Control, ConvertOptions, ConvertReport, DEFAULT_BEND, DEFAULT_MAX_TRIANGLES, DEFAULT_NODE_MASS,
     DEFAULT_STRETCH, DEFAULT_VICINITY, ImportLimits, MassMode, PinColor, SolidOptions,
-    SpringSettings, Stage, convert_file_with,
+    SpringSettings, Stage, Thickness, convert_file_with,
     keep::{Dropped, keep_edits},
 };
 use springmesh_core::io;
@@ -134,6 +134,10 @@ pub struct Options {
     /// The colour value (0 to 1) from which --pin-color pins a vertex.
     #[arg(long, value_name = "T", default_value_t = 0.5, requires = "pin_color")]
     pin_threshold: f32,
+    /// Keep the model's layers this far apart (m) when it folds onto itself [default
+    /// thickness: ¾ of the mean edge].
+    #[arg(long, value_name = "THICKNESS", num_args = 0..=1)]
+    self_collision: Option<Option<f32>>,
     /// Refuse meshes of more than N triangles after instancing and triangulation (a guard
     /// against files that would take all memory).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TRIANGLES)]
@@ -183,6 +187,9 @@ impl Options {
             pin_color: self
                 .pin_color
                 .map(|c| PinColor { channel: c as usize, threshold: self.pin_threshold }),
+            self_collision: self
+                .self_collision
+                .map(|t| t.map_or(Thickness::FromEdges, Thickness::Metres)),
             limits: ImportLimits {
                 max_triangles: self.max_triangles,
                 outside_references: self.allow_outside_references,

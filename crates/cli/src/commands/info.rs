@@ -124,6 +124,10 @@ impl Info {
         if let Some(shape) = &p.shape_matching {
             writeln!(f, "  shape        matched at {} Hz", shape.frequency)?;
         }
+        if let Some(layers) = &p.self_collision {
+            let (thickness, friction) = (layers.thickness * 1000.0, layers.friction);
+            writeln!(f, "  layers       kept {thickness:.1} mm apart, friction {friction}")?;
+        }
         match &self.modes {
             None => writeln!(f, "  modes        not looked for (--no-modes)")?,
             Some(Ok(hz)) if hz.is_empty() => {

@@ -7,6 +7,7 @@ use crate::{Usage, input, progress};
 use anyhow::{Context, Result};
 use glam::{Vec3, Vec3A};
 use serde::Serialize;
+use springmesh_convert::{Thickness, self_collision};
 use springmesh_core::io::AtomicFile;
 use springmesh_core::sim::Threads;
 use springmesh_core::{CoreError, Integrator, NodeId, Simulation, SpringModel, ValidModel, io};
@@ -56,6 +57,13 @@ pub struct Overrides {
     /// Switch the tethers to the anchors off (for a model meant to stretch far).
     #[arg(long)]
     no_tethers: bool,
+    /// Keep the model's layers this far apart (m) [default: the model's thickness, or ¾ of
+    /// its mean spring].
+    #[arg(long, value_name = "THICKNESS", num_args = 0..=1, conflicts_with = "no_self_collision")]
+    self_collision: Option<Option<f32>>,
+    /// Switch self-collision off.
+    #[arg(long)]
+    no_self_collision: bool,
 }
 
 impl Overrides {
@@ -83,6 +91,17 @@ impl Overrides {
         }
         if self.no_tethers {
             p.tethers = None;
+        }
+        if let Some(thickness) = self.self_collision {
+            // The thickness asked for, or the model's own, or one from its springs.
+            p.self_collision = match (thickness, p.self_collision) {
+                (None, Some(own)) => Some(own),
+                (Some(t), _) => Some(self_collision(model, Thickness::Metres(t))),
+                (None, None) => Some(self_collision(model, Thickness::FromEdges)),
+            };
+        }
+        if self.no_self_collision {
+            p.self_collision = None;
         }
         model.set_params(params)?;
         Ok(())

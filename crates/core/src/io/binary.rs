@@ -3,10 +3,10 @@
 //! ```text
 //! offset size field
 //!      0    8 magic        89 53 50 52 0D 0A 1A 0A  ("\x89SPR\r\n\x1a\n")
-//!      8    4 version      u32 little endian, 5 (1 to 4 are still read)
+//!      8    4 version      u32 little endian, 6 (1 to 5 are still read)
 //!     12    4 crc32        u32 little endian, CRC-32 (IEEE) of the payload
 //!     16    8 payload_len  u64 little endian, bytes after the header
-//!     24    … payload      versions 3 to 5: flat arrays per field ([`super::flat`]; 4 adds
+//!     24    … payload      versions 3 to 6: flat arrays per field ([`super::flat`]; 4 adds
 //!                          the skin), then the params and metadata as records
 //!                          ([`super::records`]); versions 1 and 2: the whole model as one
 //!                          record
@@ -17,7 +17,7 @@
 
 use super::flat;
 use super::records;
-use super::schema::{LegacyFile, SimParamsV1, SimParamsV4};
+use super::schema::{LegacyFile, SimParamsV1, SimParamsV4, SimParamsV5};
 use crate::model::{Metadata, SimParams};
 use crate::{CoreError, SpringModel, ValidModel};
 use std::io::Read;
@@ -26,11 +26,11 @@ use std::path::Path;
 /// The first eight bytes of every `.spring` file.
 pub const MAGIC: [u8; 8] = *b"\x89SPR\r\n\x1a\n";
 
-/// The format version this build writes, and the newest it reads. Version 5 adds the
-/// parameters' `shape_matching`; version 4 the skin (a surface drawn over a cage); version 3
-/// stores the nodes, springs and faces as flat arrays; version 2 added the parameters'
-/// `tethers`; versions 1 to 4 are read too.
-pub const FORMAT_VERSION: u32 = 5;
+/// The format version this build writes, and the newest it reads. Version 6 adds the
+/// parameters' `self_collision`; version 5 `shape_matching`; version 4 the skin (a surface
+/// drawn over a cage); version 3 stores the nodes, springs and faces as flat arrays; version 2
+/// added the parameters' `tethers`; versions 1 to 5 are read too.
+pub const FORMAT_VERSION: u32 = 6;
 
 /// Size of the fixed header in bytes.
 pub const HEADER_LEN: usize = 24;
@@ -124,6 +124,10 @@ pub fn read(mut reader: impl Read, len: u64, file: &Path) -> Result<ValidModel, 
         }),
         3 | 4 => flat::decode(&mut source, header.version == 4, |tail| {
             let (params, metadata) = record::<(SimParamsV4, Metadata)>(tail, file)?;
+            Ok((params.into(), metadata))
+        }),
+        5 => flat::decode(&mut source, true, |tail| {
+            let (params, metadata) = record::<(SimParamsV5, Metadata)>(tail, file)?;
             Ok((params.into(), metadata))
         }),
         _ => flat::decode(&mut source, true, |tail| record::<(SimParams, Metadata)>(tail, file)),

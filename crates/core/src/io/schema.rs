@@ -9,7 +9,7 @@ use crate::NodeId;
 use crate::bounded;
 use crate::model::{
     Air, Face, Faces, Ground, Integrator, Metadata, Node, Obstacle, Pressure, SKIN_WEIGHTS,
-    SimParams, Skin, SkinVertex, Spring, SpringKind, SpringModel, Tethers,
+    ShapeMatching, SimParams, Skin, SkinVertex, Spring, SpringKind, SpringModel, Tethers,
 };
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
@@ -159,6 +159,14 @@ pub(crate) struct SimParamsV4 {
     tethers: Option<Tethers>,
 }
 
+/// The parameters as format version 5 stored them: [`SimParams`] without `self_collision`.
+/// Frozen, as [`SimParamsV1`].
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct SimParamsV5 {
+    v4: SimParamsV4,
+    shape_matching: Option<ShapeMatching>,
+}
+
 impl From<SimParamsV1> for SimParams {
     /// Version 1 parameters, without tethers (version 1 had none, and they are off by
     /// default).
@@ -183,6 +191,13 @@ impl From<SimParamsV4> for SimParams {
     /// Versions 2 to 4 parameters, without shape matching (they had none).
     fn from(p: SimParamsV4) -> Self {
         SimParams { tethers: p.tethers, shape_matching: None, ..SimParams::from(p.v1) }
+    }
+}
+
+impl From<SimParamsV5> for SimParams {
+    /// Version 5 parameters, without self-collision (they had none).
+    fn from(p: SimParamsV5) -> Self {
+        SimParams { shape_matching: p.shape_matching, ..SimParams::from(p.v4) }
     }
 }
 

@@ -21,8 +21,9 @@ pub use faces::{Face, Faces};
 pub use metadata::Metadata;
 pub use nodes::{Node, Nodes};
 pub use params::{
-    DEFAULT_DAMPING, DEFAULT_DT, DEFAULT_NODE_RADIUS, DEFAULT_SUBSTEPS, DEFAULT_TETHER_SLACK,
-    Integrator, MAX_SUBSTEPS, STANDARD_GRAVITY, ShapeMatching, SimParams, Tethers,
+    DEFAULT_DAMPING, DEFAULT_DT, DEFAULT_NODE_RADIUS, DEFAULT_SELF_FRICTION, DEFAULT_SUBSTEPS,
+    DEFAULT_TETHER_SLACK, Integrator, MAX_SUBSTEPS, STANDARD_GRAVITY, SelfCollision, ShapeMatching,
+    SimParams, Tethers,
 };
 pub use parts::Parts;
 pub use skin::{SKIN_WEIGHT_TOLERANCE, SKIN_WEIGHTS, Skin, SkinVertex};

@@ -119,6 +119,7 @@ impl TryFrom<SpringModel> for ValidModel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::SelfCollision;
     use crate::{Node, NodeId, Spring, SpringKind};
     use glam::Vec3;
 
@@ -165,5 +166,26 @@ mod tests {
         params.substeps = 7;
         valid.set_params(params).expect("7 sub-steps");
         assert_eq!((valid.params.substeps, valid.validate()), (7, Ok(())));
+    }
+
+    #[test]
+    fn a_self_collision_thicker_than_the_body_or_not_positive_is_refused_by_name() {
+        // Two nodes 1 m apart: the body's diagonal is 1 m.
+        let mut m = SpringModel::default();
+        for x in [0.0, 1.0] {
+            m.nodes.push(Node { position: Vec3::new(x, 0.0, 0.0), mass: 1.0 });
+        }
+        let mut valid = ValidModel::new(m).expect("valid");
+        for (thickness, friction) in [(1.5, 0.5), (0.0, 0.5), (f32::NAN, 0.5), (0.1, -0.2)] {
+            let mut params = valid.params.clone();
+            params.self_collision = Some(SelfCollision { thickness, friction });
+            let refused = valid.set_params(params).expect_err("refused").to_string();
+            let field =
+                if friction < 0.0 { "self_collision.friction" } else { "self_collision.thickness" };
+            assert!(refused.contains(field), "{thickness} {friction}: {refused}");
+        }
+        let mut params = valid.params.clone();
+        params.self_collision = Some(SelfCollision { thickness: 1.0, friction: 0.0 });
+        valid.set_params(params).expect("as thick as the body");
     }
 }

@@ -594,6 +594,13 @@ impl SpringModel {
         if p.pressure.is_some() && !self.is_closed() {
             out.push(Problem::PressureOnOpenSurface { open_edges: self.open_edges() });
         }
+        if let Some(layers) = &p.self_collision
+            && layers.thickness > self.bounding_box().map_or(0.0, |b| b.diagonal())
+        {
+            let name = "self_collision.thickness".into();
+            let expected = "at most the diagonal of the body's bounding box (m)";
+            out.push(Problem::BadParam { name, expected });
+        }
     }
 }
 

@@ -195,7 +195,7 @@ impl Shape {
 }
 
 /// The checks of the world parameters: node radius, air, pressure, ground, colliders,
-/// tethers, shape matching.
+/// tethers, shape matching, self-collision.
 pub(crate) fn world_checks(p: &SimParams, out: &mut Vec<Check>) {
     out.push(("node_radius".into(), non_negative(p.node_radius), NON_NEGATIVE));
     if let Some(a) = &p.air {
@@ -226,6 +226,10 @@ pub(crate) fn world_checks(p: &SimParams, out: &mut Vec<Check>) {
     }
     if let Some(shape) = &p.shape_matching {
         out.push(("shape_matching.frequency".into(), positive(shape.frequency), POSITIVE));
+    }
+    if let Some(layers) = &p.self_collision {
+        out.push(("self_collision.thickness".into(), positive(layers.thickness), POSITIVE));
+        out.push(("self_collision.friction".into(), non_negative(layers.friction), NON_NEGATIVE));
     }
 }
 

@@ -4,7 +4,8 @@ use super::{GridSprings, grid_cloth};
 use glam::{Quat, Vec2, Vec3};
 use springmesh_core::io::{self, FileFormat, binary::HEADER_LEN};
 use springmesh_core::model::{
-    Air, Faces, Ground, Obstacle, Pressure, Shape, ShapeMatching, Skin, SkinVertex, Surface,
+    Air, Faces, Ground, Obstacle, Pressure, SelfCollision, Shape, ShapeMatching, Skin, SkinVertex,
+    Surface,
 };
 use springmesh_core::{Face, Node, NodeId, Spring, SpringKind, SpringModel};
 use std::path::Path;
@@ -83,6 +84,7 @@ pub fn world_model() -> SpringModel {
     let p = &mut m.params;
     p.node_radius = 0.02;
     p.shape_matching = Some(ShapeMatching { frequency: 4.5 });
+    p.self_collision = Some(SelfCollision { thickness: 0.03, friction: 0.4 });
     p.air = Some(Air { wind: Vec3::new(3.0, 0.0, 1.0), gusts: 0.3, seed: 42, ..Air::default() });
     p.pressure = Some(Pressure { pressure: 1500.0, gas_density: Some(0.166) });
     p.ground = Some(Ground { height: -0.5, surface: Surface { friction: 0.8, restitution: 0.25 } });

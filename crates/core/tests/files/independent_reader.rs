@@ -127,6 +127,8 @@ struct Model {
     tethers: Option<f32>,
     /// Shape matching's frequency (version 5; `None` before).
     shape_matching: Option<f32>,
+    /// Self-collision's thickness and friction (version 6; `None` before).
+    self_collision: Option<(f32, f32)>,
     /// Version 4's skin: vertices (position, nodes, weights), faces, uvs.
     skin: Option<Skin>,
     name: String,
@@ -140,7 +142,7 @@ fn read(file: &[u8]) -> Result<Model, String> {
     }
     let mut header = Cursor { bytes: file, at: 8 };
     let (version, crc, len) = (header.u32()?, header.u32()?, header.u64()?);
-    if !(1..=5).contains(&version) || len != file.len() as u64 - 24 || crc != crc32(&file[24..]) {
+    if !(1..=6).contains(&version) || len != file.len() as u64 - 24 || crc != crc32(&file[24..]) {
         return Err(format!("bad header: version {version}, length {len}, crc {crc:08x}"));
     }
     let mut c = Cursor { bytes: &file[24..], at: 0 };
@@ -204,6 +206,7 @@ fn read(file: &[u8]) -> Result<Model, String> {
         colliders: c.list(obstacle)?,
         tethers: if version >= 2 { c.option(Cursor::f32)? } else { None },
         shape_matching: if version >= 5 { c.option(Cursor::f32)? } else { None },
+        self_collision: if version >= 6 { c.option(|c| Ok((c.f32()?, c.f32()?)))? } else { None },
         name: c.string()?,
         source: c.option(Cursor::string)?,
         conversion: c.list(|c| Ok((c.string()?, c.string()?)))?,
@@ -373,6 +376,7 @@ fn independent_reader_decodes_the_world_params() {
     assert_eq!(read.colliders[3].2, [0.5, 0.0]);
     assert_eq!(read.node_radius, 0.02);
     assert_eq!(read.shape_matching, Some(4.5));
+    assert_eq!(read.self_collision, Some((0.03, 0.4)));
 }
 
 /// The hex dump of the worked example in docs/file-format.md, after the header.
@@ -419,7 +423,7 @@ fn version_2_files_still_load() {
     model.params.tethers = Some(Tethers { slack: 0.01 });
     assert_eq!(loaded, model);
     let now = io::encode(&model, FileFormat::Binary, Path::new("small.spring")).expect("encodes");
-    let (v2, now) = (read(SMALL_V2).expect("version 2"), read(&now).expect("version 5"));
+    let (v2, now) = (read(SMALL_V2).expect("version 2"), read(&now).expect("version 6"));
     assert_eq!(v2, now, "the document's layouts hold the same model");
 }
 
@@ -433,12 +437,13 @@ fn relabelled(mut file: Vec<u8>, version: u32) -> Vec<u8> {
     file
 }
 
-/// A version 5 file of the small model (no shape matching) less the params' last field, the
-/// shape matching's option tag just before the metadata's name: version 4.
-fn as_version_4(v5: &[u8]) -> Vec<u8> {
-    let tag = length_prefix_offsets(v5)[1] - 1;
-    assert_eq!(v5[tag], 0, "no shape matching");
-    relabelled([&v5[..tag], &v5[tag + 1..]].concat(), 4)
+/// A file of the small model (no shape matching, no self-collision) less the params' last
+/// field, the option tag just before the metadata's name, relabelled `version`: version 6
+/// less its self-collision is version 5, version 5 less its shape matching version 4.
+fn less_last_param(file: &[u8], version: u32) -> Vec<u8> {
+    let tag = length_prefix_offsets(file)[1] - 1;
+    assert_eq!(file[tag], 0, "the last parameter is absent");
+    relabelled([&file[..tag], &file[tag + 1..]].concat(), version)
 }
 
 /// A version 4 file without a skin less its four skin counts: version 3.
@@ -449,14 +454,15 @@ fn as_version_3(v4: &[u8]) -> Vec<u8> {
 }
 
 #[test]
-fn versions_3_and_4_files_still_load() {
+fn versions_3_to_5_files_still_load() {
     let model = small_model();
-    let v4 = as_version_4(&small_file());
+    let v5 = less_last_param(&small_file(), 5);
+    let v4 = less_last_param(&v5, 4);
     let v3 = as_version_3(&v4);
-    for (file, version) in [(&v4, 4), (&v3, 3)] {
+    for (file, version) in [(&v5, 5), (&v4, 4), (&v3, 3)] {
         let loaded = io::decode(file, Path::new("older.spring")).expect("loads");
         assert_eq!(loaded, model, "version {version}");
-        assert_eq!(read(file).expect("older"), read(&small_file()).expect("version 5"));
+        assert_eq!(read(file).expect("older"), read(&small_file()).expect("version 6"));
     }
 }
 

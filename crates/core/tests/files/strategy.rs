@@ -3,8 +3,8 @@
 use glam::{Quat, Vec2, Vec3};
 use proptest::prelude::*;
 use springmesh_core::model::{
-    Air, Ground, MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT, MIN_SUBSTEP, Obstacle, Shape,
-    ShapeMatching, Surface, Tethers,
+    Air, Ground, MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT, MIN_SUBSTEP, Obstacle, SelfCollision,
+    Shape, ShapeMatching, Surface, Tethers,
 };
 use springmesh_core::{
     Face, Integrator, Metadata, Node, NodeId, SimParams, Spring, SpringKind, SpringModel,
@@ -85,7 +85,7 @@ fn params() -> impl Strategy<Value = SimParams> {
         (prop_oneof![MIN_DT..=MAX_DT, Just(MIN_DT), Just(MAX_DT)], 1u32..=1000, non_negative()),
         (prop::option::of(air()), prop::option::of((finite(), surface()))),
         (prop::collection::vec((shape(), surface()), 0..3), prop::option::of(0f32..=1.0)),
-        prop::option::of(positive()),
+        (prop::option::of(positive()), prop::option::of((0.001f32..=1.0, non_negative()))),
     )
         .prop_map(
             |(
@@ -93,7 +93,7 @@ fn params() -> impl Strategy<Value = SimParams> {
                 (dt, substeps, node_radius),
                 (air, ground),
                 (colliders, tethers),
-                shape,
+                (shape, layers),
             )| {
                 SimParams {
                     gravity,
@@ -112,6 +112,9 @@ fn params() -> impl Strategy<Value = SimParams> {
                         .collect(),
                     tethers: tethers.map(|slack| Tethers { slack }),
                     shape_matching: shape.map(|frequency| ShapeMatching { frequency }),
+                    // The thickness as a share of the body's diagonal, set with the nodes.
+                    self_collision: layers
+                        .map(|(thickness, friction)| SelfCollision { thickness, friction }),
                 }
             },
         )
@@ -179,6 +182,11 @@ pub fn model() -> impl Strategy<Value = SpringModel> {
             let mut seen = BTreeSet::new();
             m.anchors =
                 anchors.into_iter().filter(|a| seen.insert(*a)).map(|a| NodeId(a as u32)).collect();
+            let diagonal = m.bounding_box().map_or(0.0, |b| b.diagonal());
+            m.params.self_collision = m.params.self_collision.and_then(|share| {
+                let thickness = share.thickness * diagonal;
+                (thickness > 0.0).then_some(SelfCollision { thickness, ..share })
+            });
             m.uvs = uvs.into_iter().map(|(u, v)| Vec2::new(u, v)).collect();
             for ([a, b, c], corner_uvs) in faces {
                 if a != b && b != c && a != c {

@@ -21,6 +21,7 @@
 //!     without anchors: undo the spin the pass leaked          (see crate::sim::integrators::spin)
 //!     with anchors and gas: undo the spin each spring leaked   (likewise)
 //!     shape matching: x ← x + β (g − x)                     (see crate::sim::forces::shape)
+//!     self-collision: nodes of different layers pushed τ apart   (crate::sim::contacts::self_collision)
 //!     tethers: x (and x_prev) back within reach of its anchors  (see crate::sim::constraints::tethers)
 //!     v ← (x − x_prev) / h · e^(−c h)                      (global damping)
 //!     a free body with shape matching: its contacts answered as a rigid body's, shared by
@@ -81,8 +82,10 @@
 //! stay in cache); keeping x0_a − x0_b per spring instead, a stream of 16 bytes a spring,
 //! made the 128 × 128 benchmark cloth's frames 8% slower.
 
+use crate::model::SelfCollision;
 use crate::sim::columns::{Columns, gather, split};
 use crate::sim::contacts::body::{self, Support};
+use crate::sim::contacts::self_collision::{Nodes, SelfContacts};
 use crate::sim::contacts::surface::{Frame, touch};
 use crate::sim::data::Compiled;
 use crate::sim::forces::bands::{StripeWork, Stripes};
@@ -131,6 +134,8 @@ pub(crate) struct Workspace {
     reach: Vec<f32>,
     /// The contacts of a body answered as a whole ([`crate::sim::contacts::body`]).
     support: Support,
+    /// The pairs of nodes that may touch ([`crate::sim::contacts::self_collision`]).
+    layers: SelfContacts,
 }
 
 impl Workspace {
@@ -310,6 +315,14 @@ pub(crate) fn step(
     // Without gas, each sub-step's node pass also predicts the next one (the gas needs every
     // node's position before its prediction); the first prediction comes from the step's start.
     let fused = world.gas.is_none();
+    // The fastest a node can go in this step, were springs not to speed it up: what the
+    // self-collision's query must reach.
+    let v_max = c.params.self_collision.filter(usable).map_or(0.0, |_| {
+        let speeds =
+            start.vel.iter().zip(&ws.kick).map(|(v, k)| v.length() + k.length() * n as f32);
+        speeds.fold(0.0, f32::max)
+    });
+    ws.layers.expire();
     if fused {
         predict(&ws.u_prev, &start.vel, &ws.kick, &mut ws.u, h);
     } else {
@@ -340,6 +353,12 @@ pub(crate) fn step(
         if let Some(omega_squared) = shape::omega_squared(c.params.shape_matching.as_ref()) {
             pull_to_shape(c, ws, base, blend(omega_squared, h));
         }
+        if let Some(layers) = c.params.self_collision.filter(usable) {
+            let (w, thickness) = (&c.nodes.inv_mass, layers.thickness);
+            let nodes = Nodes { base, u: &ws.u, rest: &c.shape, inv_mass: w };
+            ws.layers.ready(&nodes, thickness, (v_max, h, n - i + 1));
+            ws.layers.project((base, w), (&ws.u_prev, &mut ws.u), thickness, layers.friction);
+        }
         let finite = ws.finish(c, world, base, v, (h, fused && i < n), threads);
         for (k, &node) in c.anchors.nodes.iter().enumerate() {
             v[node as usize] = c.anchors.velocity(k, dt);
@@ -355,6 +374,14 @@ pub(crate) fn step(
         out.pos[node as usize] = c.anchors.at(k, 1.0);
     }
     Some(dst)
+}
+
+/// True for self-collision parameters that can be solved (a game's own, set through
+/// [`crate::Simulation::params_mut`], are not validated): a finite thickness and friction, the
+/// thickness positive and the friction not negative.
+fn usable(layers: &SelfCollision) -> bool {
+    let SelfCollision { thickness, friction } = *layers;
+    thickness.is_finite() && thickness > 0.0 && friction.is_finite() && friction >= 0.0
 }
 
 /// Moves every free node the fraction `beta` of the way to its shape-matching goal
