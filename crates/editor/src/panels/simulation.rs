@@ -15,8 +15,8 @@ use eframe::egui;
 use egui_plot::{Legend, Line, Plot};
 use glam::Vec3;
 use springmesh_convert::solid::material::DEFAULT_DENSITY;
-use springmesh_convert::{ConvertOptions, MassMode, SolidOptions};
-use springmesh_core::model::{Air, Ground, MIN_SUBSTEP, ShapeMatching, Tethers};
+use springmesh_convert::{ConvertOptions, MassMode, SolidOptions, Thickness, self_collision};
+use springmesh_core::model::{Air, Ground, MIN_SUBSTEP, SelfCollision, ShapeMatching, Tethers};
 use springmesh_core::{Integrator, SimParams, SpringId};
 
 /// How many of the most strained springs are listed.
@@ -57,7 +57,9 @@ pub fn show(
     }
     let old = doc.model().params.clone();
     let mut p = old.clone();
-    let changed = parameter_controls(ui, &mut p, doc.model().ground_under());
+    let layers = || self_collision(doc.model(), Thickness::FromEdges);
+    let diagonal = doc.model().bounding_box().map_or(0.0, |b| b.diagonal());
+    let changed = parameter_controls(ui, &mut p, doc.model().ground_under(), (&layers, diagonal));
     if let Some(what) = changed {
         actions.push(Action::EditContinued(Edit::SetParams(Box::new(p)), format!("Tune {what}")));
     }
@@ -196,8 +198,14 @@ fn solid_options(doc: &Document) -> Option<ConvertOptions> {
 }
 
 /// The parameter controls; returns the name of the one changed. A ground switched on goes to
-/// `under` (just under the model's lowest node).
-fn parameter_controls(ui: &mut egui::Ui, p: &mut SimParams, under: f32) -> Option<&'static str> {
+/// `under` (just under the model's lowest node); self-collision switched on takes `layers`
+/// (from the model's edges), and its thickness stays within the model's `diagonal`.
+fn parameter_controls(
+    ui: &mut egui::Ui,
+    p: &mut SimParams,
+    under: f32,
+    (layers, diagonal): (&dyn Fn() -> SelfCollision, f32),
+) -> Option<&'static str> {
     let changed = std::cell::Cell::new(None);
     let note = |r: egui::Response, what: &'static str| {
         if r.changed() {
@@ -315,6 +323,8 @@ fn parameter_controls(ui: &mut egui::Ui, p: &mut SimParams, under: f32) -> Optio
             note(r, "shape matching");
         }
         ui.end_row();
+        note(self_collision_row(ui, p, layers, diagonal), "self-collision");
+        ui.end_row();
         let mut ground = p.ground.is_some();
         note(ui.checkbox(&mut ground, "ground (m)"), "ground");
         if ground != p.ground.is_some() {
@@ -329,6 +339,34 @@ fn parameter_controls(ui: &mut egui::Ui, p: &mut SimParams, under: f32) -> Optio
         ui.end_row();
     });
     changed.get()
+}
+
+/// The self-collision switch and thickness (mm); switched on, it takes `layers`. Returns the
+/// responses of both, so that a change of either shows.
+fn self_collision_row(
+    ui: &mut egui::Ui,
+    p: &mut SimParams,
+    layers: &dyn Fn() -> SelfCollision,
+    diagonal: f32,
+) -> egui::Response {
+    let mut on = p.self_collision.is_some();
+    let mut r = ui
+        .checkbox(&mut on, "self-collision (mm)")
+        .on_hover_text("Keep the model's layers this far apart when it folds onto itself");
+    if on != p.self_collision.is_some() {
+        p.self_collision = on.then(layers);
+    }
+    if let Some(l) = &mut p.self_collision {
+        let mut mm = l.thickness * 1000.0;
+        let drag = ui
+            .add(egui::DragValue::new(&mut mm).range(0.1..=(diagonal * 1000.0).max(0.1)).speed(0.1))
+            .on_hover_text("how far apart the layers stay (mm)");
+        if drag.changed() {
+            l.thickness = mm / 1000.0;
+        }
+        r |= drag;
+    }
+    r
 }
 
 /// Kinetic and elastic energy over the last seconds.
