@@ -40,4 +40,7 @@ pub use ids::{FaceId, NodeId, SpringId};
 pub use model::{
     Aabb, Face, Integrator, Metadata, Node, SimParams, Spring, SpringKind, SpringModel, ValidModel,
 };
-pub use sim::{BreakEvent, Collider, Contact, Energy, ForceField, Simulation, StepReport};
+pub use sim::{
+    BreakEvent, Collider, Contact, Energy, ForceField, Simulation, StepReport, World,
+    WorldStepReport,
+};

@@ -37,8 +37,9 @@ pub mod integrators;
 pub mod readout;
 mod settle;
 pub mod state;
+mod surroundings;
 mod threads;
-mod world;
+pub mod world;
 
 pub use breakage::BreakEvent;
 pub use collision::{Collider, Contact};
@@ -47,6 +48,7 @@ pub use external::ForceField;
 pub use normals::vertex_normals;
 pub use settle::{SettleOptions, SettleReport};
 pub use threads::Threads;
+pub use world::{World, WorldStepReport};
 
 use crate::model::MAX_SUBSTEPS;
 use crate::{CoreError, Integrator, NodeId, SimParams, SpringId, ValidModel};
@@ -60,7 +62,7 @@ use readout::{breakage, energy, normals};
 use state::{State, States};
 use std::fmt;
 use std::sync::Arc;
-use world::World;
+use surroundings::Surroundings;
 
 /// A function told of every spring that breaks ([`Simulation::on_break`]).
 pub type BreakListener = Arc<dyn Fn(&BreakEvent) + Send + Sync>;
@@ -198,7 +200,7 @@ impl Simulation {
         let fields = &self.hooks.force_fields;
         let has_external = external::gather(c, fields, at, &mut self.external, &mut self.relative);
         let h = dt / n as f32;
-        let world = World {
+        let world = Surroundings {
             external: has_external.then_some(self.external.as_slice()),
             gas: c.gas(),
             colliders: Colliders {

@@ -3,5 +3,6 @@
 
 pub(crate) mod body;
 pub mod collision;
+pub(crate) mod grid;
 pub(crate) mod self_collision;
 pub(crate) mod surface;

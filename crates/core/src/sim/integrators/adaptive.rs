@@ -42,8 +42,8 @@ use crate::sim::data::Compiled;
 use crate::sim::integrators::explicit::{self, Scratch};
 use crate::sim::readout::energy::measure;
 use crate::sim::state::{State, States};
+use crate::sim::surroundings::Surroundings;
 use crate::sim::threads::Threads;
-use crate::sim::world::World;
 use glam::Vec3A;
 
 /// Energy rise per sub-step, relative to T + U_e, beyond which the sub-step is halved.
@@ -58,7 +58,7 @@ const MIN_FRACTION: f32 = 4096.0;
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn step(
     c: &Compiled,
-    world: &World,
+    world: &Surroundings,
     states: &mut States,
     scratch: &mut Scratch,
     threads: Threads,

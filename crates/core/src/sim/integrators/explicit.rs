@@ -42,8 +42,8 @@ use crate::sim::forces::external;
 use crate::sim::forces::kernels::spring_forces;
 use crate::sim::forces::shape::{self, ShapeFit};
 use crate::sim::state::{State, States};
+use crate::sim::surroundings::Surroundings;
 use crate::sim::threads::Threads;
-use crate::sim::world::World;
 use glam::{BVec3A, Vec3A};
 
 /// Velocity and position update of all nodes from `src` into `dst`, consuming (and zeroing)
@@ -127,7 +127,7 @@ pub(crate) struct Scratch {
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn substep(
     c: &Compiled,
-    world: &World,
+    world: &Surroundings,
     states: &mut States,
     scratch: &mut Scratch,
     threads: Threads,
@@ -175,7 +175,7 @@ pub(crate) fn substep(
 /// The collision pass after the sub-step from buffer `src` that wrote `dst`.
 pub(crate) fn collide(
     c: &Compiled,
-    world: &World,
+    world: &Surroundings,
     states: &mut States,
     src: usize,
     dst: usize,
@@ -189,7 +189,7 @@ pub(crate) fn collide(
 /// `None` if it went non-finite.
 pub(crate) fn step(
     c: &Compiled,
-    world: &World,
+    world: &Surroundings,
     states: &mut States,
     scratch: &mut Scratch,
     threads: Threads,

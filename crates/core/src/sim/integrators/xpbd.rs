@@ -94,8 +94,8 @@ use crate::sim::forces::kernels::{WeightColumns, project_springs, project_spring
 use crate::sim::forces::shape::{self, ShapeFit, blend};
 use crate::sim::integrators::spin::FreeBody;
 use crate::sim::state::States;
+use crate::sim::surroundings::Surroundings;
 use crate::sim::threads::{NODES_PER_TASK, Threads};
-use crate::sim::world::World;
 use glam::Vec3A;
 use rayon::prelude::*;
 
@@ -167,7 +167,7 @@ impl Workspace {
     fn finish(
         &mut self,
         c: &Compiled,
-        world: &World,
+        world: &Surroundings,
         base: &[Vec3A],
         v: &mut [Vec3A],
         (h, predict): (f32, bool),
@@ -282,7 +282,7 @@ fn predict(u_prev: &[Vec3A], v: &[Vec3A], kick: &[Vec3A], u: &mut [Vec3A], h: f3
 /// or `None` if it went non-finite.
 pub(crate) fn step(
     c: &Compiled,
-    world: &World,
+    world: &Surroundings,
     states: &mut States,
     ws: &mut Workspace,
     threads: Threads,
@@ -408,7 +408,7 @@ enum Spin {
 }
 
 impl Spin {
-    fn of(c: &Compiled, world: &World) -> Spin {
+    fn of(c: &Compiled, world: &Surroundings) -> Spin {
         match (c.anchors.nodes.is_empty(), world.gas.is_some()) {
             _ if c.springs.is_empty() => Spin::Untouched,
             (true, _) => Spin::Free,

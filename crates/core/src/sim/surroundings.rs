@@ -1,0 +1,41 @@
+//! What a step's sub-steps need besides the springs: the external forces held over the step,
+//! the gas, and the colliders — gathered once per step by [`crate::Simulation::step`].
+
+use crate::sim::contacts::collision::Colliders;
+use crate::sim::contacts::surface::{Frame, touch};
+use crate::sim::data::Compiled;
+use crate::sim::forces::pressure::Gas;
+use crate::sim::state::State;
+use glam::Vec3A;
+
+/// What one step's sub-steps see around the model.
+pub(crate) struct Surroundings<'a> {
+    /// Force on every node held over the step ([`crate::sim::forces::external`]); `None` when there is none.
+    pub external: Option<&'a [Vec3A]>,
+    /// The gas inside a closed model with pressure.
+    pub gas: Option<Gas>,
+    /// What the nodes collide with.
+    pub colliders: Colliders<'a>,
+}
+
+impl Surroundings<'_> {
+    /// Resolves the collisions of the free nodes of `to`, which moved from `from` over a
+    /// sub-step `h` (the explicit integrators' collision pass); of a cage, its skin's
+    /// touching points instead.
+    pub fn collide_state(&self, c: &Compiled, from: &State, to: &mut State, h: f32) {
+        if self.colliders.is_empty() {
+            return;
+        }
+        if let Some(points) = &c.touch {
+            let frame = Frame { base: None, from: &from.pos };
+            touch(points, &self.colliders, &c.nodes.inv_mass, &frame, &mut to.pos, &mut to.vel, h);
+            return;
+        }
+        let nodes = c.nodes.free.iter().zip(&from.pos);
+        for ((&free, &x0), (x, v)) in nodes.zip(to.pos.iter_mut().zip(to.vel.iter_mut())) {
+            if free != 0.0 {
+                self.colliders.resolve(x0, x, v, h);
+            }
+        }
+    }
+}
