@@ -44,9 +44,10 @@ impl FrameSet {
         self.written
     }
 
-    /// Stages the next frame.
-    pub fn write(&mut self, model: &SpringModel, positions: &[Vec3], time: f64) -> Result<()> {
-        write_frame(&frame_path(&self.staging, self.written), model, positions, time)?;
+    /// Stages the next frame: each body's model drawn at its surface positions, one after
+    /// another in one file.
+    pub fn write(&mut self, bodies: &[(&SpringModel, &[Vec3])], time: f64) -> Result<()> {
+        write_frame(&frame_path(&self.staging, self.written), bodies, time)?;
         self.written += 1;
         Ok(())
     }
@@ -83,32 +84,38 @@ impl Drop for FrameSet {
     }
 }
 
-/// Writes the model's drawn surface (its skin, or its faces, with uvs) at `positions` (one
-/// per surface vertex) as an OBJ file; a model without faces is written as line segments, one
-/// per spring.
-fn write_frame(path: &Path, model: &SpringModel, positions: &[Vec3], time: f64) -> Result<()> {
+/// Writes each body's drawn surface (its skin, or its faces, with uvs) at its positions (one
+/// per surface vertex) as one OBJ file, the bodies' vertices one after another; a model
+/// without faces is written as line segments, one per spring.
+fn write_frame(path: &Path, bodies: &[(&SpringModel, &[Vec3])], time: f64) -> Result<()> {
     io::write_atomic_with(path, |w| {
         writeln!(w, "# springmesh frame at t = {time:.6} s")?;
-        for p in positions {
+        for p in bodies.iter().flat_map(|(_, positions)| positions.iter()) {
             writeln!(w, "v {} {} {}", p.x, p.y, p.z)?;
         }
-        for t in model.surface_uvs() {
+        for t in bodies.iter().flat_map(|(model, _)| model.surface_uvs()) {
             writeln!(w, "vt {} {}", t.x, t.y)?;
         }
-        let faces = model.surface_faces();
-        for f in faces.iter() {
-            let [a, b, c] = f.nodes.map(|n| n.0 + 1);
-            match f.uvs {
-                Some([ta, tb, tc]) => {
-                    writeln!(w, "f {a}/{} {b}/{} {c}/{}", ta + 1, tb + 1, tc + 1)?
+        let (mut vertices, mut uvs) = (0, 0);
+        for (model, positions) in bodies {
+            let faces = model.surface_faces();
+            for f in faces.iter() {
+                let [a, b, c] = f.nodes.map(|n| n.0 + 1 + vertices);
+                match f.uvs {
+                    Some(t) => {
+                        let [ta, tb, tc] = t.map(|t| t + 1 + uvs);
+                        writeln!(w, "f {a}/{ta} {b}/{tb} {c}/{tc}")?
+                    }
+                    None => writeln!(w, "f {a} {b} {c}")?,
                 }
-                None => writeln!(w, "f {a} {b} {c}")?,
             }
-        }
-        if faces.is_empty() {
-            for (a, b) in model.springs.a().iter().zip(model.springs.b()) {
-                writeln!(w, "l {} {}", a.0 + 1, b.0 + 1)?;
+            if faces.is_empty() {
+                for (a, b) in model.springs.a().iter().zip(model.springs.b()) {
+                    writeln!(w, "l {} {}", a.0 + 1 + vertices, b.0 + 1 + vertices)?;
+                }
             }
+            vertices += positions.len() as u32;
+            uvs += model.surface_uvs().len() as u32;
         }
         Ok(())
     })?;

@@ -35,6 +35,10 @@ typedef struct SmModel SmModel;
 // A simulation (opaque): a compiled copy of a model and its state. One thread at a time.
 typedef struct SmSim SmSim;
 
+// A world (opaque): simulations of the models added to it, stepped together; their bodies
+// never pass through each other. One thread at a time.
+typedef struct SmWorld SmWorld;
+
 // Energy of a simulation's state (J).
 typedef struct SmEnergy {
   // Kinetic energy of the free nodes.
@@ -73,6 +77,59 @@ extern "C" {
 
 // The library's version as 0xMMmmpp (0x000100 for 0.1.0).
 uint32_t sm_version(void);
+
+// Makes an empty world. 0 and `*out` set, or an error code and `*out` = NULL.
+//
+// # Safety
+// `out` is NULL or points to a writable pointer.
+int sm_world_new(struct SmWorld **out);
+
+// Frees a world and its bodies (NULL is fine).
+//
+// # Safety
+// `w` is NULL or a world from `sm_world_new` not freed yet.
+void sm_world_free(struct SmWorld *w);
+
+// Adds a body simulating the model `m` from its rest state (the model may be freed
+// afterwards); its index (0, 1, ... in the order added) goes to `*index` when `index` is not
+// NULL.
+//
+// # Safety
+// `w` is NULL or a live world used by this thread alone; `m` is NULL or a live model;
+// `index` is NULL or points to a writable u32.
+int sm_world_add(struct SmWorld *w, const struct SmModel *m, uint32_t *index);
+
+// The world's bodies (0 for NULL).
+//
+// # Safety
+// `w` is NULL or a live world.
+uint32_t sm_world_body_count(const struct SmWorld *w);
+
+// Steps the bodies on all cores (`all` ≠ 0) or on the calling thread (0); the result is the
+// same.
+//
+// # Safety
+// `w` is NULL or a live world used by this thread alone.
+int sm_world_set_threads(struct SmWorld *w, int all);
+
+// Advances every body by `dt` seconds (finite and > 0) and answers their contacts. A bad `dt`
+// is `SM_ERR_ARGUMENT` and changes nothing; a body that would go non-finite is
+// `SM_ERR_NON_FINITE` (that body keeps its state before the step, the others their step).
+//
+// # Safety
+// `w` is NULL or a live world used by this thread alone.
+int sm_world_step(struct SmWorld *w, float dt);
+
+// Writes body `body`'s drawn surface positions now, 3 floats per surface vertex (as
+// `sm_sim_copy_surface_positions`), to `out` (room for `cap` floats); returns how many floats
+// were written (0 for a body that does not exist, with the error).
+//
+// # Safety
+// `w` is NULL or a live world; `out` is NULL or has room for `cap` floats.
+size_t sm_world_copy_surface_positions(const struct SmWorld *w,
+                                       uint32_t body,
+                                       float *out,
+                                       size_t cap);
 
 // This thread's last error message, `""` if the last status-returning call succeeded or none
 // failed. Valid until the next failing call on this thread.

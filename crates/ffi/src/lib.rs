@@ -28,11 +28,16 @@
 //! allocators implement `GlobalAlloc`, which is unsafe by definition.)
 #![allow(unsafe_code)] // The C boundary; every block has a SAFETY comment.
 
+mod bodies;
 mod error;
 mod model;
 mod sim;
 mod world;
 
+pub use bodies::{
+    SmWorld, sm_world_add, sm_world_body_count, sm_world_copy_surface_positions, sm_world_free,
+    sm_world_new, sm_world_set_threads, sm_world_step,
+};
 pub use error::{
     SM_ERR_ARGUMENT, SM_ERR_FILE, SM_ERR_INTERNAL, SM_ERR_NON_FINITE, SM_ERR_NULL, SM_OK,
     sm_last_error,

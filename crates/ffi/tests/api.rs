@@ -309,3 +309,35 @@ fn a_skinned_model_gives_its_surface_and_a_plain_one_its_nodes() {
         assert_eq!(sm_sim_copy_surface_positions(null(), null_mut(), 9), 0);
     }
 }
+
+#[test]
+fn a_world_of_several_models_steps_and_reads_back_each_body() {
+    let (code, model) = load(&chain_bytes());
+    assert_eq!(code, SM_OK, "{}", last_error());
+    let mut world = null_mut();
+    // SAFETY: `world`, `model` and the arrays are live until freed at the end.
+    unsafe {
+        assert_eq!(sm_world_new(&mut world), SM_OK);
+        let mut index = 7;
+        assert_eq!(sm_world_add(world, model, &mut index), SM_OK);
+        assert_eq!(index, 0);
+        assert_eq!(sm_world_add(world, model, &mut index), SM_OK);
+        assert_eq!(index, 1);
+        sm_model_free(model);
+        assert_eq!(sm_world_body_count(world), 2);
+        assert_eq!(sm_world_set_threads(world, 1), SM_OK);
+        assert_eq!(sm_world_step(world, f32::NAN), SM_ERR_ARGUMENT);
+        for _ in 0..10 {
+            assert_eq!(sm_world_step(world, 1.0 / 60.0), SM_OK, "{}", last_error());
+        }
+        let mut out = [0.0f32; 12];
+        assert_eq!(sm_world_copy_surface_positions(world, 1, out.as_mut_ptr(), out.len()), 12);
+        assert!(out.iter().all(|v| v.is_finite()));
+        assert_eq!(out[..3], [0.0, 0.0, 0.0], "the anchored node stays");
+        assert_eq!(sm_world_copy_surface_positions(world, 2, out.as_mut_ptr(), out.len()), 0);
+        assert!(last_error().contains("body 2"), "{}", last_error());
+        assert_eq!(sm_world_step(null_mut(), 1.0 / 60.0), SM_ERR_NULL);
+        assert_eq!(sm_world_body_count(null()), 0);
+        sm_world_free(world);
+    }
+}

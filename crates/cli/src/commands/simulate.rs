@@ -10,7 +10,9 @@ use serde::Serialize;
 use springmesh_convert::{Thickness, self_collision};
 use springmesh_core::io::AtomicFile;
 use springmesh_core::sim::Threads;
-use springmesh_core::{CoreError, Integrator, NodeId, Simulation, SpringModel, ValidModel, io};
+use springmesh_core::{
+    CoreError, Integrator, NodeId, Simulation, SpringModel, ValidModel, World, io,
+};
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -111,8 +113,11 @@ impl Overrides {
 /// Simulate a model and report energy, speed and timing.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A .spring or .spring.json model (a mesh is converted with default options first).
-    file: PathBuf,
+    /// A .spring or .spring.json model (a mesh is converted with default options first);
+    /// several are put in one world, where they collide with each other, under the first's
+    /// gravity, ground, colliders and air.
+    #[arg(required = true, num_args = 1..)]
+    files: Vec<PathBuf>,
     /// Simulated time, s.
     #[arg(long, value_name = "S", default_value_t = 5.0)]
     seconds: f64,
@@ -152,60 +157,105 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let mut model = input::model(&args.file)?;
-    args.overrides.apply(&mut model)?;
-    let dt = args.dt.unwrap_or(model.params.dt);
-    let nodes = checked(&args, &model, dt)?;
-    let file = args.file.display().to_string();
-    let mut sim = Simulation::new(&model);
-    if args.parallel {
-        sim.set_threads(Threads::All);
+    let models = bodies(&args)?;
+    let dt = args.dt.unwrap_or(models[0].params.dt);
+    let nodes = checked(&args, &models, dt)?;
+    let mut world = World::new();
+    for model in &models {
+        world.add(model);
     }
-    let mut outputs = Outputs::open(&args, &model)?;
+    if args.parallel {
+        world.set_threads(Threads::All);
+        if let Some(only) = world.body_mut(0).filter(|_| models.len() == 1) {
+            only.set_threads(Threads::All);
+        }
+    }
+    let mut outputs = Outputs::open(&args, &models)?;
     let steps = (args.seconds / f64::from(dt)).round() as u64;
     let bar = progress::bar(steps, "simulating", args.json);
-    let mut stats = Stats::default();
+    let mut stats = Stats { bodies: vec![Body::default(); models.len()], ..Stats::default() };
     let started = Instant::now();
     let mut failure = None;
-    // What a game draws each frame: the surface's positions and normals.
-    let (mut surface, mut normals) = (Vec::new(), Vec::new());
-    sim.surface(&mut surface, &mut normals);
+    // What a game draws each frame: the surfaces' positions and normals.
+    let mut surfaces: Vec<Drawn> = vec![(Vec::new(), Vec::new()); models.len()];
+    let draw = |world: &World, surfaces: &mut Vec<Drawn>| {
+        for (body, (surface, normals)) in world.bodies().iter().zip(surfaces.iter_mut()) {
+            body.surface(surface, normals);
+        }
+    };
+    draw(&world, &mut surfaces);
     for step in 0..=steps {
-        outputs.record(&model, &sim, &surface, &nodes)?;
+        outputs.record(&models, (&world, &surfaces), &nodes)?;
         if step == steps {
             break;
         }
         let t = Instant::now();
-        let result = sim.step(dt);
-        sim.surface(&mut surface, &mut normals);
+        let result = world.step(dt);
+        draw(&world, &mut surfaces);
         stats.stepping += t.elapsed();
         match result {
-            Ok(report) => stats.broken += report.broken.len(),
+            Ok(report) => {
+                for ((body, step), sim) in
+                    stats.bodies.iter_mut().zip(report.bodies).zip(world.bodies())
+                {
+                    body.broken += step.broken.len();
+                    body.max_speed =
+                        sim.velocities().iter().map(|v| v.length()).fold(body.max_speed, f32::max);
+                }
+            }
             Err(e) => {
                 failure = Some(e);
                 break;
             }
         }
         stats.steps += 1;
-        stats.max_speed =
-            sim.velocities().iter().map(|v| v.length()).fold(stats.max_speed, f32::max);
         bar.inc(1);
     }
     bar.finish_and_clear();
     let wall = started.elapsed();
     // A failed run writes none of its outputs: existing ones stay as they were (the
     // trajectory's temporary file and the staged frames are dropped uncommitted).
-    let frames = if failure.is_none() { outputs.commit(&model, &sim, &args.output)? } else { 0 };
-    let ran = Ran::new(file.clone(), dt, &sim, &stats, wall, frames, failure.as_ref());
-    let code = emit(&ran, args.json)?;
+    let frames =
+        if failure.is_none() { outputs.commit(&models, &world, &args.output)? } else { 0 };
+    let mut ran = models.iter().enumerate().map(|(i, _)| {
+        let file = args.files[i].display().to_string();
+        let at = (dt, wall, frames);
+        Ran::new(file, at, (&world.bodies()[i], &stats, &stats.bodies[i]), failure.as_ref())
+    });
+    let code = match (ran.next(), models.len()) {
+        (Some(only), 1) => emit(&only, args.json)?,
+        (first, _) => emit(&Bodies { bodies: first.into_iter().chain(ran).collect() }, args.json)?,
+    };
     match failure {
-        Some(e) => Err(anyhow::Error::new(e).context(file)),
+        Some(e) => Err(anyhow::Error::new(e).context(args.files[0].display().to_string())),
         None => Ok(code),
     }
 }
 
-/// The run's time step checked with `--seconds`, `--fps` and `--nodes`; the nodes to record.
-fn checked(args: &Args, model: &SpringModel, dt: f32) -> Result<Vec<NodeId>> {
+/// The models of the run's files, with the overrides, the second and later under the
+/// first's gravity, ground, colliders and air.
+fn bodies(args: &Args) -> Result<Vec<ValidModel>> {
+    let mut models = Vec::with_capacity(args.files.len());
+    for file in &args.files {
+        let mut model = input::model(file)?;
+        args.overrides.apply(&mut model)?;
+        if let Some(first) = models.first() {
+            let first: &ValidModel = first;
+            let mut params = model.params.clone();
+            params.gravity = first.params.gravity;
+            params.ground = first.params.ground;
+            params.colliders = first.params.colliders.clone();
+            params.air = first.params.air;
+            model.set_params(params).with_context(|| file.display().to_string())?;
+        }
+        models.push(model);
+    }
+    Ok(models)
+}
+
+/// The run's time step checked with `--seconds`, `--fps` and `--nodes`, and the outputs of
+/// one model refused with several; the nodes to record.
+fn checked(args: &Args, models: &[ValidModel], dt: f32) -> Result<Vec<NodeId>> {
     if !(dt.is_finite() && dt > 0.0) {
         return Err(Usage(format!("--dt {dt} must be a finite number > 0")).into());
     }
@@ -219,6 +269,14 @@ fn checked(args: &Args, model: &SpringModel, dt: f32) -> Result<Vec<NodeId>> {
     {
         return Err(Usage(format!("--fps {fps} must be a finite number > 0")).into());
     }
+    if models.len() > 1 && (args.trajectory.is_some() || args.output.is_some()) {
+        return Err(Usage(
+            "--trajectory and --output take one model; with several, use --pc2, --mdd or --frames"
+                .into(),
+        )
+        .into());
+    }
+    let model = &models[0];
     let Some(list) = &args.nodes else {
         return Ok((0..model.nodes.len()).map(NodeId::from_index).collect());
     };
@@ -231,6 +289,9 @@ fn checked(args: &Args, model: &SpringModel, dt: f32) -> Result<Vec<NodeId>> {
     Ok(list.iter().map(|&n| NodeId(n)).collect())
 }
 
+/// A body's drawn surface: its vertices' positions and normals.
+type Drawn = (Vec<Vec3>, Vec<Vec3>);
+
 /// What a run writes as it goes: the trajectory, OBJ frames and point caches, each staged
 /// until the run ends well.
 struct Outputs {
@@ -238,10 +299,12 @@ struct Outputs {
     frames: Option<FrameSet>,
     caches: Vec<PointCache>,
     fps: Option<f64>,
+    /// Scratch: every body's surface, one after another (what the point caches hold).
+    all: Vec<Vec3>,
 }
 
 impl Outputs {
-    fn open(args: &Args, model: &SpringModel) -> Result<Outputs> {
+    fn open(args: &Args, models: &[ValidModel]) -> Result<Outputs> {
         let trajectory = match &args.trajectory {
             Some(path) => {
                 let mut f = AtomicFile::create(path)?;
@@ -251,46 +314,51 @@ impl Outputs {
             None => None,
         };
         let frames = args.frames.as_ref().map(|dir| FrameSet::create(dir)).transpose()?;
-        let vertices = model.surface_vertex_count();
+        let vertices = models.iter().map(|m| m.surface_vertex_count()).sum();
         let caches = [(&args.pc2, Layout::Pc2), (&args.mdd, Layout::Mdd)]
             .into_iter()
             .filter_map(|(path, layout)| {
                 Some(PointCache::new(path.as_ref()?, layout, vertices, args.fps?))
             })
             .collect();
-        Ok(Outputs { trajectory, frames, caches, fps: args.fps })
+        Ok(Outputs { trajectory, frames, caches, fps: args.fps, all: Vec::new() })
     }
 
-    /// Records the state of `sim` (its drawn `surface`) where it is due.
+    /// Records the state of the world's bodies (their drawn `surfaces`, in the order of
+    /// `models`) where it is due; the trajectory is of the first body.
     fn record(
         &mut self,
-        model: &SpringModel,
-        sim: &Simulation,
-        surface: &[Vec3],
+        models: &[ValidModel],
+        (world, surfaces): (&World, &[Drawn]),
         nodes: &[NodeId],
     ) -> Result<()> {
-        if let Some((path, f)) = &mut self.trajectory {
-            record(f, sim, nodes).with_context(|| path.display().to_string())?;
+        let time = world.time();
+        if let (Some((path, f)), Some(first)) = (&mut self.trajectory, world.bodies().first()) {
+            record(f, first, nodes).with_context(|| path.display().to_string())?;
         }
         if let (Some(set), Some(fps)) = (&mut self.frames, self.fps) {
-            while (set.count() as f64) / fps <= sim.time() + 1e-9 {
-                set.write(model, surface, sim.time())?;
+            let bodies: Vec<(&SpringModel, &[Vec3])> =
+                models.iter().zip(surfaces).map(|(m, (s, _))| (&**m, &s[..])).collect();
+            while (set.count() as f64) / fps <= time + 1e-9 {
+                set.write(&bodies, time)?;
             }
         }
+        self.all.clear();
+        self.all.extend(surfaces.iter().flat_map(|(s, _)| s.iter().copied()));
         for cache in &mut self.caches {
-            while (cache.frames() as f64) / cache.fps() <= sim.time() + 1e-9 {
-                cache.push(sim.time(), surface);
+            while (cache.frames() as f64) / cache.fps() <= time + 1e-9 {
+                cache.push(time, &self.all);
             }
         }
         Ok(())
     }
 
-    /// Writes everything of a run that ended well, and the state to `output`; returns the
-    /// frames written.
+    /// Writes everything of a run that ended well, and the first body's state to `output`;
+    /// returns the frames written.
     fn commit(
         self,
-        model: &SpringModel,
-        sim: &Simulation,
+        models: &[ValidModel],
+        world: &World,
         output: &Option<PathBuf>,
     ) -> Result<usize> {
         let frames = self.frames.as_ref().map_or(0, FrameSet::count);
@@ -303,7 +371,9 @@ impl Outputs {
         for cache in &self.caches {
             cache.write()?;
         }
-        if let Some(path) = output {
+        if let (Some(path), Some(model), Some(sim)) =
+            (output, models.first(), world.bodies().first())
+        {
             save_state(model, sim.positions(), path)?;
         }
         Ok(frames)
@@ -315,8 +385,26 @@ impl Outputs {
 struct Stats {
     steps: u64,
     stepping: Duration,
+    bodies: Vec<Body>,
+}
+
+/// Counters of one body of a run.
+#[derive(Clone, Default)]
+struct Body {
     broken: usize,
     max_speed: f32,
+}
+
+/// What `simulate` did with several bodies: each body's figures, in the order given.
+#[derive(Serialize)]
+struct Bodies {
+    bodies: Vec<Ran>,
+}
+
+impl fmt::Display for Bodies {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.bodies.iter().try_for_each(|ran| write!(f, "{ran}"))
+    }
 }
 
 /// What `simulate` did (the JSON fields of docs/cli.md).
@@ -345,11 +433,8 @@ struct Ran {
 impl Ran {
     fn new(
         file: String,
-        dt: f32,
-        sim: &Simulation,
-        stats: &Stats,
-        wall: Duration,
-        frames: usize,
+        (dt, wall, frames): (f32, Duration, usize),
+        (sim, stats, body): (&Simulation, &Stats, &Body),
         failure: Option<&CoreError>,
     ) -> Ran {
         let e = sim.energy();
@@ -364,8 +449,8 @@ impl Ran {
             gravitational_energy: e.gravitational,
             gas_energy: e.gas,
             enclosed_volume: sim.enclosed_volume().ok(),
-            broken_springs: stats.broken,
-            max_speed: stats.max_speed,
+            broken_springs: body.broken,
+            max_speed: body.max_speed,
             frames,
             error: failure.map(|e| e.to_string()),
             file,

@@ -374,3 +374,60 @@ fn tethers_can_be_switched_off_for_a_run() {
     println!("cloth: elastic energy {with:.4} J with tethers, {without:.4} J without");
     assert!(without > 5.0 * with, "{without} against {with}");
 }
+
+/// A pendulum: a node anchored at (x, 1, 0), a 1 g node 0.2 m along x from it, swinging on a
+/// 100 N/m spring; a ground 1 m down when `ground`.
+fn pendulum(x: f32, ground: bool) -> String {
+    let ground = if ground { r#","ground":{"height":0}"# } else { "" };
+    format!(
+        r#"{{"nodes":[{{"position":[{x},1,0],"mass":0.001}},{{"position":[{},1,0],"mass":0.001}}],
+        "springs":[{{"a":0,"b":1,"stiffness":100}}],"anchors":[0],"params":{{"damping":0{ground}}}}}"#,
+        x + 0.2
+    )
+}
+
+#[test]
+fn several_models_share_one_world() {
+    // Two pendulums 5 m apart never meet: in one world each swings as it does alone, and the
+    // point cache holds the first's points, then the second's.
+    let dir = scratch("simulate-world");
+    let a = crate::write(&dir, "a.spring.json", pendulum(0.0, true).as_bytes());
+    let b = crate::write(&dir, "b.spring.json", pendulum(5.0, false).as_bytes());
+    let cache = |files: &[&str], name: &str| {
+        let pc2 = at(&dir, name);
+        let mut args = vec!["simulate"];
+        args.extend_from_slice(files);
+        args.extend_from_slice(&["--seconds", "0.5", "--pc2", &pc2, "--fps", "60", "--json"]);
+        let run = springmesh(&args).ok();
+        (read_pc2(&std::fs::read(&pc2).unwrap()), run.json())
+    };
+    let (alone_a, _) = cache(&[&a], "a.pc2");
+    let (alone_b, _) = cache(&[&b], "b.pc2");
+    let (both, json) = cache(&[&a, &b], "both.pc2");
+    assert_eq!(both.len(), 31, "t = 0 and 30 frames");
+    for (k, frame) in both.iter().enumerate() {
+        assert_eq!(frame[..2], alone_a[k][..], "frame {k}: the first's points");
+        assert_eq!(frame[2..], alone_b[k][..], "frame {k}: then the second's");
+    }
+    let bodies = json["bodies"].as_array().expect("each body's figures");
+    assert_eq!(bodies.len(), 2);
+    assert!(bodies.iter().all(|b| b["finite"] == true && b["steps"] == 30), "{json}");
+    let refused = springmesh(&["simulate", &a, &b, "--output", &at(&dir, "o.spring")]);
+    assert_eq!(refused.code, 2, "one model's output: {}", refused.stderr);
+    // A pendulum cut loose (no anchor, no ground of its own) falls 1 s: alone through y = 0,
+    // in the first's world onto its ground.
+    let loose = pendulum(10.0, false).replace(r#""anchors":[0],"#, "");
+    let c = crate::write(&dir, "c.spring.json", loose.as_bytes());
+    let lowest = |files: &[&str], name: &str| {
+        let pc2 = at(&dir, name);
+        let mut args = vec!["simulate"];
+        args.extend_from_slice(files);
+        args.extend_from_slice(&["--seconds", "1", "--pc2", &pc2, "--fps", "60"]);
+        springmesh(&args).ok();
+        let frames = read_pc2(&std::fs::read(&pc2).unwrap());
+        let last = frames.last().unwrap().clone();
+        last[last.len() - 2..].iter().map(|p| p[1]).fold(f32::MAX, f32::min)
+    };
+    assert!(lowest(&[&c], "c.pc2") < -2.0, "alone it falls through");
+    assert!(lowest(&[&a, &c], "ac.pc2") >= 0.0, "with the first's ground it lands");
+}

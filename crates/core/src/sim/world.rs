@@ -171,7 +171,7 @@ pub struct World {
 /// What a world step did.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct WorldStepReport {
-    /// Each body's step (of the last world step; springs broken in any).
+    /// Each body's sub-steps and broken springs over the frame's world steps.
     pub bodies: Vec<StepReport>,
     /// World steps the frame was cut into.
     pub world_steps: u32,
@@ -227,8 +227,12 @@ impl World {
         let k = self.world_steps(dt);
         let h = dt / k as f32;
         let mut report = WorldStepReport { world_steps: k, ..WorldStepReport::default() };
+        report.bodies = vec![StepReport::default(); self.bodies.len()];
         for _ in 0..k {
-            report.bodies = self.step_bodies(h)?;
+            for (all, step) in report.bodies.iter_mut().zip(self.step_bodies(h)?) {
+                all.substeps += step.substeps;
+                all.broken.extend(step.broken);
+            }
             report.contacts += self.answer_contacts();
         }
         self.time += f64::from(dt);
@@ -236,8 +240,12 @@ impl World {
     }
 
     /// The world steps for a frame of `dt`: the fewest that keep the fastest relative travel
-    /// per world step under half the smallest contact distance.
+    /// per world step under half the smallest contact distance; one for a world of one body
+    /// (which steps exactly as its simulation alone).
     fn world_steps(&self, dt: f32) -> u32 {
+        if self.bodies.len() < 2 {
+            return 1;
+        }
         let closest = self.touching.iter().map(|t| CONTACT_PER_EDGE * t.edge).filter(|&d| d > 0.0);
         let Some(closest) = closest.reduce(f32::min) else { return 1 };
         let fastest = self.bodies.iter().map(|b| {
