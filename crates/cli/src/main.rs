@@ -5,6 +5,7 @@
 //! stderr as `error: <file>: <what is wrong>`; the exit code is 1 for a failed run and 2 for
 //! bad usage. See docs/cli.md.
 
+mod collider;
 mod commands;
 mod frames;
 mod input;

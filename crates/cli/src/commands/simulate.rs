@@ -1,5 +1,6 @@
 //! `springmesh simulate FILE`: step a model and report what happened.
 
+use crate::collider::ColliderArg;
 use crate::frames::FrameSet;
 use crate::output::emit;
 use crate::point_cache::{Layout, PointCache};
@@ -66,6 +67,10 @@ pub struct Overrides {
     /// Switch self-collision off.
     #[arg(long)]
     no_self_collision: bool,
+    /// Add a collider: sphere:X,Y,Z,R, capsule:AX,AY,AZ,BX,BY,BZ,R, box:X,Y,Z,HX,HY,HZ
+    /// (axis-aligned, half sizes) or plane:X,Y,Z,NX,NY,NZ, in metres (repeatable).
+    #[arg(long, value_name = "SHAPE")]
+    collider: Vec<ColliderArg>,
 }
 
 impl Overrides {
@@ -105,6 +110,7 @@ impl Overrides {
         if self.no_self_collision {
             p.self_collision = None;
         }
+        p.colliders.extend(self.collider.iter().map(|c| c.0));
         model.set_params(params)?;
         Ok(())
     }

@@ -431,3 +431,43 @@ fn several_models_share_one_world() {
     assert!(lowest(&[&c], "c.pc2") < -2.0, "alone it falls through");
     assert!(lowest(&[&a, &c], "ac.pc2") >= 0.0, "with the first's ground it lands");
 }
+
+#[test]
+fn a_capsule_given_on_the_command_line_holds_what_falls_on_it() {
+    // A loose pendulum (two 1 g nodes 0.2 m apart along x, 1 m up) falls onto a capsule lying
+    // along x at y = 0.5, 0.1 m thick: at no frame is a node inside it, and it comes to rest
+    // on it.
+    let dir = scratch("simulate-capsule");
+    let loose = pendulum(0.0, false).replace(r#""anchors":[0],"#, "");
+    let model = crate::write(&dir, "loose.spring.json", loose.as_bytes());
+    let pc2 = at(&dir, "fall.pc2");
+    let capsule = "capsule:-1,0.5,0,1,0.5,0,0.1";
+    springmesh(&[
+        "simulate",
+        &model,
+        "--collider",
+        capsule,
+        "--seconds",
+        "2",
+        "--pc2",
+        &pc2,
+        "--fps",
+        "60",
+    ])
+    .ok();
+    let frames = read_pc2(&std::fs::read(&pc2).unwrap());
+    assert_eq!(frames.len(), 121);
+    for (k, frame) in frames.iter().enumerate() {
+        for p in frame {
+            // The distance from the node to the axis (the segment from x = -1 to 1 at y = 0.5).
+            let along = p[0].clamp(-1.0, 1.0);
+            let d = ((p[0] - along).powi(2) + (p[1] - 0.5).powi(2) + p[2].powi(2)).sqrt();
+            assert!(d >= 0.1 - 1e-4, "frame {k}: a node {d} m from the axis, inside");
+        }
+    }
+    let last = frames.last().unwrap();
+    assert!(last.iter().all(|p| p[1] > 0.55), "it rests on the capsule: {last:?}");
+    let bad = springmesh(&["simulate", &model, "--collider", "capsule:0,0,0,1,0,0,-1"]);
+    assert_ne!(bad.code, 0);
+    assert!(bad.stderr.contains("colliders[0].radius"), "{}", bad.stderr);
+}
