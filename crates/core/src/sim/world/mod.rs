@@ -17,8 +17,10 @@
 //! ```
 //!
 //! so the pair ends δ apart, no longer approaching, its sliding slowed by at most μ times the
-//! normal change (Coulomb): contacts take energy away and never add it (a pile at rest stays
-//! at rest). An anchored node (m⁻¹ = 0) does not move.
+//! normal change (Coulomb): an answer takes speed away and adds none (the push moves
+//! positions, not velocities). An anchored node (m⁻¹ = 0) does not move. A body with shape matching (a
+//! converted solid) first answers its contacts as a rigid body ([`rigid`], where the reason
+//! and the figures are): pushed point by point, a stiff solid rings.
 //!
 //! - p, v: a point's position Σ w_k x_k (m) and velocity Σ w_k v_k (m/s); x_k, v_k, m_k: its
 //!   nodes' positions, velocities and masses (kg); μ: [`CONTACT_FRICTION`].
@@ -37,12 +39,15 @@
 //! pair of bodies whose boxes meet and solved one after another, [`CONTACT_ITERATIONS`]
 //! passes in body and point order, so the result does not depend on the threads.
 
+mod rigid;
+
 use crate::sim::contacts::grid::{AROUND, Grid, cell_of, offset};
 use crate::sim::threads::Threads;
 use crate::sim::{Simulation, StepReport};
 use crate::{CoreError, ValidModel};
 use glam::Vec3A;
 use rayon::prelude::*;
+use rigid::Rigid;
 
 /// Coulomb friction between bodies: cloth or rubber on cloth or rubber, about 0.5.
 pub const CONTACT_FRICTION: f32 = 0.5;
@@ -166,6 +171,8 @@ pub struct World {
     points: Vec<(Vec<Vec3A>, (Vec3A, Vec3A))>,
     grid: Grid,
     pairs: Vec<Pair>,
+    /// Each contact's accumulated impulse in the rigid answer ([`rigid`]).
+    lambda: Vec<f32>,
 }
 
 /// What a world step did.
@@ -175,7 +182,7 @@ pub struct WorldStepReport {
     pub bodies: Vec<StepReport>,
     /// World steps the frame was cut into.
     pub world_steps: u32,
-    /// Contacts between bodies answered over the frame.
+    /// Pairs of points of different bodies found in contact, summed over the world steps.
     pub contacts: usize,
 }
 
@@ -264,10 +271,12 @@ impl World {
         steps.collect::<Vec<_>>().into_iter().collect()
     }
 
-    /// Finds the contacts between bodies and answers them; returns how many were answered.
+    /// Finds the contacts between bodies and answers them: first as between rigid bodies for
+    /// the bodies with shape matching ([`rigid`]), then point by point; returns how many
+    /// pairs of points were in contact.
     fn answer_contacts(&mut self) -> usize {
         self.find_contacts();
-        let mut answered = 0;
+        self.share_rigidly();
         for _ in 0..CONTACT_ITERATIONS {
             for &Pair { a, b, distance } in &self.pairs {
                 let (first, second) = self.bodies.split_at_mut(b.0);
@@ -275,10 +284,73 @@ impl World {
                     continue;
                 };
                 let (ta, tb) = (&self.touching[a.0], &self.touching[b.0]);
-                answered += usize::from(answer((sa, ta, a.1), (sb, tb, b.1), distance));
+                answer((sa, ta, a.1), (sb, tb, b.1), distance);
             }
         }
-        answered
+        self.pairs.len()
+    }
+
+    /// Answers the contacts as between rigid bodies, positions then velocities, and moves each
+    /// body with shape matching as its answer says ([`rigid`]).
+    fn share_rigidly(&mut self) {
+        let mut frames: Vec<Option<Rigid>> = self.bodies.iter().map(Rigid::of).collect();
+        if self.pairs.is_empty() || frames.iter().all(Option::is_none) {
+            return;
+        }
+        self.lambda.clear();
+        self.lambda.resize(self.pairs.len(), 0.0);
+        for velocities in [false, true] {
+            if velocities {
+                self.lambda.iter_mut().for_each(|l| *l = 0.0);
+            }
+            for _ in 0..CONTACT_ITERATIONS {
+                for (k, pair) in self.pairs.iter().enumerate() {
+                    let ((a, pa), (b, pb)) = (pair.a, pair.b);
+                    let (ta, tb) = (&self.touching[a], &self.touching[b]);
+                    let (sa, sb) = (&self.bodies[a], &self.bodies[b]);
+                    let (xa, va) = ta.point(pa, sa.positions(), sa.velocities());
+                    let (xb, vb) = tb.point(pb, sb.positions(), sb.velocities());
+                    let d = xa - xb;
+                    let length = d.length();
+                    if length == 0.0 {
+                        continue;
+                    }
+                    let n = d / length;
+                    let (fa, fb) = (frames[a], frames[b]);
+                    let light = fa.map_or(0.0, |f| f.lightness(xa, n))
+                        + fb.map_or(0.0, |f| f.lightness(xb, n));
+                    if light <= 0.0 {
+                        continue;
+                    }
+                    let moved = fa.map_or(Vec3A::ZERO, |f| f.moved(xa))
+                        - fb.map_or(Vec3A::ZERO, |f| f.moved(xb));
+                    // Positions: the depth still to go; velocities: the approach still to stop.
+                    let still = if velocities {
+                        -(va - vb + moved).dot(n)
+                    } else {
+                        pair.distance - length - moved.dot(n)
+                    };
+                    let impulse = (still / light).max(-self.lambda[k]);
+                    self.lambda[k] += impulse;
+                    if let Some(f) = &mut frames[a] {
+                        f.take(xa, n, impulse);
+                    }
+                    if let Some(f) = &mut frames[b] {
+                        f.take(xb, n, -impulse);
+                    }
+                }
+            }
+            for (body, frame) in self.bodies.iter_mut().zip(&mut frames) {
+                if let Some(f) = frame {
+                    let state = body.states.committed_mut();
+                    if velocities {
+                        f.change_velocities(&state.pos, &mut state.vel);
+                    } else {
+                        f.move_nodes(&mut state.pos);
+                    }
+                }
+            }
+        }
     }
 
     /// The pairs of points of different bodies closer than their contact distance: for each
@@ -331,19 +403,19 @@ impl World {
 }
 
 /// Answers one contact between point `pa` of body `sa` and point `pb` of body `sb` at
-/// `distance` (module doc); false when they are no longer that close.
+/// `distance` (module doc), unless they are no longer that close.
 fn answer(
     (sa, ta, pa): (&mut Simulation, &Touching, usize),
     (sb, tb, pb): (&mut Simulation, &Touching, usize),
     distance: f32,
-) -> bool {
+) {
     let (xa, va) = ta.point(pa, sa.positions(), sa.velocities());
     let (xb, vb) = tb.point(pb, sb.positions(), sb.velocities());
     let d = xa - xb;
     let length = d.length();
     let light = ta.lightness(pa, &sa.c.nodes.inv_mass) + tb.lightness(pb, &sb.c.nodes.inv_mass);
     if !(length < distance && length > 0.0 && light > 0.0) {
-        return false;
+        return;
     }
     let n = d / length;
     let dx = n * ((distance - length) / light);
@@ -362,5 +434,4 @@ fn answer(
         let state = states.committed_mut();
         t.push(p, &c.nodes.inv_mass, (&mut state.pos, &mut state.vel), (dx * sign, dv * sign));
     }
-    true
 }
