@@ -732,3 +732,25 @@ fn the_model_panel_shows_the_modes_and_a_tune_is_one_undoable_step() {
     assert!(undone.is_ok_and(|label| label.starts_with("Tune to lowest frequency")));
     assert_eq!(harness.state().doc.model(), &before);
 }
+
+#[test]
+fn self_collision_switches_on_with_a_thickness_from_the_edges_and_off_again() {
+    // The cloth sample: 25 × 25 nodes 1 m across, stretch springs of 1/24 m and their
+    // diagonals; the switch takes ¾ of their mean, as the converter does.
+    let mut harness = editor(Sample::Cloth);
+    assert_eq!(harness.state().doc.model().params.self_collision, None);
+    harness.get_by_role_and_label(Role::CheckBox, "self-collision (mm)").click();
+    harness.run();
+    let model = harness.state().doc.model().clone();
+    let layers = model.params.self_collision.expect("switched on");
+    let expected =
+        springmesh_convert::self_collision(&model, springmesh_convert::Thickness::FromEdges);
+    assert_eq!(layers, expected);
+    assert!(
+        layers.thickness > 0.75 / 24.0 && layers.thickness < 0.75 * 2f32.sqrt() / 24.0,
+        "{layers:?}"
+    );
+    harness.get_by_role_and_label(Role::CheckBox, "self-collision (mm)").click();
+    harness.run();
+    assert_eq!(harness.state().doc.model().params.self_collision, None, "and off");
+}
