@@ -171,8 +171,21 @@ pub struct World {
     points: Vec<(Vec<Vec3A>, (Vec3A, Vec3A))>,
     grid: Grid,
     pairs: Vec<Pair>,
-    /// Each contact's accumulated impulse in the rigid answer ([`rigid`]).
+    /// Each contact's accumulated impulse in the rigid answer ([`rigid`]), and its points.
     lambda: Vec<f32>,
+    touches: Vec<Touch>,
+}
+
+/// A contact's points (of the first body, of the second), unit normal from the second to the
+/// first, distance apart, lightness in the rigid answer and relative velocity, as a phase of
+/// the rigid answer begins.
+#[derive(Clone, Copy, Debug)]
+struct Touch {
+    at: (Vec3A, Vec3A),
+    n: Vec3A,
+    length: f32,
+    light: f32,
+    relative: Vec3A,
 }
 
 /// What a world step did.
@@ -303,40 +316,41 @@ impl World {
             if velocities {
                 self.lambda.iter_mut().for_each(|l| *l = 0.0);
             }
+            // Each pair's points, normal and lightness: the nodes do not move during the
+            // sweeps (the motion accumulates in the frames), so once per phase.
+            self.touches.clear();
+            for pair in &self.pairs {
+                let ((a, pa), (b, pb)) = (pair.a, pair.b);
+                let (sa, sb) = (&self.bodies[a], &self.bodies[b]);
+                let (xa, va) = self.touching[a].point(pa, sa.positions(), sa.velocities());
+                let (xb, vb) = self.touching[b].point(pb, sb.positions(), sb.velocities());
+                let length = (xa - xb).length();
+                let n = if length > 0.0 { (xa - xb) / length } else { Vec3A::ZERO };
+                let light = frames[a].map_or(0.0, |f| f.lightness(xa, n))
+                    + frames[b].map_or(0.0, |f| f.lightness(xb, n));
+                self.touches.push(Touch { at: (xa, xb), n, length, light, relative: va - vb });
+            }
             for _ in 0..CONTACT_ITERATIONS {
-                for (k, pair) in self.pairs.iter().enumerate() {
-                    let ((a, pa), (b, pb)) = (pair.a, pair.b);
-                    let (ta, tb) = (&self.touching[a], &self.touching[b]);
-                    let (sa, sb) = (&self.bodies[a], &self.bodies[b]);
-                    let (xa, va) = ta.point(pa, sa.positions(), sa.velocities());
-                    let (xb, vb) = tb.point(pb, sb.positions(), sb.velocities());
-                    let d = xa - xb;
-                    let length = d.length();
-                    if length == 0.0 {
+                for (k, (pair, t)) in self.pairs.iter().zip(&self.touches).enumerate() {
+                    let ((a, b), (xa, xb)) = ((pair.a.0, pair.b.0), t.at);
+                    if t.length == 0.0 || t.light <= 0.0 {
                         continue;
                     }
-                    let n = d / length;
-                    let (fa, fb) = (frames[a], frames[b]);
-                    let light = fa.map_or(0.0, |f| f.lightness(xa, n))
-                        + fb.map_or(0.0, |f| f.lightness(xb, n));
-                    if light <= 0.0 {
-                        continue;
-                    }
-                    let moved = fa.map_or(Vec3A::ZERO, |f| f.moved(xa))
-                        - fb.map_or(Vec3A::ZERO, |f| f.moved(xb));
+                    let moved = frames[a].map_or(Vec3A::ZERO, |f| f.moved(xa))
+                        - frames[b].map_or(Vec3A::ZERO, |f| f.moved(xb));
                     // Positions: the depth still to go; velocities: the approach still to stop.
                     let still = if velocities {
-                        -(va - vb + moved).dot(n)
+                        -(t.relative + moved).dot(t.n)
                     } else {
-                        pair.distance - length - moved.dot(n)
+                        pair.distance - t.length - moved.dot(t.n)
                     };
-                    let impulse = (still / light).max(-self.lambda[k]);
+                    let impulse = (still / t.light).max(-self.lambda[k]);
                     self.lambda[k] += impulse;
                     if let Some(f) = &mut frames[a] {
-                        f.take(xa, n, impulse);
+                        f.take(xa, t.n, impulse);
                     }
                     if let Some(f) = &mut frames[b] {
-                        f.take(xb, n, -impulse);
+                        f.take(xb, t.n, -impulse);
                     }
                 }
             }
