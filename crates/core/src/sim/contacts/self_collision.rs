@@ -236,6 +236,23 @@ mod tests {
     }
 
     #[test]
+    fn a_file_with_every_node_in_one_place_is_bounded_by_the_limits() {
+        // 3,000 nodes on one point, far apart at rest: every pair is within reach, but a node
+        // scans at most MAX_SCAN others and keeps MAX_PAIRS.
+        let n = 3000;
+        let at = vec![Vec3A::ZERO; n];
+        let rest: Vec<Vec3A> = (0..n).map(|i| Vec3A::X * i as f32).collect();
+        let (u, inv_mass) = (vec![Vec3A::ZERO; n], vec![1.0; n]);
+        let mut contacts = SelfContacts::default();
+        contacts.query(&Nodes { base: &at, u: &u, rest: &rest, inv_mass: &inv_mass }, 0.5, 0.6);
+        assert!(contacts.pairs().len() <= n * MAX_PAIRS, "{}", contacts.pairs().len());
+        assert!(contacts.pairs().len() >= MAX_PAIRS, "pairs are found");
+        let mut u = u;
+        contacts.project((&at, &inv_mass), (&vec![Vec3A::ZERO; n], &mut u), 0.5, 0.5);
+        assert!(u.iter().all(|u| u.is_finite()), "nodes on one point have no direction: skipped");
+    }
+
+    #[test]
     fn a_pair_closer_than_the_thickness_ends_the_thickness_apart_and_keeps_its_centre() {
         let (base, inv_mass) = row(&[0.0, 0.3]);
         let rest = vec![Vec3A::ZERO, Vec3A::new(5.0, 0.0, 0.0)];
