@@ -48,6 +48,7 @@ impl Collider for Paddle {
             normal: Vec3::Y,
             friction: 0.8,
             restitution: 0.2,
+            velocity: Vec3::ZERO,
         })
     }
 }

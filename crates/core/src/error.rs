@@ -142,6 +142,22 @@ pub enum CoreError {
         /// Number of nodes.
         nodes: usize,
     },
+    /// A collider index passed to the simulation does not exist.
+    #[error("collider {index} does not exist (the model has {count} colliders)")]
+    NoSuchCollider {
+        /// The index.
+        index: usize,
+        /// Number of the model's colliders.
+        count: usize,
+    },
+    /// A collider cannot be moved to the shape asked.
+    #[error("collider {index} cannot be moved there: {reason}")]
+    BadCollider {
+        /// The collider's index.
+        index: usize,
+        /// Why.
+        reason: String,
+    },
     /// A step size that is not a finite number > 0.
     #[error("time step {dt} is not a finite number > 0")]
     BadTimeStep {

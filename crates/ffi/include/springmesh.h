@@ -332,10 +332,12 @@ int sm_sim_set_self_collision(struct SmSim *s, float thickness, float friction);
 // `s` is NULL or a live simulation.
 uint32_t sm_sim_collider_count(const struct SmSim *s);
 
-// Places the model's collider `index` for the next steps: its shape as saved in the model,
-// turned by `rotation` (a unit quaternion x, y, z, w; NULL: none) about its own centre (a
-// sphere's or box's centre, a capsule's midpoint, a plane's point) and moved so that centre is
-// at `position` (m).
+// Moves the model's collider `index` by the end of the next step to its shape as saved in
+// the model, turned by `rotation` (a unit quaternion x, y, z, w; NULL: none) about its own
+// centre (a sphere's or box's centre, a capsule's midpoint, a plane's point) and moved so that
+// centre is at `position` (m). It moves there at a constant velocity across the step's
+// sub-steps, pushing and dragging the cloth it touches at that velocity: call it once a frame,
+// before `sm_sim_step`.
 //
 // # Safety
 // `s` is NULL or a live simulation used by this thread alone; `position` is NULL or 3 floats;

@@ -25,8 +25,6 @@ pub struct SmSim {
     packed: Vec<f32>,
     /// Springs that broke in the last step, by their index in the model.
     broken: Vec<SpringId>,
-    /// The model's colliders as loaded: poses are applied to these.
-    pub(crate) rest_colliders: Vec<springmesh_core::model::Obstacle>,
 }
 
 impl SmSim {
@@ -76,8 +74,7 @@ pub unsafe extern "C" fn sm_sim_new(m: *const SmModel, out: *mut *mut SmSim) -> 
             return Err(Failure::null("out"));
         }
         let sim = Simulation::new(model);
-        let rest_colliders = model.params.colliders.clone();
-        let mut s = SmSim { sim, packed: Vec::new(), broken: Vec::new(), rest_colliders };
+        let mut s = SmSim { sim, packed: Vec::new(), broken: Vec::new() };
         s.repack();
         // SAFETY: `out` is non-NULL and points to a writable pointer (checked above).
         unsafe { out.write(Box::into_raw(Box::new(s))) };

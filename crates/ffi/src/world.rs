@@ -4,7 +4,7 @@
 use crate::error::{Failure, SM_ERR_ARGUMENT, status, value};
 use crate::sim::{SmSim, read, vec3, write};
 use glam::{Quat, Vec3, Vec3A};
-use springmesh_core::model::{Air, SelfCollision, Shape};
+use springmesh_core::model::{Air, SelfCollision};
 use springmesh_core::{Collider, Contact, ForceField};
 use std::ffi::{c_int, c_void};
 use std::sync::{Arc, Mutex};
@@ -124,6 +124,7 @@ impl Collider for CCollider {
             normal: normal.normalize_or(Vec3::Y),
             friction: self.friction,
             restitution: self.restitution,
+            velocity: Vec3::ZERO,
         })
     }
 }
@@ -192,13 +193,15 @@ pub unsafe extern "C" fn sm_sim_set_self_collision(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sm_sim_collider_count(s: *const SmSim) -> u32 {
     // SAFETY: `s` is NULL or a live simulation (this function's contract).
-    value(0, || Ok(unsafe { read(s) }?.rest_colliders.len() as u32))
+    value(0, || Ok(unsafe { read(s) }?.sim.params().colliders.len() as u32))
 }
 
-/// Places the model's collider `index` for the next steps: its shape as saved in the model,
-/// turned by `rotation` (a unit quaternion x, y, z, w; NULL: none) about its own centre (a
-/// sphere's or box's centre, a capsule's midpoint, a plane's point) and moved so that centre is
-/// at `position` (m).
+/// Moves the model's collider `index` by the end of the next step to its shape as saved in
+/// the model, turned by `rotation` (a unit quaternion x, y, z, w; NULL: none) about its own
+/// centre (a sphere's or box's centre, a capsule's midpoint, a plane's point) and moved so that
+/// centre is at `position` (m). It moves there at a constant velocity across the step's
+/// sub-steps, pushing and dragging the cloth it touches at that velocity: call it once a frame,
+/// before `sm_sim_step`.
 ///
 /// # Safety
 /// `s` is NULL or a live simulation used by this thread alone; `position` is NULL or 3 floats;
@@ -224,34 +227,10 @@ pub unsafe extern "C" fn sm_sim_set_collider_pose(
             }
             q.normalize()
         };
-        let count = s.rest_colliders.len();
-        let rest = s.rest_colliders.get(index as usize).ok_or_else(|| {
-            Failure::new(
-                SM_ERR_ARGUMENT,
-                format!("collider {index} does not exist ({count} colliders)"),
-            )
-        })?;
-        let posed = posed(&rest.shape, at, turn);
-        if let Some(c) = s.sim.params_mut().colliders.get_mut(index as usize) {
-            c.shape = posed;
-        }
-        Ok(())
+        s.sim
+            .set_collider_pose(index as usize, at, turn)
+            .map_err(|e| Failure::new(SM_ERR_ARGUMENT, e.to_string()))
     })
-}
-
-/// `shape` turned by `turn` about its centre, and moved so the centre is at `at`.
-fn posed(shape: &Shape, at: Vec3, turn: Quat) -> Shape {
-    match *shape {
-        Shape::Plane { normal, .. } => Shape::Plane { point: at, normal: turn * normal },
-        Shape::Sphere { radius, .. } => Shape::Sphere { center: at, radius },
-        Shape::Capsule { a, b, radius } => {
-            let half = turn * ((b - a) * 0.5);
-            Shape::Capsule { a: at - half, b: at + half, radius }
-        }
-        Shape::Box { half_extents, rotation, .. } => {
-            Shape::Box { center: at, half_extents, rotation: turn * rotation }
-        }
-    }
 }
 
 /// Adds the game's force callback `f`, called with `user` (which must stay valid while the

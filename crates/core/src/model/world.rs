@@ -167,6 +167,40 @@ impl Surface {
 }
 
 impl Shape {
+    /// The shape turned by the unit quaternion `turn` about its centre (a sphere's or box's
+    /// centre, a capsule's midpoint, a plane's point) and moved so that centre is at `at`.
+    pub fn posed(&self, at: Vec3, turn: Quat) -> Shape {
+        match *self {
+            Shape::Plane { normal, .. } => Shape::Plane { point: at, normal: turn * normal },
+            Shape::Sphere { radius, .. } => Shape::Sphere { center: at, radius },
+            Shape::Capsule { a, b, radius } => {
+                let half = turn * ((b - a) * 0.5);
+                Shape::Capsule { a: at - half, b: at + half, radius }
+            }
+            Shape::Box { half_extents, rotation, .. } => {
+                Shape::Box { center: at, half_extents, rotation: turn * rotation }
+            }
+        }
+    }
+
+    /// What the shape is called: "plane", "sphere", "capsule" or "box".
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Shape::Plane { .. } => "plane",
+            Shape::Sphere { .. } => "sphere",
+            Shape::Capsule { .. } => "capsule",
+            Shape::Box { .. } => "box",
+        }
+    }
+
+    /// The first thing wrong with the shape, its fields named from `at`; `None` if it is valid.
+    pub(crate) fn problem(&self, at: &str) -> Option<String> {
+        let mut checks = Vec::new();
+        self.checks(at, &mut checks);
+        let (field, _, must) = checks.into_iter().find(|(_, ok, _)| !ok)?;
+        Some(format!("{field} must be {must}"))
+    }
+
     fn checks(&self, at: &str, out: &mut Vec<Check>) {
         match *self {
             Shape::Plane { point, normal } => {

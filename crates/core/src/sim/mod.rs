@@ -51,12 +51,13 @@ pub use threads::Threads;
 pub use world::{World, WorldStepReport};
 
 use crate::model::MAX_SUBSTEPS;
+use crate::model::{Obstacle, Shape};
 use crate::{CoreError, Integrator, NodeId, SimParams, SpringId, ValidModel};
 use collision::Colliders;
 use contacts::collision;
 use data::Compiled;
 use forces::{external, kernels, pressure};
-use glam::{Vec3, Vec3A};
+use glam::{Quat, Vec3, Vec3A};
 use integrators::{adaptive, explicit, xpbd};
 use readout::{breakage, energy, normals};
 use state::{State, States};
@@ -112,6 +113,17 @@ pub struct Simulation {
     adaptive_h: f32,
     threads: Threads,
     time: f64,
+    /// The model's colliders as saved, and where the game moves them in the next step.
+    moves: Moves,
+}
+
+/// The colliders a game moves ([`Simulation::move_collider`]).
+#[derive(Clone, Debug, Default)]
+struct Moves {
+    /// The model's colliders as it saved them: what [`Simulation::set_collider_pose`] poses.
+    rest: Vec<Obstacle>,
+    /// Per collider, where it is by the end of the next step (`None`: where it is).
+    targets: Vec<Option<Shape>>,
 }
 
 impl Simulation {
@@ -133,6 +145,7 @@ impl Simulation {
             xpbd: xpbd::Workspace::default(),
             adaptive_h: f32::NAN,
             threads: Threads::One,
+            moves: Moves { rest: model.params.colliders.clone(), targets: Vec::new() },
             time: 0.0,
         }
     }
@@ -166,6 +179,12 @@ impl Simulation {
             return Err(CoreError::NonFinite { node: self.first_non_finite(), time: self.time });
         };
         self.states.commit(result);
+        let targets = self.moves.targets.drain(..);
+        for (collider, target) in self.c.params.colliders.iter_mut().zip(targets) {
+            if let Some(shape) = target {
+                collider.shape = shape;
+            }
+        }
         let anchors = &mut self.c.anchors;
         anchors.start.clone_from(&anchors.target);
         self.time += f64::from(dt);
@@ -206,6 +225,9 @@ impl Simulation {
             colliders: Colliders {
                 ground: c.params.ground.as_ref(),
                 obstacles: &c.params.colliders,
+                targets: &self.moves.targets,
+                progress: 1.0,
+                dt,
                 custom: &self.hooks.colliders,
                 radius: c.params.node_radius,
                 rest_speed: 2.0 * c.params.gravity.length() * h,
@@ -251,6 +273,53 @@ impl Simulation {
             })
             .min()
             .map_or(NodeId(0), NodeId::from_index)
+    }
+
+    /// Moves the model's collider `index` to `shape` by the end of the next step, at a constant
+    /// velocity across its sub-steps, so that it pushes and drags what it touches at that
+    /// velocity ([`contacts::moving`]). Call it once a frame before [`Simulation::step`]; to put
+    /// a collider somewhere without moving it through the space between, set it in
+    /// [`Simulation::params_mut`] instead.
+    ///
+    /// Errors: no collider `index`, a shape of another kind than the collider's, or one that is
+    /// not finite or has a radius or size that is not positive.
+    pub fn move_collider(&mut self, index: usize, shape: Shape) -> Result<(), CoreError> {
+        let colliders = &self.c.params.colliders;
+        let count = colliders.len();
+        let current = colliders.get(index).ok_or(CoreError::NoSuchCollider { index, count })?;
+        if std::mem::discriminant(&current.shape) != std::mem::discriminant(&shape) {
+            let reason = format!("a {} cannot become a {}", current.shape.kind(), shape.kind());
+            return Err(CoreError::BadCollider { index, reason });
+        }
+        if let Some(reason) = shape.problem(&format!("colliders[{index}]")) {
+            return Err(CoreError::BadCollider { index, reason });
+        }
+        let targets = &mut self.moves.targets;
+        if targets.len() < count {
+            targets.resize(count, None);
+        }
+        targets[index] = Some(shape);
+        Ok(())
+    }
+
+    /// Moves the model's collider `index` as [`Simulation::move_collider`] does, to its shape
+    /// as the model saved it, turned by `rotation` about its centre and moved so that the
+    /// centre is at `position` ([`Shape::posed`]): how a game hangs a collider on a bone.
+    pub fn set_collider_pose(
+        &mut self,
+        index: usize,
+        position: Vec3,
+        rotation: Quat,
+    ) -> Result<(), CoreError> {
+        let count = self.moves.rest.len().min(self.c.params.colliders.len());
+        let rest = self.moves.rest.get(index).filter(|_| index < count);
+        let rest = rest.ok_or(CoreError::NoSuchCollider { index, count })?;
+        let length = rotation.length();
+        if !(position.is_finite() && rotation.is_finite() && length > 1e-6) {
+            let reason = "the position or rotation is not finite, or the rotation is zero".into();
+            return Err(CoreError::BadCollider { index, reason });
+        }
+        self.move_collider(index, rest.shape.posed(position, rotation / length))
     }
 
     /// Lets the spring passes split large batches between threads (off by default). Results

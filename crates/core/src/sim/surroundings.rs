@@ -20,21 +20,22 @@ pub(crate) struct Surroundings<'a> {
 
 impl Surroundings<'_> {
     /// Resolves the collisions of the free nodes of `to`, which moved from `from` over a
-    /// sub-step `h` (the explicit integrators' collision pass); of a cage, its skin's
-    /// touching points instead.
-    pub fn collide_state(&self, c: &Compiled, from: &State, to: &mut State, h: f32) {
-        if self.colliders.is_empty() {
+    /// sub-step `h` ending at the fraction `progress` of the step (the explicit integrators'
+    /// collision pass); of a cage, its skin's touching points instead.
+    pub fn collide_state(&self, c: &Compiled, from: &State, to: &mut State, h: f32, progress: f32) {
+        let colliders = self.colliders.at(progress);
+        if colliders.is_empty() {
             return;
         }
         if let Some(points) = &c.touch {
             let frame = Frame { base: None, from: &from.pos };
-            touch(points, &self.colliders, &c.nodes.inv_mass, &frame, &mut to.pos, &mut to.vel, h);
+            touch(points, &colliders, &c.nodes.inv_mass, &frame, &mut to.pos, &mut to.vel, h);
             return;
         }
         let nodes = c.nodes.free.iter().zip(&from.pos);
         for ((&free, &x0), (x, v)) in nodes.zip(to.pos.iter_mut().zip(to.vel.iter_mut())) {
             if free != 0.0 {
-                self.colliders.resolve(x0, x, v, h);
+                colliders.resolve(x0, x, v, h);
             }
         }
     }

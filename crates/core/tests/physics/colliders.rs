@@ -8,7 +8,7 @@ use springmesh_core::{Integrator, Simulation};
 
 /// Signed distance from `p` to `shape` (negative inside), written out here independently of
 /// the solver's own.
-fn distance(shape: &Shape, p: Vec3) -> f32 {
+pub(crate) fn distance(shape: &Shape, p: Vec3) -> f32 {
     match *shape {
         Shape::Sphere { center, radius } => p.distance(center) - radius,
         Shape::Capsule { a, b, radius } => {

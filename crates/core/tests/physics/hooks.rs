@@ -41,6 +41,7 @@ impl Collider for Bowl {
             normal: -d.normalize(),
             friction: 0.2,
             restitution: 0.0,
+            velocity: Vec3::ZERO,
         })
     }
 }

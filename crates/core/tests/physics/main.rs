@@ -15,6 +15,7 @@ mod energy;
 mod frame_rate;
 mod ground;
 mod hooks;
+mod moving_colliders;
 mod non_finite;
 mod oscillator;
 mod pressure;

@@ -32,7 +32,8 @@
 //! "Distance functions", and Ericson, "Real-Time Collision Detection", 2005, §5.1); a
 //! game's [`Collider`] gets the whole path and may sweep it.
 
-use crate::model::{Ground, Obstacle, Shape};
+use crate::model::{Ground, Obstacle, Shape, Surface};
+use crate::sim::contacts::moving;
 use glam::{Quat, Vec3, Vec3A};
 use std::sync::Arc;
 
@@ -47,6 +48,9 @@ pub struct Contact {
     pub friction: f32,
     /// Restitution e ∈ [0, 1]: how much of the speed into the surface survives as bounce.
     pub restitution: f32,
+    /// The surface's own velocity there (m/s; zero for a still collider): the node's velocity
+    /// is answered relative to it, so a moving surface carries and drags what it touches.
+    pub velocity: Vec3,
 }
 
 /// A solid the nodes cannot enter. Implement it to add a game's own colliders (a moving
@@ -65,19 +69,25 @@ impl Collider for Ground {
             normal: Vec3::Y,
             friction: self.surface.friction,
             restitution: self.surface.restitution,
+            velocity: Vec3::ZERO,
         })
     }
 }
 
 impl Collider for Obstacle {
     fn contact(&self, _from: Vec3, to: Vec3, radius: f32) -> Option<Contact> {
-        let (position, normal) = push_out(&self.shape, to, radius)?;
-        Some(Contact {
-            position,
-            normal,
-            friction: self.surface.friction,
-            restitution: self.surface.restitution,
-        })
+        push_out(&self.shape, to, radius).map(|hit| on(&self.surface, hit, Vec3::ZERO))
+    }
+}
+
+/// The contact at `(position, normal)` of a surface moving at `velocity`.
+fn on(surface: &Surface, (position, normal): (Vec3, Vec3), velocity: Vec3) -> Contact {
+    Contact {
+        position,
+        normal,
+        friction: surface.friction,
+        restitution: surface.restitution,
+        velocity,
     }
 }
 
@@ -159,13 +169,16 @@ fn near(shape: &Shape, x: Vec3A, r: f32) -> bool {
 }
 
 /// The velocity and position answer to `contact` for a node moving at `v` over a sub-step
-/// `h`; `rest_speed` is the speed below which nothing bounces (see the module doc).
+/// `h`; `rest_speed` is the speed below which nothing bounces (see the module doc). The
+/// velocity is answered relative to the surface's ([`crate::sim::contacts::moving`]).
 fn respond(contact: &Contact, v: Vec3A, h: f32, rest_speed: f32) -> (Vec3A, Vec3A) {
     let n = Vec3A::from(contact.normal);
     let position = Vec3A::from(contact.position);
+    let surface = Vec3A::from(contact.velocity);
+    let v = v - surface;
     let vn = v.dot(n);
     if vn >= 0.0 {
-        return (position, v);
+        return (position, v + surface);
     }
     let bounce = if -vn > rest_speed { -contact.restitution * vn } else { 0.0 };
     let impulse = bounce - vn;
@@ -173,13 +186,21 @@ fn respond(contact: &Contact, v: Vec3A, h: f32, rest_speed: f32) -> (Vec3A, Vec3
     let slide = vt.length();
     let keep = if slide > 0.0 { (1.0 - contact.friction * impulse / slide).max(0.0) } else { 0.0 };
     let vt_kept = vt * keep;
-    (position - (vt - vt_kept) * h, vt_kept + n * bounce)
+    (position - (vt - vt_kept) * h, vt_kept + n * bounce + surface)
 }
 
-/// Everything a node can collide with during a step.
+/// Everything a node can collide with during a sub-step.
+#[derive(Clone, Copy)]
 pub(crate) struct Colliders<'a> {
     pub ground: Option<&'a Ground>,
+    /// The model's colliders where they are at the start of the step.
     pub obstacles: &'a [Obstacle],
+    /// Where the game moves each of them by the end of the step (`None`: it stays; the slice
+    /// may be shorter than `obstacles`) ([`crate::sim::contacts::moving`]).
+    pub targets: &'a [Option<Shape>],
+    /// The fraction of the step done at the end of this sub-step, and the step's length (s).
+    pub progress: f32,
+    pub dt: f32,
     pub custom: &'a [Arc<dyn Collider>],
     /// The nodes' radius (m).
     pub radius: f32,
@@ -187,7 +208,21 @@ pub(crate) struct Colliders<'a> {
     pub rest_speed: f32,
 }
 
-impl Colliders<'_> {
+impl<'a> Colliders<'a> {
+    /// The colliders of the sub-step that ends at the fraction `progress` of the step.
+    pub fn at(self, progress: f32) -> Colliders<'a> {
+        Colliders { progress, ..self }
+    }
+
+    /// Obstacle `i`'s shape in this sub-step, and where it goes by the step's end if it moves.
+    #[inline]
+    fn shape(&self, i: usize, o: &Obstacle) -> (Shape, Option<&'a Shape>) {
+        match self.targets.get(i).and_then(Option::as_ref) {
+            Some(to) => (moving::between(&o.shape, to, self.progress), Some(to)),
+            None => (o.shape, None),
+        }
+    }
+
     /// True when there is nothing to collide with.
     pub fn is_empty(&self) -> bool {
         self.ground.is_none() && self.obstacles.is_empty() && self.custom.is_empty()
@@ -199,7 +234,7 @@ impl Colliders<'_> {
     pub fn may_touch(&self, x: Vec3A, reach: f32) -> bool {
         let r = self.radius + reach;
         self.ground.is_some_and(|g| x.y < g.height + r)
-            || self.obstacles.iter().any(|o| near(&o.shape, x, r))
+            || self.obstacles.iter().enumerate().any(|(i, o)| near(&self.shape(i, o).0, x, r))
             || !self.custom.is_empty()
     }
 
@@ -221,10 +256,18 @@ impl Colliders<'_> {
         {
             answer(g.contact(from.into(), (*to).into(), r), to, v);
         }
-        for o in self.obstacles {
-            if near(&o.shape, *to, r) {
-                answer(o.contact(from.into(), (*to).into(), r), to, v);
+        for (i, o) in self.obstacles.iter().enumerate() {
+            let (now, target) = self.shape(i, o);
+            if !near(&now, *to, r) {
+                continue;
             }
+            let contact = push_out(&now, (*to).into(), r).map(|hit| {
+                let velocity = target.map_or(Vec3::ZERO, |target| {
+                    moving::surface_velocity(&o.shape, target, &now, hit.0, self.dt)
+                });
+                on(&o.surface, hit, velocity)
+            });
+            answer(contact, to, v);
         }
         for c in self.custom {
             answer(c.contact(from.into(), (*to).into(), r), to, v);
@@ -236,7 +279,6 @@ impl Colliders<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Surface;
 
     fn obstacle(shape: Shape) -> Obstacle {
         Obstacle { shape, surface: Surface::default() }
@@ -292,6 +334,7 @@ mod tests {
             normal: Vec3::Y,
             friction,
             restitution,
+            velocity: Vec3::ZERO,
         };
         let h = 0.01;
         // Fast impact: e = 0.5 returns half the normal speed; friction takes μ Δv_n of the slide.
@@ -301,6 +344,14 @@ mod tests {
         let (x, v) = respond(&contact(0.7, 0.5), Vec3A::new(0.05, -0.1, 0.0), h, 0.2);
         assert_eq!(v, Vec3A::ZERO);
         assert!((x - Vec3A::new(-0.05 * h, 0.0, 0.0)).length() < 1e-9);
+        // A surface moving along x under a node at rest drags it by μ Δv_n; one moving up
+        // into it carries it at its own speed.
+        let moving = |velocity| Contact { velocity, ..contact(0.5, 0.0) };
+        let (x, v) = respond(&moving(Vec3::X), Vec3A::new(0.0, -0.1, 0.0), h, 0.2);
+        assert!((v - Vec3A::new(0.05, 0.0, 0.0)).length() < 1e-6, "{v}");
+        assert!((x - Vec3A::new(0.05 * h, 0.0, 0.0)).length() < 1e-9, "{x}");
+        let (_, v) = respond(&moving(Vec3::Y), Vec3A::ZERO, h, 0.2);
+        assert_eq!(v, Vec3A::Y);
         // Leaving the surface: velocity untouched.
         let (_, v) = respond(&contact(1.0, 1.0), Vec3A::new(1.0, 2.0, 0.0), h, 0.2);
         assert_eq!(v, Vec3A::new(1.0, 2.0, 0.0));

@@ -113,7 +113,16 @@ mod tests {
 
     /// Nothing but the ground `g`, for nodes of no radius.
     fn on(g: &Ground) -> Colliders<'_> {
-        Colliders { ground: Some(g), obstacles: &[], custom: &[], radius: 0.0, rest_speed: 0.0 }
+        Colliders {
+            ground: Some(g),
+            obstacles: &[],
+            targets: &[],
+            progress: 1.0,
+            dt: 0.01,
+            custom: &[],
+            radius: 0.0,
+            rest_speed: 0.0,
+        }
     }
 
     /// One touching point on `nodes` with `weights`, owned by node 0 with `reach`.

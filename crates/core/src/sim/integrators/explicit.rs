@@ -172,17 +172,18 @@ pub(crate) fn substep(
     Substep { dst: finite.then_some(dst), outside_work }
 }
 
-/// The collision pass after the sub-step from buffer `src` that wrote `dst`.
+/// The collision pass after the sub-step of `h` from buffer `src` that wrote `dst`, ending at
+/// the fraction `progress` of the step.
 pub(crate) fn collide(
     c: &Compiled,
     world: &Surroundings,
     states: &mut States,
-    src: usize,
-    dst: usize,
+    (src, dst): (usize, usize),
     h: f32,
+    progress: f32,
 ) {
     let (from, to) = states.pair_at(src, dst);
-    world.collide_state(c, from, to, h);
+    world.collide_state(c, from, to, h, progress);
 }
 
 /// A whole explicit step: `n` equal sub-steps. Returns the buffer holding the result, or
@@ -201,7 +202,7 @@ pub(crate) fn step(
     for i in 0..n {
         let (t0, t1) = (i as f32 / n as f32, (i + 1) as f32 / n as f32);
         let dst = substep(c, world, states, scratch, threads, src, h, (t0, t1, dt)).dst?;
-        collide(c, world, states, src, dst, h);
+        collide(c, world, states, (src, dst), h, t1);
         src = dst;
     }
     Some(src)

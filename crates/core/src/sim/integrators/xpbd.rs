@@ -170,9 +170,10 @@ impl Workspace {
         world: &Surroundings,
         base: &[Vec3A],
         v: &mut [Vec3A],
-        (h, predict): (f32, bool),
+        (h, predict, progress): (f32, bool, f32),
         threads: Threads,
     ) -> bool {
+        let colliders = world.colliders.at(progress);
         let scale = (1.0 / h) * global_factor(c.params.damping, h);
         let Workspace {
             u,
@@ -197,7 +198,7 @@ impl Workspace {
         let nodes = u.par_iter_mut().zip(u_prev.par_iter_mut()).zip(v.par_iter_mut().zip(&**kick));
         let nodes = nodes.with_min_len(min_len);
         let all = |a: bool, b: bool| a & b;
-        if world.colliders.is_empty() {
+        if colliders.is_empty() {
             let node = |((u, u_prev), (v, &kick)): Moving| {
                 let x = *u;
                 let vx = (x - *u_prev) * scale;
@@ -221,9 +222,7 @@ impl Workspace {
                 let finite = (x + vx).is_finite();
                 let mut at = x0 + x;
                 // Only a contact rewrites u: x0 + u − x0 would round away its precision.
-                if free != 0.0
-                    && world.colliders.resolve(x0 + *u_prev, &mut at, &mut vx, h).is_some()
-                {
+                if free != 0.0 && colliders.resolve(x0 + *u_prev, &mut at, &mut vx, h).is_some() {
                     x = at - x0;
                 }
                 *u_prev = x;
@@ -244,15 +243,15 @@ impl Workspace {
         if whole {
             let shape_matching = c.params.shape_matching.as_ref();
             let share = shape::omega_squared(shape_matching).map_or(0.0, |w2| blend(w2, h));
-            support.answer(c, &world.colliders, &frame, (u, v), h, share);
+            support.answer(c, &colliders, &frame, (u, v), h, share);
         }
         if let Some(points) = &c.touch {
-            touch(points, &world.colliders, &c.nodes.inv_mass, &frame, u, v, h);
+            touch(points, &colliders, &c.nodes.inv_mass, &frame, u, v, h);
         } else {
             let nodes = u.iter_mut().zip(u_prev.iter()).zip(v.iter_mut());
             for (((u, &u_prev), v), (&x0, &free)) in nodes.zip(base.iter().zip(&c.nodes.free)) {
                 let mut at = x0 + *u;
-                if free != 0.0 && world.colliders.resolve(x0 + u_prev, &mut at, v, h).is_some() {
+                if free != 0.0 && colliders.resolve(x0 + u_prev, &mut at, v, h).is_some() {
                     *u = at - x0;
                 }
             }
@@ -359,7 +358,7 @@ pub(crate) fn step(
             ws.layers.ready(&nodes, thickness, (v_max, h, n - i + 1));
             ws.layers.project((base, w), (&ws.u_prev, &mut ws.u), thickness, layers.friction);
         }
-        let finite = ws.finish(c, world, base, v, (h, fused && i < n), threads);
+        let finite = ws.finish(c, world, base, v, (h, fused && i < n, t), threads);
         for (k, &node) in c.anchors.nodes.iter().enumerate() {
             v[node as usize] = c.anchors.velocity(k, dt);
         }
