@@ -754,3 +754,33 @@ fn self_collision_switches_on_with_a_thickness_from_the_edges_and_off_again() {
     harness.run();
     assert_eq!(harness.state().doc.model().params.self_collision, None, "and off");
 }
+
+#[test]
+fn a_capsule_is_added_under_the_model_then_removed_and_undo_brings_it_back() {
+    use springmesh_editor::panels::colliders::{Kind, under};
+    let mut harness = editor(Sample::Cloth);
+    let model = harness.state().doc.model().clone();
+    harness.get_by_role_and_label(Role::Button, "capsule").scroll_to_me();
+    harness.run();
+    harness.get_by_role_and_label(Role::Button, "capsule").click();
+    harness.run();
+    let colliders = harness.state().doc.model().params.colliders.clone();
+    assert_eq!(colliders.len(), 1);
+    assert_eq!(colliders[0].shape, under(&model, Kind::Capsule));
+    // The cloth is 1 m across at y = 1.5: the capsule lies 0.2 m under it, across it along x.
+    let springmesh_core::model::Shape::Capsule { a, b, radius } = colliders[0].shape else {
+        panic!("a capsule: {:?}", colliders[0].shape);
+    };
+    assert!((a.y + radius - 1.4).abs() < 1e-5 && a.x < -0.5 && b.x > 0.5, "{a} {b} {radius}");
+    harness.get_by_role_and_label(Role::Button, "Remove").scroll_to_me();
+    harness.run();
+    harness.get_by_role_and_label(Role::Button, "Remove").click();
+    harness.run();
+    assert!(harness.state().doc.model().params.colliders.is_empty(), "removed");
+    let undone = harness.state_mut().doc.go(springmesh_editor::history::Direction::Undo);
+    assert!(undone.is_ok(), "{undone:?}");
+    harness.run();
+    assert_eq!(harness.state().doc.model().params.colliders, colliders, "undone");
+    let labels: Vec<String> = harness.state().doc.history.undo_labels().map(String::from).collect();
+    assert_eq!(labels, vec!["Add a capsule"]);
+}

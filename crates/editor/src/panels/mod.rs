@@ -3,6 +3,7 @@
 //! ([`model::ModelPanel`], [`side::SidePanel`]), as in egui's demo app; the others are functions.
 
 pub mod behaviour;
+pub mod colliders;
 pub mod editing;
 pub mod inspector;
 pub mod menu;

@@ -1,5 +1,5 @@
-//! The right panel: the inspector of the selection, the Edit section, the Test section and
-//! the Tune section, one under the other in a scroll area. It owns what they keep between
+//! The right panel: the inspector of the selection, the Edit section, the Test section, the
+//! Colliders section and the Tune section, one under the other in a scroll area. It owns what they keep between
 //! frames: the jump-to-node field, the values new springs get and the tune's target.
 
 use crate::actions::Action;
@@ -7,7 +7,7 @@ use crate::document::Document;
 use crate::live::Live;
 use crate::panels::behaviour::{self, BehaviourForm};
 use crate::panels::editing::{self, EditForm};
-use crate::panels::{inspector, simulation};
+use crate::panels::{colliders, inspector, simulation};
 use eframe::egui;
 
 /// The right panel and its state.
@@ -36,6 +36,8 @@ impl SidePanel {
                         ui.separator();
                         let k = (self.edit.stiffness, self.edit.damping);
                         actions.extend(simulation::show(ui, doc, live, k));
+                        ui.separator();
+                        actions.extend(colliders::show(ui, doc));
                         ui.separator();
                         actions.extend(behaviour::stiffness_fit_section(
                             ui,

@@ -6,6 +6,7 @@
 
 pub mod geometry;
 pub mod gesture;
+pub mod outlines;
 mod renderer;
 mod shaders;
 
@@ -295,6 +296,10 @@ impl Viewport {
                 renderer::paint(&info, painter, &frame, &stats);
             });
             ui.painter().add(egui::PaintCallback { rect, callback: Arc::new(callback) });
+            let m = doc.model();
+            let size = m.bounding_box().map_or(1.0, |b| b.diagonal().max(1e-3));
+            let shapes = m.params.colliders.iter().map(|c| c.shape);
+            outlines::paint(&ui.painter_at(rect), &self.camera, rect, shapes, size);
         }
         if let Some(Drag::Box { start, end }) = self.drag {
             let corner = |p: Vec2| egui::pos2(p.x + rect.left(), p.y + rect.top());
