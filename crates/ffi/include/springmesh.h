@@ -347,6 +347,22 @@ int sm_sim_set_collider_pose(struct SmSim *s,
                              const float *position,
                              const float *rotation);
 
+// Adds a capsule, the points within `radius` (m) of the segment `a`–`b` (3 floats each, m),
+// to the model's colliders, with its surface's `friction` (≥ 0) and `restitution` (0 to 1);
+// writes its index to `out_index` (may be NULL). Move it each frame with
+// `sm_sim_set_collider_pose` (its centre is the segment's midpoint): a character's limb.
+//
+// # Safety
+// `s` is NULL or a live simulation used by this thread alone; `a` and `b` are NULL or 3
+// floats; `out_index` is NULL or writable.
+int sm_sim_add_capsule(struct SmSim *s,
+                       const float *a,
+                       const float *b,
+                       float radius,
+                       float friction,
+                       float restitution,
+                       uint32_t *out_index);
+
 // Adds the game's force callback `f`, called with `user` (which must stay valid while the
 // simulation lives).
 //

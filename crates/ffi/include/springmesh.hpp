@@ -136,6 +136,13 @@ public:
                            const float rotation[4] = nullptr) {
         detail::check(sm_sim_set_collider_pose(s_, index, position, rotation));
     }
+    /// Adds a capsule collider; returns its index for set_collider_pose.
+    std::uint32_t add_capsule(const float a[3], const float b[3], float radius,
+                              float friction = 0.5f, float restitution = 0.0f) {
+        std::uint32_t index = 0;
+        detail::check(sm_sim_add_capsule(s_, a, b, radius, friction, restitution, &index));
+        return index;
+    }
     SmSim *get() noexcept { return s_; }
 
 private:

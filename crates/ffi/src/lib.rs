@@ -54,8 +54,9 @@ pub use sim::{
     sm_sim_surface_vertex_count, sm_sim_time,
 };
 pub use world::{
-    SmCollisionFn, SmForceFn, sm_sim_add_collider, sm_sim_add_force, sm_sim_collider_count,
-    sm_sim_set_collider_pose, sm_sim_set_gravity, sm_sim_set_self_collision, sm_sim_set_wind,
+    SmCollisionFn, SmForceFn, sm_sim_add_capsule, sm_sim_add_collider, sm_sim_add_force,
+    sm_sim_collider_count, sm_sim_set_collider_pose, sm_sim_set_gravity, sm_sim_set_self_collision,
+    sm_sim_set_wind,
 };
 
 /// The library's version as 0xMMmmpp (0x000100 for 0.1.0).

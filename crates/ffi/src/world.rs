@@ -4,7 +4,7 @@
 use crate::error::{Failure, SM_ERR_ARGUMENT, status, value};
 use crate::sim::{SmSim, read, vec3, write};
 use glam::{Quat, Vec3, Vec3A};
-use springmesh_core::model::{Air, SelfCollision};
+use springmesh_core::model::{Air, Obstacle, SelfCollision, Shape, Surface};
 use springmesh_core::{Collider, Contact, ForceField};
 use std::ffi::{c_int, c_void};
 use std::sync::{Arc, Mutex};
@@ -230,6 +230,44 @@ pub unsafe extern "C" fn sm_sim_set_collider_pose(
         s.sim
             .set_collider_pose(index as usize, at, turn)
             .map_err(|e| Failure::new(SM_ERR_ARGUMENT, e.to_string()))
+    })
+}
+
+/// Adds a capsule, the points within `radius` (m) of the segment `a`–`b` (3 floats each, m),
+/// to the model's colliders, with its surface's `friction` (≥ 0) and `restitution` (0 to 1);
+/// writes its index to `out_index` (may be NULL). Move it each frame with
+/// `sm_sim_set_collider_pose` (its centre is the segment's midpoint): a character's limb.
+///
+/// # Safety
+/// `s` is NULL or a live simulation used by this thread alone; `a` and `b` are NULL or 3
+/// floats; `out_index` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_add_capsule(
+    s: *mut SmSim,
+    a: *const f32,
+    b: *const f32,
+    radius: f32,
+    friction: f32,
+    restitution: f32,
+    out_index: *mut u32,
+) -> c_int {
+    status(|| {
+        // SAFETY: `s` is NULL or a live simulation (this function's contract).
+        let s = unsafe { write(s) }?;
+        let (a, b) = (vec3(a, "a")?, vec3(b, "b")?);
+        let obstacle = Obstacle {
+            shape: Shape::Capsule { a, b, radius },
+            surface: Surface { friction, restitution },
+        };
+        let index = s
+            .sim
+            .add_obstacle(obstacle)
+            .map_err(|e| Failure::new(SM_ERR_ARGUMENT, e.to_string()))?;
+        if !out_index.is_null() {
+            // SAFETY: `out_index` is non-NULL and writable (this function's contract).
+            unsafe { out_index.write_unaligned(index as u32) };
+        }
+        Ok(())
     })
 }
 

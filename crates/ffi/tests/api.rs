@@ -341,3 +341,35 @@ fn a_world_of_several_models_steps_and_reads_back_each_body() {
         sm_world_free(world);
     }
 }
+
+#[test]
+fn a_capsule_added_under_the_chain_holds_it_up_and_moves_with_its_pose() {
+    let sim = chain_sim();
+    // SAFETY: `sim` is live until freed at the end; arrays are live locals.
+    unsafe {
+        let (a, b) = ([0.2f32, -0.1, -1.0], [0.2f32, -0.1, 1.0]);
+        let mut index = 9;
+        let code = sm_sim_add_capsule(sim, a.as_ptr(), b.as_ptr(), -0.05, 0.5, 0.0, &mut index);
+        assert_eq!(code, SM_ERR_ARGUMENT, "a negative radius");
+        assert!(last_error().contains("radius"), "{}", last_error());
+        assert_eq!((sm_sim_collider_count(sim), index), (0, 9), "nothing added");
+        let code = sm_sim_add_capsule(sim, a.as_ptr(), b.as_ptr(), 0.05, 0.5, 0.0, &mut index);
+        assert_eq!((code, index, sm_sim_collider_count(sim)), (SM_OK, 0, 1));
+        // The chain swings down from its anchor at x = 0 onto the capsule across it at x = 0.2.
+        let outside = |p: &[f32], axis_y: f32| {
+            p.chunks(3).all(|q| (q[0] - 0.2).hypot(q[1] - axis_y) >= 0.05 - 1e-4)
+        };
+        for _ in 0..60 {
+            assert_eq!(sm_sim_step(sim, 1.0 / 60.0), SM_OK);
+            assert!(outside(&positions(sim), -0.1), "{:?}", positions(sim));
+        }
+        let rests_on_it = positions(sim).chunks(3).any(|q| (q[0] - 0.2).abs() < 0.06);
+        assert!(rests_on_it, "{:?}", positions(sim));
+        // Raised by 3 cm over one frame, it lifts the chain with it.
+        let centre = [0.2f32, -0.07, 0.0];
+        assert_eq!(sm_sim_set_collider_pose(sim, 0, centre.as_ptr(), null()), SM_OK);
+        assert_eq!(sm_sim_step(sim, 1.0 / 60.0), SM_OK);
+        assert!(outside(&positions(sim), -0.07), "{:?}", positions(sim));
+        sm_sim_free(sim);
+    }
+}

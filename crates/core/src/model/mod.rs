@@ -15,7 +15,7 @@ mod skin;
 mod springs;
 mod valid;
 mod validate;
-mod world;
+pub(crate) mod world;
 
 pub use faces::{Face, Faces};
 pub use metadata::Metadata;

@@ -228,6 +228,12 @@ impl Shape {
     }
 }
 
+/// The checks of collider `i`.
+pub(crate) fn obstacle_checks(c: &Obstacle, i: usize, out: &mut Vec<Check>) {
+    c.shape.checks(&format!("colliders[{i}]"), out);
+    c.surface.checks(&format!("colliders[{i}].surface"), out);
+}
+
 /// The checks of the world parameters: node radius, air, pressure, ground, colliders,
 /// tethers, shape matching, self-collision.
 pub(crate) fn world_checks(p: &SimParams, out: &mut Vec<Check>) {
@@ -251,8 +257,7 @@ pub(crate) fn world_checks(p: &SimParams, out: &mut Vec<Check>) {
         g.surface.checks("ground.surface", out);
     }
     for (i, c) in p.colliders.iter().enumerate() {
-        c.shape.checks(&format!("colliders[{i}]"), out);
-        c.surface.checks(&format!("colliders[{i}].surface"), out);
+        obstacle_checks(c, i, out);
     }
     if let Some(t) = &p.tethers {
         let ok = non_negative(t.slack) && t.slack <= 1.0;

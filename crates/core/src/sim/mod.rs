@@ -302,6 +302,27 @@ impl Simulation {
         Ok(())
     }
 
+    /// Adds a collider to the model's world (a character's capsule, a paddle) and returns its
+    /// index, to move with [`Simulation::move_collider`] or [`Simulation::set_collider_pose`]
+    /// (which poses the shape given here). Errors: a shape or surface that is not valid.
+    pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<usize, CoreError> {
+        let index = self.c.params.colliders.len();
+        let mut checks = Vec::new();
+        crate::model::world::obstacle_checks(&obstacle, index, &mut checks);
+        if let Some((field, _, must)) = checks.into_iter().find(|(_, ok, _)| !ok) {
+            let reason = format!("{field} must be {must}");
+            return Err(CoreError::BadCollider { index, reason });
+        }
+        // Colliders set through params_mut have no rest shape of their own: their current one.
+        let params = &self.c.params.colliders;
+        let rest = &mut self.moves.rest;
+        rest.truncate(index);
+        rest.extend(params.get(rest.len()..).unwrap_or_default().iter().copied());
+        rest.push(obstacle);
+        self.c.params.colliders.push(obstacle);
+        Ok(index)
+    }
+
     /// Moves the model's collider `index` as [`Simulation::move_collider`] does, to its shape
     /// as the model saved it, turned by `rotation` about its centre and moved so that the
     /// centre is at `position` ([`Shape::posed`]): how a game hangs a collider on a bone.

@@ -18,7 +18,14 @@ int main(int argc, char **argv) {
             triangles = model.faces();
             return springmesh::Simulation(model);  // the model goes here; the copy stays
         }();
-        for (int frame = 0; frame < 60; frame++) sim.step(1.0f / 60.0f);
+        // A character's forearm far below the model, swung along x by the game each frame.
+        const float elbow[3] = {-0.2f, -50.0f, 0.0f}, wrist[3] = {0.2f, -50.0f, 0.0f};
+        std::uint32_t arm = sim.add_capsule(elbow, wrist, 0.05f);
+        for (int frame = 0; frame < 60; frame++) {
+            const float at[3] = {0.01f * float(frame), -50.0f, 0.0f};
+            sim.set_collider_pose(arm, at);
+            sim.step(1.0f / 60.0f);
+        }
         SmEnergy e = sim.energy();
         // A frame's drawing: the surface's positions and normals, indexed by the triangles.
         std::vector<float> positions = sim.surface_positions();
