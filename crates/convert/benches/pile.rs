@@ -30,6 +30,7 @@ fn pile(threads: Threads) -> World {
     let mut params = blob.params.clone();
     params.ground = Some(Ground { height: blob.ground_under(), ..Ground::default() });
     blob.set_params(params).expect("a ground");
+    let centre = blob.bounding_box().expect("nodes").center() * Vec3::new(1.0, 0.0, 1.0);
     let mut world = World::new();
     for k in 0..32 {
         // Two layers of 4 × 4, 1.7 m apart (a turned blob's footprint is at most 1.66 m
@@ -39,7 +40,8 @@ fn pile(threads: Threads) -> World {
         let turn = Quat::from_rotation_y(0.7 * k as f32);
         let shift = 0.3 * layer as f32;
         let at = Vec3::new(1.7 * i as f32 + shift, 1.2 * layer as f32, 1.7 * j as f32 + shift);
-        body.place(turn, at).expect("placed");
+        // Turned about its own vertical axis, so that its footprint stays within 0.66 m of it.
+        body.place(turn, at + centre - turn * centre).expect("placed");
         world.add(&body);
     }
     world.set_threads(threads);

@@ -41,6 +41,6 @@ pub use model::{
     Aabb, Face, Integrator, Metadata, Node, SimParams, Spring, SpringKind, SpringModel, ValidModel,
 };
 pub use sim::{
-    BreakEvent, Collider, Contact, Energy, ForceField, Simulation, StepReport, World,
+    BreakEvent, Collider, Contact, Energy, ForceField, Overlap, Simulation, StepReport, World,
     WorldStepReport,
 };

@@ -170,6 +170,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for model in &models {
         world.add(model);
     }
+    for overlap in world.overlaps() {
+        let (a, b) = overlap.bodies;
+        eprintln!(
+            "warning: {} and {} start overlapping ({} pairs of surface points within their contact distance): the first step pushes them apart at once; place them apart",
+            args.files[a].display(),
+            args.files[b].display(),
+            overlap.points
+        );
+    }
     if args.parallel {
         world.set_threads(Threads::All);
         if let Some(only) = world.body_mut(0).filter(|_| models.len() == 1) {

@@ -471,3 +471,25 @@ fn a_capsule_given_on_the_command_line_holds_what_falls_on_it() {
     assert_ne!(bad.code, 0);
     assert!(bad.stderr.contains("colliders[0].radius"), "{}", bad.stderr);
 }
+
+#[test]
+fn bodies_placed_overlapping_are_warned_of() {
+    // The cloth sample twice, one on the other: every surface point of one is on one of the
+    // other's (625 pairs at least). The same cloth with a pendulum far away: no warning.
+    let dir = scratch("simulate-overlap");
+    let cloth = at(&dir, "cloth.spring");
+    springmesh(&["sample", "cloth", "-o", &cloth]).ok();
+    let run = springmesh(&["simulate", &cloth, &cloth, "--seconds", "0.05"]).ok();
+    let warning = run.stderr.lines().find(|l| l.contains("start overlapping"));
+    let warning = warning.unwrap_or_else(|| panic!("warned: {}", run.stderr));
+    let pairs: usize = warning
+        .split('(')
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a count: {warning}"));
+    assert!(pairs >= 625, "{warning}");
+    let far = crate::write(&dir, "far.spring.json", pendulum(50.0, false).as_bytes());
+    let run = springmesh(&["simulate", &cloth, &far, "--seconds", "0.05"]).ok();
+    assert!(!run.stderr.contains("overlapping"), "{}", run.stderr);
+}

@@ -48,7 +48,7 @@ pub use external::ForceField;
 pub use normals::vertex_normals;
 pub use settle::{SettleOptions, SettleReport};
 pub use threads::Threads;
-pub use world::{World, WorldStepReport};
+pub use world::{Overlap, World, WorldStepReport};
 
 use crate::model::MAX_SUBSTEPS;
 use crate::model::{Obstacle, Shape};

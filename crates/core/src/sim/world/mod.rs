@@ -32,9 +32,9 @@
 //!
 //! **When.** A frame step is cut into k world steps, each body stepped by its own integrator
 //! and sub-steps over each (a body cut so takes as many sub-steps in all as over the frame),
-//! then the contacts: k is the fewest that keep the fastest relative travel per world step
-//! under half the smallest δ ([`MAX_WORLD_STEPS`] at most), so that no point crosses a
-//! contact distance unseen. The bodies step in parallel ([`Threads::All`]), each on one
+//! then the contacts: k is the fewest that keep the relative travel per world step of any two
+//! bodies that may meet in the frame under half their δ ([`MAX_WORLD_STEPS`] at most), so
+//! that no point crosses a contact distance unseen. The bodies step in parallel ([`Threads::All`]), each on one
 //! thread; the contacts are found with a spatial hash ([`crate::sim::contacts::grid`]) per
 //! pair of bodies whose boxes meet and solved one after another, [`CONTACT_ITERATIONS`]
 //! passes in body and point order, so the result does not depend on the threads.
@@ -168,8 +168,7 @@ pub struct World {
     threads: Threads,
     time: f64,
     /// Scratch: each body's points now, and the box around them.
-    points: Vec<(Vec<Vec3A>, (Vec3A, Vec3A))>,
-    grid: Grid,
+    points: Vec<Points>,
     pairs: Vec<Pair>,
     /// Each contact's accumulated impulse in the rigid answer ([`rigid`]), and its points.
     lambda: Vec<f32>,
@@ -186,6 +185,15 @@ struct Touch {
     length: f32,
     light: f32,
     relative: Vec3A,
+}
+
+/// Two bodies that overlap ([`World::overlaps`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Overlap {
+    /// The two bodies, the first added first.
+    pub bodies: (usize, usize),
+    /// How many pairs of their points are closer than the contact distance.
+    pub points: usize,
 }
 
 /// What a world step did.
@@ -227,6 +235,22 @@ impl World {
         self.bodies.get_mut(i)
     }
 
+    /// The pairs of bodies whose drawn surfaces are now closer than their contact distance,
+    /// with how many pairs of points are: bodies placed overlapping, which the next step
+    /// pushes apart at once (a game places them apart, or is told here why they fly).
+    pub fn overlaps(&mut self) -> Vec<Overlap> {
+        self.find_contacts();
+        let mut out: Vec<Overlap> = Vec::new();
+        for pair in &self.pairs {
+            let bodies = (pair.a.0, pair.b.0);
+            match out.last_mut() {
+                Some(last) if last.bodies == bodies => last.points += 1,
+                _ => out.push(Overlap { bodies, points: 1 }),
+            }
+        }
+        out
+    }
+
     /// Whether the bodies step in parallel.
     pub fn set_threads(&mut self, threads: Threads) {
         self.threads = threads;
@@ -259,21 +283,45 @@ impl World {
         Ok(report)
     }
 
-    /// The world steps for a frame of `dt`: the fewest that keep the fastest relative travel
-    /// per world step under half the smallest contact distance; one for a world of one body
-    /// (which steps exactly as its simulation alone).
+    /// The world steps for a frame of `dt`: the fewest that keep the relative travel of any two
+    /// bodies that may meet within the frame under half their contact distance; one for a
+    /// world of one body (which steps exactly as its simulation alone). A body's speed is its
+    /// fastest drawn point's (the points are what touch), plus what gravity adds over the
+    /// frame; two bodies may meet when their points' boxes, grown by the pair's travel and
+    /// contact distance, overlap.
     fn world_steps(&self, dt: f32) -> u32 {
         if self.bodies.len() < 2 {
             return 1;
         }
-        let closest = self.touching.iter().map(|t| CONTACT_PER_EDGE * t.edge).filter(|&d| d > 0.0);
-        let Some(closest) = closest.reduce(f32::min) else { return 1 };
-        let fastest = self.bodies.iter().map(|b| {
-            let gravity = b.params().gravity.length() * dt;
-            b.velocities().iter().map(|v| v.length()).fold(0.0f32, f32::max) + gravity
-        });
-        let travel = 2.0 * fastest.fold(0.0f32, f32::max) * dt;
-        let k = (travel / (0.5 * closest)).ceil();
+        let per_task = if self.threads == Threads::All { 1 } else { usize::MAX };
+        let bodies = self.bodies.par_iter().zip(&self.touching).with_min_len(per_task);
+        let motion: Vec<(Vec3A, Vec3A, f32)> = bodies
+            .map(|(b, t)| {
+                let (x, v) = (b.positions(), b.velocities());
+                let (mut lo, mut hi) =
+                    (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY));
+                let mut fastest = 0.0f32;
+                for p in 0..t.nodes.len() {
+                    let (at, speed) = t.point(p, x, v);
+                    (lo, hi) = (lo.min(at), hi.max(at));
+                    fastest = fastest.max(speed.length());
+                }
+                (lo, hi, fastest + b.params().gravity.length() * dt)
+            })
+            .collect();
+        let mut k = 1.0f32;
+        for j in 1..self.bodies.len() {
+            for i in 0..j {
+                let distance = CONTACT_PER_EDGE * self.touching[i].edge.max(self.touching[j].edge);
+                let ((lo_i, hi_i, s_i), (lo_j, hi_j, s_j)) = (motion[i], motion[j]);
+                let travel = (s_i + s_j) * dt;
+                let margin = Vec3A::splat(distance + travel);
+                let meet = lo_i.cmple(hi_j + margin).all() && (lo_j - margin).cmple(hi_i).all();
+                if distance > 0.0 && meet {
+                    k = k.max((travel / (0.5 * distance)).ceil());
+                }
+            }
+        }
         if k.is_finite() { (k as u32).clamp(1, MAX_WORLD_STEPS) } else { MAX_WORLD_STEPS }
     }
 
@@ -368,47 +416,85 @@ impl World {
     }
 
     /// The pairs of points of different bodies closer than their contact distance: for each
-    /// pair of bodies whose boxes come that close, the second's points in a grid of cells as
-    /// large as the distance, and the first's points near its box looking in the 27 cells
-    /// around their own; body pair by body pair, in point order.
+    /// pair of bodies whose boxes come that close, the second's points near the first's box in
+    /// a grid of cells as large as the distance, and the first's points near the second's box
+    /// looking in the 27 cells around their own; body pair by body pair, in point order. The
+    /// body pairs are searched in parallel when allowed, and their pairs kept in that order.
     fn find_contacts(&mut self) {
         self.points.resize_with(self.bodies.len(), Default::default);
-        for ((sim, t), (at, bounds)) in self.bodies.iter().zip(&self.touching).zip(&mut self.points)
-        {
+        let per_task = if self.threads == Threads::All { 1 } else { usize::MAX };
+        let bodies = self.bodies.par_iter().zip(&self.touching).zip(&mut self.points);
+        bodies.with_min_len(per_task).for_each(|((sim, t), (at, bounds))| {
             let (x, v) = (sim.positions(), sim.velocities());
             at.clear();
             at.extend((0..t.nodes.len()).map(|p| t.point(p, x, v).0));
             let first = at.first().copied().unwrap_or_default();
             *bounds = at.iter().fold((first, first), |(lo, hi), &p| (lo.min(p), hi.max(p)));
-        }
-        self.pairs.clear();
+        });
+        let mut meeting = Vec::new();
         for j in 1..self.bodies.len() {
             for i in 0..j {
                 let distance = CONTACT_PER_EDGE * self.touching[i].edge.max(self.touching[j].edge);
                 let (mine, others) = (&self.points[i], &self.points[j]);
                 let margin = Vec3A::splat(distance);
-                let (lo, hi) = (others.1.0 - margin, others.1.1 + margin);
-                let meet = mine.1.0.cmple(hi).all() && lo.cmple(mine.1.1).all();
-                if !(distance > 0.0 && meet) || mine.0.is_empty() || others.0.is_empty() {
-                    continue;
+                let meet = mine.1.0.cmple(others.1.1 + margin).all()
+                    && (others.1.0 - margin).cmple(mine.1.1).all();
+                if distance > 0.0 && meet && !mine.0.is_empty() && !others.0.is_empty() {
+                    meeting.push((i, j, distance));
                 }
-                let others = &others.0;
-                self.grid.build(others.len(), |q| others[q], distance);
-                for (p, &x) in mine.0.iter().enumerate() {
-                    if !(x.cmpge(lo).all() && x.cmple(hi).all()) {
-                        continue;
-                    }
-                    let (c, mut kept) = (cell_of(x, distance), 0);
-                    'cells: for &d in &AROUND {
-                        for q in self.grid.points_in(offset(c, d)) {
-                            if others[q].distance_squared(x) < distance * distance {
-                                self.pairs.push(Pair { a: (i, p), b: (j, q), distance });
-                                kept += 1;
-                                if kept >= MAX_CONTACTS_PER_POINT {
-                                    break 'cells;
-                                }
-                            }
-                        }
+            }
+        }
+        let points = &self.points;
+        let found = meeting.par_iter().with_min_len(per_task).map_init(
+            || (Grid::default(), Vec::new()),
+            |(grid, near), &(i, j, distance)| {
+                let mut pairs = Vec::new();
+                let sides = (&points[i], &points[j]);
+                between((i, j, distance), sides, (grid, near), &mut pairs);
+                pairs
+            },
+        );
+        let found: Vec<Vec<Pair>> = found.collect();
+        self.pairs.clear();
+        self.pairs.extend(found.into_iter().flatten());
+    }
+}
+
+/// A body's drawn points now, and the box around them.
+type Points = (Vec<Vec3A>, (Vec3A, Vec3A));
+
+/// The pairs of points of bodies `i` and `j` closer than `distance`, given their points
+/// `(mine, others)`, appended to `out` in the order of `mine`'s points; `grid` and `near` are
+/// scratch.
+fn between(
+    (i, j, distance): (usize, usize, f32),
+    (mine, others): (&Points, &Points),
+    (grid, near): (&mut Grid, &mut Vec<u32>),
+    out: &mut Vec<Pair>,
+) {
+    let margin = Vec3A::splat(distance);
+    let (lo, hi) = (others.1.0 - margin, others.1.1 + margin);
+    // Only the second's points near the first's box can touch it: the grid holds those
+    // (where two bodies meet, a small share of their points).
+    let (near_lo, near_hi) = (mine.1.0 - margin, mine.1.1 + margin);
+    let others = &others.0;
+    let inside = |x: &Vec3A| x.cmpge(near_lo).all() && x.cmple(near_hi).all();
+    near.clear();
+    near.extend((0..others.len() as u32).filter(|&q| inside(&others[q as usize])));
+    grid.build(near.len(), |q| others[near[q] as usize], distance);
+    for (p, &x) in mine.0.iter().enumerate() {
+        if !(x.cmpge(lo).all() && x.cmple(hi).all()) {
+            continue;
+        }
+        let (c, mut kept) = (cell_of(x, distance), 0);
+        'cells: for &d in &AROUND {
+            for q in grid.points_in(offset(c, d)) {
+                let q = near[q] as usize;
+                if others[q].distance_squared(x) < distance * distance {
+                    out.push(Pair { a: (i, p), b: (j, q), distance });
+                    kept += 1;
+                    if kept >= MAX_CONTACTS_PER_POINT {
+                        break 'cells;
                     }
                 }
             }
