@@ -158,6 +158,21 @@ pub enum CoreError {
         /// Why.
         reason: String,
     },
+    /// A pose with another number of joint matrices than the rig has joints (0 for a model
+    /// without a rig).
+    #[error("the pose has {found} joint matrices, but the model's rig has {expected} joints")]
+    PoseJoints {
+        /// The rig's joints.
+        expected: usize,
+        /// The matrices given.
+        found: usize,
+    },
+    /// A pose whose joint matrix is not finite.
+    #[error("the pose's matrix for joint {joint} is not finite")]
+    NonFinitePose {
+        /// The joint.
+        joint: usize,
+    },
     /// A step size that is not a finite number > 0.
     #[error("time step {dt} is not a finite number > 0")]
     BadTimeStep {

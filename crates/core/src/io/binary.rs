@@ -3,13 +3,13 @@
 //! ```text
 //! offset size field
 //!      0    8 magic        89 53 50 52 0D 0A 1A 0A  ("\x89SPR\r\n\x1a\n")
-//!      8    4 version      u32 little endian, 6 (1 to 5 are still read)
+//!      8    4 version      u32 little endian, 7 (1 to 6 are still read)
 //!     12    4 crc32        u32 little endian, CRC-32 (IEEE) of the payload
 //!     16    8 payload_len  u64 little endian, bytes after the header
-//!     24    … payload      versions 3 to 6: flat arrays per field ([`super::flat`]; 4 adds
-//!                          the skin), then the params and metadata as records
-//!                          ([`super::records`]); versions 1 and 2: the whole model as one
-//!                          record
+//!     24    … payload      versions 3 to 7: flat arrays per field ([`super::flat`]; 4 adds
+//!                          the skin), then the params and metadata (and from version 7 the
+//!                          rig) as records ([`super::records`]); versions 1 and 2: the whole
+//!                          model as one record
 //! ```
 //!
 //! docs/file-format.md describes the payload byte by byte. The magic's first byte has its high
@@ -17,8 +17,9 @@
 
 use super::flat;
 use super::records;
+use super::rig::RigFile;
 use super::schema::{LegacyFile, SimParamsV1, SimParamsV4, SimParamsV5};
-use crate::model::{Metadata, SimParams};
+use crate::model::{Metadata, Rig, SimParams};
 use crate::{CoreError, SpringModel, ValidModel};
 use std::io::Read;
 use std::path::Path;
@@ -26,11 +27,11 @@ use std::path::Path;
 /// The first eight bytes of every `.spring` file.
 pub const MAGIC: [u8; 8] = *b"\x89SPR\r\n\x1a\n";
 
-/// The format version this build writes, and the newest it reads. Version 6 adds the
-/// parameters' `self_collision`; version 5 `shape_matching`; version 4 the skin (a surface
+/// The format version this build writes, and the newest it reads. Version 7 adds the rig (a
+/// skeleton the model is worn on); version 6 the parameters' `self_collision`; version 5 `shape_matching`; version 4 the skin (a surface
 /// drawn over a cage); version 3 stores the nodes, springs and faces as flat arrays; version 2
 /// added the parameters' `tethers`; versions 1 to 5 are read too.
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
 
 /// Size of the fixed header in bytes.
 pub const HEADER_LEN: usize = 24;
@@ -60,7 +61,8 @@ impl Header {
 
 /// Encodes `model` as a complete `.spring` file. `file` only names the target in errors.
 pub fn encode(model: &SpringModel, file: &Path) -> Result<Vec<u8>, CoreError> {
-    let tail = records::to_bytes(&(&model.params, &model.metadata))
+    let rig = model.rig.as_ref().map(RigFile::from);
+    let tail = records::to_bytes(&(&model.params, &model.metadata, &rig))
         .map_err(|e| CoreError::Encode { file: file.to_path_buf(), reason: e.to_string() })?;
     let payload = flat::encode(model, &tail);
     let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
@@ -124,13 +126,21 @@ pub fn read(mut reader: impl Read, len: u64, file: &Path) -> Result<ValidModel, 
         }),
         3 | 4 => flat::decode(&mut source, header.version == 4, |tail| {
             let (params, metadata) = record::<(SimParamsV4, Metadata)>(tail, file)?;
-            Ok((params.into(), metadata))
+            Ok((params.into(), metadata, None))
         }),
         5 => flat::decode(&mut source, true, |tail| {
             let (params, metadata) = record::<(SimParamsV5, Metadata)>(tail, file)?;
-            Ok((params.into(), metadata))
+            Ok((params.into(), metadata, None))
         }),
-        _ => flat::decode(&mut source, true, |tail| record::<(SimParams, Metadata)>(tail, file)),
+        6 => flat::decode(&mut source, true, |tail| {
+            let (params, metadata) = record::<(SimParams, Metadata)>(tail, file)?;
+            Ok((params, metadata, None))
+        }),
+        _ => flat::decode(&mut source, true, |tail| {
+            let (params, metadata, rig) =
+                record::<(SimParams, Metadata, Option<RigFile>)>(tail, file)?;
+            Ok((params, metadata, rig.map(Rig::from)))
+        }),
     };
     let actual = source.finish()?;
     if actual != header.crc32 {

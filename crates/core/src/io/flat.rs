@@ -29,7 +29,7 @@
 //! docs/file-format.md describes the layout for readers in other languages.
 
 use crate::model::{
-    Faces, Metadata, Nodes, SKIN_WEIGHTS, SimParams, Skin, SpringColumns, SpringKind, Springs,
+    Faces, Metadata, Nodes, Rig, SKIN_WEIGHTS, SimParams, Skin, SpringColumns, SpringKind, Springs,
 };
 use crate::{CoreError, NodeId, SpringModel};
 use glam::{Vec2, Vec3};
@@ -137,7 +137,7 @@ impl Writer {
 pub(crate) fn decode<R: Read>(
     source: &mut Source<R>,
     skin: bool,
-    tail: impl FnOnce(&[u8]) -> Result<(SimParams, Metadata), CoreError>,
+    tail: impl FnOnce(&[u8]) -> Result<Tail, CoreError>,
 ) -> Result<SpringModel, CoreError> {
     let n = COUNTS + if skin { SKIN_COUNTS } else { 0 };
     let mut counts = source.column::<8, u64>("counts", n as u64, u64::from_le_bytes)?;
@@ -183,7 +183,7 @@ pub(crate) fn decode<R: Read>(
     let anchors = source.column("anchors", anchors, node_id)?;
     let (faces, uvs) = source.faces("", [faces, face_uvs, uvs])?;
     let skin = read_skin(source, skin_counts)?;
-    let (params, metadata) = tail(&source.rest()?)?;
+    let (params, metadata, rig) = tail(&source.rest()?)?;
 
     let broken = |what| source.error(format!("the {what} columns differ in length"));
     let columns = SpringColumns {
@@ -205,8 +205,12 @@ pub(crate) fn decode<R: Read>(
         params,
         metadata,
         skin,
+        rig,
     })
 }
+
+/// What follows the arrays: the params, the metadata and (version 7) the rig.
+pub(crate) type Tail = (SimParams, Metadata, Option<Rig>);
 
 /// The skin of a version 4 payload (`None` when it has no vertices), its `counts` being
 /// skin_vertices, skin_faces, skin_face_uvs and skin_uvs.

@@ -3,6 +3,7 @@
 pub mod binary;
 
 pub mod json;
+mod rig;
 
 mod atomic;
 mod flat;

@@ -5,8 +5,10 @@
 //! is the order of the binary layout (docs/file-format.md); changing it changes the format
 //! version.
 
+use super::rig::{RigFile, Slot};
 use crate::NodeId;
 use crate::bounded;
+use crate::model::Rig;
 use crate::model::{
     Air, Face, Faces, Ground, Integrator, Metadata, Node, Obstacle, Pressure, SKIN_WEIGHTS,
     ShapeMatching, SimParams, Skin, SkinVertex, Spring, SpringKind, SpringModel, Tethers,
@@ -15,11 +17,15 @@ use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
 /// A whole model as written to a file; `P` is the parameters' layout (version 1 files have
-/// [`SimParamsV1`]), `S` the skin's: [`SkinFile`] in JSON, nothing in the records of versions
-/// 1 and 2 ([`LegacyFile`]), which had no skin.
+/// [`SimParamsV1`]), `S` the skin's and `R` the rig's: [`SkinFile`] and [`RigFile`] in JSON,
+/// nothing in the records of versions 1 and 2 ([`LegacyFile`]), which had neither.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct ModelFile<P = SimParams, S: SkinSlot = Option<SkinFile>> {
+pub(crate) struct ModelFile<
+    P = SimParams,
+    S: Slot<Skin> = Option<SkinFile>,
+    R: Slot<Rig> = Option<RigFile>,
+> {
     #[serde(deserialize_with = "bounded::vec")]
     nodes: Vec<NodeRecord>,
     #[serde(default, deserialize_with = "bounded::vec")]
@@ -34,37 +40,32 @@ pub(crate) struct ModelFile<P = SimParams, S: SkinSlot = Option<SkinFile>> {
     params: P,
     #[serde(default)]
     metadata: Metadata,
-    #[serde(default, skip_serializing_if = "SkinSlot::absent")]
+    #[serde(default, skip_serializing_if = "no_skin")]
     skin: S,
+    #[serde(default, skip_serializing_if = "no_rig")]
+    rig: R,
 }
 
-/// A version 1 or 2 `.spring` payload: a model without a skin.
-pub(crate) type LegacyFile<P = SimParams> = ModelFile<P, ()>;
+/// A version 1 or 2 `.spring` payload: a model without a skin or a rig.
+pub(crate) type LegacyFile<P = SimParams> = ModelFile<P, (), ()>;
 
-/// Where a model file keeps its skin, if its layout has one.
-pub(crate) trait SkinSlot: Default {
-    /// True when there is no skin to write.
-    fn absent(&self) -> bool;
-    /// The skin, if any.
-    fn skin(self) -> Option<Skin>;
-}
-
-impl SkinSlot for () {
-    fn absent(&self) -> bool {
-        true
-    }
-    fn skin(self) -> Option<Skin> {
-        None
-    }
-}
-
-impl SkinSlot for Option<SkinFile> {
+impl Slot<Skin> for Option<SkinFile> {
     fn absent(&self) -> bool {
         self.is_none()
     }
-    fn skin(self) -> Option<Skin> {
+    fn take(self) -> Option<Skin> {
         self.map(Skin::from)
     }
+}
+
+/// True when the skin slot `s` has nothing to write.
+fn no_skin<S: Slot<Skin>>(s: &S) -> bool {
+    s.absent()
+}
+
+/// True when the rig slot `r` has nothing to write.
+fn no_rig<R: Slot<Rig>>(r: &R) -> bool {
+    r.absent()
 }
 
 /// A skin in JSON: its vertices, and its faces and uvs over them.
@@ -201,12 +202,12 @@ impl From<SimParamsV5> for SimParams {
     }
 }
 
-impl<P: Into<SimParams>> ModelFile<P, ()> {
+impl<P: Into<SimParams>> ModelFile<P, (), ()> {
     /// The same model with today's parameters.
     pub(crate) fn upgraded(self) -> LegacyFile {
-        let ModelFile { nodes, springs, anchors, faces, uvs, params, metadata, skin } = self;
+        let ModelFile { nodes, springs, anchors, faces, uvs, params, metadata, skin, rig } = self;
         let params = params.into();
-        ModelFile { nodes, springs, anchors, faces, uvs, params, metadata, skin }
+        ModelFile { nodes, springs, anchors, faces, uvs, params, metadata, skin, rig }
     }
 }
 
@@ -272,14 +273,15 @@ impl From<&SpringModel> for ModelFile {
             params: m.params.clone(),
             metadata: m.metadata.clone(),
             skin: m.skin.as_ref().map(SkinFile::from),
+            rig: m.rig.as_ref().map(RigFile::from),
         }
     }
 }
 
-impl<S: SkinSlot> From<ModelFile<SimParams, S>> for SpringModel {
+impl<S: Slot<Skin>, R: Slot<Rig>> From<ModelFile<SimParams, S, R>> for SpringModel {
     /// Builds the column-wise model. A missing rest length becomes the distance between the
     /// spring's nodes (0 when an index is out of range: validation reports that spring).
-    fn from(f: ModelFile<SimParams, S>) -> Self {
+    fn from(f: ModelFile<SimParams, S, R>) -> Self {
         let nodes =
             f.nodes.into_iter().map(|n| Node { position: n.position, mass: n.mass }).collect();
         let mut model = SpringModel {
@@ -288,7 +290,8 @@ impl<S: SkinSlot> From<ModelFile<SimParams, S>> for SpringModel {
             uvs: f.uvs,
             params: f.params,
             metadata: f.metadata,
-            skin: f.skin.skin(),
+            skin: f.skin.take(),
+            rig: f.rig.take(),
             ..SpringModel::default()
         };
         model.springs = f

@@ -11,6 +11,7 @@ mod metadata;
 mod nodes;
 mod params;
 mod parts;
+mod rig;
 mod skin;
 mod springs;
 mod valid;
@@ -26,6 +27,7 @@ pub use params::{
     SimParams, Tethers,
 };
 pub use parts::Parts;
+pub use rig::{Joint, MAX_JOINT_NAME, MAX_JOINTS, RIG_WEIGHTS, Rig};
 pub use skin::{SKIN_WEIGHT_TOLERANCE, SKIN_WEIGHTS, Skin, SkinVertex};
 pub(crate) use springs::SpringColumns;
 pub use springs::{Spring, SpringKind, Springs};
@@ -58,6 +60,8 @@ pub struct SpringModel {
     /// The surface drawn over a cage, when the nodes are a coarse cage rather than the mesh's
     /// own vertices ([`Skin`]).
     pub skin: Option<Skin>,
+    /// The skeleton the model is worn on, and each node's binding to it ([`Rig`]).
+    pub rig: Option<Rig>,
 }
 
 /// An axis-aligned box.

@@ -10,7 +10,7 @@
 use super::validate::{MAX_COORDINATE, Problem, Problems};
 use super::{SimParams, SpringModel};
 use crate::{CoreError, NodeId};
-use glam::{Quat, Vec3};
+use glam::{Mat4, Quat, Vec3};
 use std::ops::Deref;
 
 /// A [`SpringModel`] that has passed [`SpringModel::validate`]. Read it through `Deref`;
@@ -84,6 +84,13 @@ impl ValidModel {
             return Err(CoreError::InvalidModel { problems: Problems(vec![problem]) });
         }
         self.0.nodes.positions_mut().copy_from_slice(&moved);
+        if let Some(rig) = &mut self.0.rig {
+            // Rest positions moved by M: each inverse bind takes them back first.
+            let back = Mat4::from_rotation_translation(rotation, translation).inverse();
+            for joint in &mut rig.joints {
+                joint.inverse_bind *= back;
+            }
+        }
         Ok(())
     }
 }

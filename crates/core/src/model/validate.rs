@@ -195,6 +195,11 @@ pub enum Problem {
         /// The uv index.
         uv: u32,
     },
+    /// The rig breaks its rules ([`super::Rig`]): the reason names the joint or node.
+    BadRig {
+        /// What is wrong, e.g. "joint 3 (Spine): parent 5 is not before it".
+        reason: String,
+    },
     /// Pressure is set but the triangles do not close a volume.
     PressureOnOpenSurface {
         /// Open directed edges (see [`SpringModel::open_edges`]).
@@ -275,6 +280,7 @@ impl fmt::Display for Problem {
                 write!(f, "skin face {face}: uv index {uv} out of range")
             }
             Problem::BadSkinUv { face: None, uv } => write!(f, "skin uv {uv}: not finite"),
+            Problem::BadRig { reason } => write!(f, "rig: {reason}"),
             Problem::PressureOnOpenSurface { open_edges } => write!(
                 f,
                 "params: pressure needs a closed surface, but {open_edges} triangle edges are open"
@@ -316,6 +322,47 @@ fn skin_problems(skin: &super::Skin, nodes: usize, out: &mut Vec<Problem>) {
     for (uv, t) in skin.uvs.iter().enumerate() {
         if !t.is_finite() {
             out.push(Problem::BadSkinUv { face: None, uv: uv as u32 });
+        }
+    }
+}
+
+/// The problems of `rig` on a model of `nodes` nodes: at most one per joint and per node.
+fn rig_problems(rig: &super::Rig, nodes: usize, out: &mut Vec<Problem>) {
+    let mut bad = |reason: String| out.push(Problem::BadRig { reason });
+    let joints = rig.joints.len();
+    if joints > super::MAX_JOINTS {
+        bad(format!("{joints} joints, more than {}", super::MAX_JOINTS));
+    }
+    for (i, j) in rig.joints.iter().enumerate() {
+        let name = &j.name;
+        if name.len() > super::MAX_JOINT_NAME {
+            bad(format!("joint {i}: its name is longer than {} bytes", super::MAX_JOINT_NAME));
+        } else if j.parent.is_some_and(|p| usize::from(p) >= i) {
+            bad(format!("joint {i} ({name}): its parent is not before it"));
+        } else if !(j.inverse_bind.is_finite() && j.inverse_bind.determinant().abs() > 1e-12) {
+            bad(format!(
+                "joint {i} ({name}): its inverse bind matrix is not finite and invertible"
+            ));
+        }
+    }
+    let columns = [rig.node_joints.len(), rig.node_weights.len(), rig.max_distance.len()];
+    if columns.iter().any(|&n| n != nodes) {
+        bad(format!("{columns:?} bindings for {nodes} nodes"));
+        return;
+    }
+    for (i, ((js, ws), r)) in
+        rig.node_joints.iter().zip(&rig.node_weights).zip(&rig.max_distance).enumerate()
+    {
+        let sum: f32 = ws.iter().sum();
+        let each = ws.iter().all(|w| w.is_finite() && *w >= 0.0);
+        if !each || !(sum == 0.0 || (sum - 1.0).abs() <= super::SKIN_WEIGHT_TOLERANCE) {
+            bad(format!("node {i}: weights {ws:?} are not ≥ 0 summing to 1 (or all 0)"));
+        } else if let Some(k) =
+            js.iter().zip(ws).find(|&(&k, &w)| w > 0.0 && usize::from(k) >= joints)
+        {
+            bad(format!("node {i}: joint {} does not exist ({joints} joints)", k.0));
+        } else if r.is_some_and(|r| !(r.is_finite() && (0.0..=MAX_LENGTH).contains(&r))) {
+            bad(format!("node {i}: max distance {r:?} is not between 0 and {MAX_LENGTH} m"));
         }
     }
 }
@@ -447,6 +494,9 @@ impl SpringModel {
         self.check_faces(&mut problems);
         if let Some(skin) = &self.skin {
             skin_problems(skin, self.nodes.len(), &mut problems);
+        }
+        if let Some(rig) = &self.rig {
+            rig_problems(rig, self.nodes.len(), &mut problems);
         }
         self.check_params(&mut problems);
         if problems.is_empty() { Ok(()) } else { Err(Problems(problems)) }

@@ -6,8 +6,8 @@ use crate::model::Springs;
 use crate::parallel::both;
 use crate::sim::coloring::{colour_edges, colour_faces};
 use crate::sim::data::{
-    Anchors, Bands, Batch, Compiled, LONG_OFFSET, NodeData, SpringData, SurfaceData, Tethers,
-    TouchPoints, share_no_node,
+    Anchors, Bands, Batch, Compiled, LONG_OFFSET, NodeData, Posed, SpringData, SurfaceData,
+    Tethers, TouchPoints, share_no_node,
 };
 use crate::sim::forces::pressure::signed_volume;
 use crate::sim::forces::shape::rest_offsets;
@@ -121,7 +121,12 @@ impl Compiled {
             touch: model.skin.as_ref().map(|s| TouchPoints::new(s, model.nodes.positions())),
             shape: rest_offsets(model.nodes.positions(), model.nodes.masses()),
             params: model.params.clone(),
+            rig: None,
         };
+        compiled.rig = model.rig.as_ref().map(|rig| {
+            let (anchors, free) = (&compiled.anchors.nodes, &compiled.nodes.free);
+            Posed::new(rig, model.nodes.positions(), anchors, free)
+        });
         compiled.ready_tethers();
         compiled
     }

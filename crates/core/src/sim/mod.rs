@@ -51,13 +51,13 @@ pub use threads::Threads;
 pub use world::{Overlap, World, WorldStepReport};
 
 use crate::model::MAX_SUBSTEPS;
-use crate::model::{Obstacle, Shape};
+use crate::model::{Obstacle, Rig, Shape};
 use crate::{CoreError, Integrator, NodeId, SimParams, SpringId, ValidModel};
 use collision::Colliders;
 use contacts::collision;
 use data::Compiled;
 use forces::{external, kernels, pressure};
-use glam::{Quat, Vec3, Vec3A};
+use glam::{Mat4, Quat, Vec3, Vec3A};
 use integrators::{adaptive, explicit, xpbd};
 use readout::{breakage, energy, normals};
 use state::{State, States};
@@ -187,6 +187,9 @@ impl Simulation {
         }
         let anchors = &mut self.c.anchors;
         anchors.start.clone_from(&anchors.target);
+        if let Some(posed) = &mut self.c.rig {
+            posed.start.clone_from(&posed.target);
+        }
         self.time += f64::from(dt);
         let breaks =
             breakage::break_springs(&mut self.c.springs, &self.states.committed().pos, self.time);
@@ -416,6 +419,41 @@ impl Simulation {
             .position(|&n| n == node.0)
             .ok_or(CoreError::NotAnchor { node, nodes })?;
         self.c.anchors.target[i] = position.into();
+        Ok(())
+    }
+
+    /// The skeleton the model is worn on, if it has one: its joints' names, parents and
+    /// inverse bind matrices, and the nodes' bindings ([`Rig`]).
+    pub fn rig(&self) -> Option<&Rig> {
+        self.c.rig.as_ref().map(|p| &p.rig)
+    }
+
+    /// Sets the pose of the skeleton the model is worn on for the next step: `joints` holds
+    /// each joint's world matrix (glTF's convention: column-major, joint space to world), in
+    /// the rig's joint order. Over the next step the kinematic nodes (max distance 0) move in
+    /// equal parts to their skinned positions, and the other skinned nodes are kept within
+    /// their max distance of theirs ([`constraints::rig`]). Call it once a frame, before
+    /// [`Simulation::step`].
+    ///
+    /// Errors: a model without a rig, a count that is not the rig's joint count, or a matrix
+    /// that is not finite; nothing changes then.
+    pub fn set_pose(&mut self, joints: &[Mat4]) -> Result<(), CoreError> {
+        let expected = self.c.rig.as_ref().map_or(0, |p| p.rig.joints.len());
+        let Some(posed) = self.c.rig.as_mut().filter(|_| joints.len() == expected) else {
+            return Err(CoreError::PoseJoints { expected, found: joints.len() });
+        };
+        if let Some(joint) = joints.iter().position(|m| !m.is_finite()) {
+            return Err(CoreError::NonFinitePose { joint });
+        }
+        let skinning = posed.rig.skinning(joints);
+        for &(k, node) in &posed.kinematic {
+            if let Some(target) = self.c.anchors.target.get_mut(k) {
+                *target = posed.skinned(node, &skinning);
+            }
+        }
+        let targets: Vec<Vec3A> =
+            posed.leashed.iter().map(|&i| posed.skinned(i, &skinning)).collect();
+        posed.target = targets;
         Ok(())
     }
 

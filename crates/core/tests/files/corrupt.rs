@@ -113,11 +113,11 @@ fn wrong_magic_and_future_version() {
     assert!(err.to_string().contains("not a .spring file"), "{err}");
 
     let mut bytes = small_file();
-    bytes[8..12].copy_from_slice(&7u32.to_le_bytes());
+    bytes[8..12].copy_from_slice(&8u32.to_le_bytes());
     let err = decode(&bytes).expect_err("version");
     assert_eq!(
         err.to_string(),
-        "small.spring: file format version 7 is newer than this build supports (version 6)"
+        "small.spring: file format version 8 is newer than this build supports (version 7)"
     );
     let text = io::decode(b"garbage that is no model", Path::new("g.spring")).expect_err("x");
     assert!(text.to_string().starts_with("g.spring: not a .spring file"), "{text}");

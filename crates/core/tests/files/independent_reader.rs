@@ -37,6 +37,10 @@ impl<'a> Cursor<'a> {
     fn u8(&mut self) -> Result<u8, String> {
         Ok(self.take(1)?[0])
     }
+    fn u16(&mut self) -> Result<u16, String> {
+        let b = self.take(2)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
     fn u32(&mut self) -> Result<u32, String> {
         let b = self.take(4)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
@@ -104,6 +108,11 @@ type Obstacle = (u32, Vec<f32>, [f32; 2]);
 type Air = ([f32; 8], u64);
 
 type SkinVertex = ([f32; 3], [u32; 4], [f32; 4]);
+
+/// A joint: name, parent, inverse bind matrix (column-major).
+type Joint = (String, Option<u16>, [f32; 16]);
+/// A node's binding: joints, weights, max distance.
+type Binding = ([u16; 4], [f32; 4], Option<f32>);
 type Skin = (Vec<SkinVertex>, Vec<([u32; 3], Option<[u32; 3]>)>, Vec<[f32; 2]>);
 
 #[derive(Debug, PartialEq)]
@@ -134,6 +143,8 @@ struct Model {
     name: String,
     source: Option<String>,
     conversion: Vec<(String, String)>,
+    /// Version 7's rig: joints, then one binding per node.
+    rig: Option<(Vec<Joint>, Vec<Binding>)>,
 }
 
 fn read(file: &[u8]) -> Result<Model, String> {
@@ -142,7 +153,7 @@ fn read(file: &[u8]) -> Result<Model, String> {
     }
     let mut header = Cursor { bytes: file, at: 8 };
     let (version, crc, len) = (header.u32()?, header.u32()?, header.u64()?);
-    if !(1..=6).contains(&version) || len != file.len() as u64 - 24 || crc != crc32(&file[24..]) {
+    if !(1..=7).contains(&version) || len != file.len() as u64 - 24 || crc != crc32(&file[24..]) {
         return Err(format!("bad header: version {version}, length {len}, crc {crc:08x}"));
     }
     let mut c = Cursor { bytes: &file[24..], at: 0 };
@@ -211,11 +222,30 @@ fn read(file: &[u8]) -> Result<Model, String> {
         source: c.option(Cursor::string)?,
         conversion: c.list(|c| Ok((c.string()?, c.string()?)))?,
         skin,
+        rig: if version >= 7 { c.option(rig)? } else { None },
     };
     if c.at != c.bytes.len() {
         return Err(format!("{} bytes left over", c.bytes.len() - c.at));
     }
     Ok(model)
+}
+
+/// The rig record: a list of joints, then a list of bindings.
+fn rig(c: &mut Cursor) -> Result<(Vec<Joint>, Vec<Binding>), String> {
+    let joint = |c: &mut Cursor| {
+        let (name, parent) = (c.string()?, c.option(Cursor::u16)?);
+        let mut matrix = [0.0; 16];
+        for m in &mut matrix {
+            *m = c.f32()?;
+        }
+        Ok((name, parent, matrix))
+    };
+    let binding = |c: &mut Cursor| {
+        let joints = [c.u16()?, c.u16()?, c.u16()?, c.u16()?];
+        let weights = [c.f32()?, c.f32()?, c.f32()?, c.f32()?];
+        Ok((joints, weights, c.option(Cursor::f32)?))
+    };
+    Ok((c.list(joint)?, c.list(binding)?))
 }
 
 type Arrays =
@@ -423,7 +453,7 @@ fn version_2_files_still_load() {
     model.params.tethers = Some(Tethers { slack: 0.01 });
     assert_eq!(loaded, model);
     let now = io::encode(&model, FileFormat::Binary, Path::new("small.spring")).expect("encodes");
-    let (v2, now) = (read(SMALL_V2).expect("version 2"), read(&now).expect("version 6"));
+    let (v2, now) = (read(SMALL_V2).expect("version 2"), read(&now).expect("version 7"));
     assert_eq!(v2, now, "the document's layouts hold the same model");
 }
 
@@ -453,17 +483,57 @@ fn as_version_3(v4: &[u8]) -> Vec<u8> {
     relabelled([&v4[..counts_end], &v4[counts_end + 32..]].concat(), 3)
 }
 
+/// A version 7 file without a rig less its rig's option tag, the last byte: version 6.
+fn as_version_6(v7: &[u8]) -> Vec<u8> {
+    assert_eq!(v7.last(), Some(&0), "no rig");
+    relabelled(v7[..v7.len() - 1].to_vec(), 6)
+}
+
 #[test]
-fn versions_3_to_5_files_still_load() {
+fn versions_3_to_6_files_still_load() {
     let model = small_model();
-    let v5 = less_last_param(&small_file(), 5);
+    let v6 = as_version_6(&small_file());
+    let v5 = less_last_param(&v6, 5);
     let v4 = less_last_param(&v5, 4);
     let v3 = as_version_3(&v4);
-    for (file, version) in [(&v5, 5), (&v4, 4), (&v3, 3)] {
+    for (file, version) in [(&v6, 6), (&v5, 5), (&v4, 4), (&v3, 3)] {
         let loaded = io::decode(file, Path::new("older.spring")).expect("loads");
         assert_eq!(loaded, model, "version {version}");
-        assert_eq!(read(file).expect("older"), read(&small_file()).expect("version 6"));
+        assert_eq!(read(file).expect("older"), read(&small_file()).expect("version 7"));
     }
+}
+
+#[test]
+fn independent_reader_decodes_a_rig() {
+    let mut model = small_model();
+    let rest = glam::Mat4::from_translation(glam::Vec3::new(0.1, 0.2, 0.3));
+    let joints = ["Root", "Shoulder"].map(|name| springmesh_core::model::Joint {
+        name: name.into(),
+        parent: (name == "Shoulder").then_some(0),
+        inverse_bind: rest.inverse(),
+    });
+    let n = model.nodes.len();
+    let rig = springmesh_core::model::Rig {
+        joints: joints.to_vec(),
+        node_joints: vec![[1, 0, 0, 0]; n],
+        node_weights: (0..n)
+            .map(|i| if i == 0 { [0.0; 4] } else { [0.25, 0.75, 0.0, 0.0] })
+            .collect(),
+        max_distance: (0..n).map(|i| (i > 1).then_some(0.01 * i as f32)).collect(),
+    };
+    model.rig = Some(rig.clone());
+    let file = io::encode(&model, FileFormat::Binary, Path::new("rig.spring")).expect("encodes");
+    assert_eq!(io::decode(&file, Path::new("rig.spring")).expect("loads"), model);
+    let (joints, bindings) = read(&file).expect("the document describes it").rig.expect("rig");
+    let expected: Vec<Joint> = rig
+        .joints
+        .iter()
+        .map(|j| (j.name.clone(), j.parent, j.inverse_bind.to_cols_array()))
+        .collect();
+    assert_eq!(joints, expected);
+    let expected: Vec<Binding> =
+        (0..n).map(|i| (rig.node_joints[i], rig.node_weights[i], rig.max_distance[i])).collect();
+    assert_eq!(bindings, expected);
 }
 
 #[test]

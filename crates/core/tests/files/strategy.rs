@@ -1,10 +1,10 @@
 //! Random valid models for property tests.
 
-use glam::{Quat, Vec2, Vec3};
+use glam::{Mat4, Quat, Vec2, Vec3};
 use proptest::prelude::*;
 use springmesh_core::model::{
-    Air, Ground, MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT, MIN_SUBSTEP, Obstacle, SelfCollision,
-    Shape, ShapeMatching, Surface, Tethers,
+    Air, Ground, Joint, MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT, MIN_SUBSTEP, Obstacle, Rig,
+    SelfCollision, Shape, ShapeMatching, Surface, Tethers,
 };
 use springmesh_core::{
     Face, Integrator, Metadata, Node, NodeId, SimParams, Spring, SpringKind, SpringModel,
@@ -125,6 +125,43 @@ fn metadata() -> impl Strategy<Value = Metadata> {
         .prop_map(|(name, source, conversion)| Metadata { name, source, conversion })
 }
 
+/// A rig of one to three joints (a chain, each parent the one before) over `n` nodes, each
+/// bound to up to four of them (or to none) with a max distance or none.
+fn rig(n: usize) -> impl Strategy<Value = Rig> {
+    (1u16..4).prop_flat_map(move |joints| {
+        let joint = ((-10.0f32..10.0, -10.0f32..10.0, -10.0f32..10.0), -3.0f32..3.0, ".{0,8}");
+        let binding = (
+            [0..joints, 0..joints, 0..joints, 0..joints],
+            [0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0],
+            prop::option::of(0.0f32..1.0),
+        );
+        (prop::collection::vec(joint, joints as usize), prop::collection::vec(binding, n)).prop_map(
+            |(joints, bindings)| {
+                let joints = joints.into_iter().enumerate().map(|(i, ((x, y, z), turn, name))| {
+                    let rest = Mat4::from_rotation_translation(
+                        Quat::from_rotation_y(turn),
+                        Vec3::new(x, y, z),
+                    );
+                    Joint {
+                        name,
+                        parent: i.checked_sub(1).map(|p| p as u16),
+                        inverse_bind: rest.inverse(),
+                    }
+                });
+                let mut rig = Rig { joints: joints.collect(), ..Rig::default() };
+                for (js, ws, r) in bindings {
+                    let sum: f32 = ws.iter().sum();
+                    let ws = if sum > 0.1 { ws.map(|w| w / sum) } else { [0.0; 4] };
+                    rig.node_joints.push(js);
+                    rig.node_weights.push(ws);
+                    rig.max_distance.push(r);
+                }
+                rig
+            },
+        )
+    })
+}
+
 /// A valid model of up to 12 nodes.
 pub fn model() -> impl Strategy<Value = SpringModel> {
     (1usize..12)
@@ -155,13 +192,15 @@ pub fn model() -> impl Strategy<Value = SpringModel> {
                 }),
                 params(),
                 metadata(),
+                prop::option::of(rig(n)),
             )
         })
-        .prop_map(|(nodes, springs, anchors, (uvs, faces), params, metadata)| {
+        .prop_map(|(nodes, springs, anchors, (uvs, faces), params, metadata, rig)| {
             let mut m = SpringModel {
                 nodes: nodes.into_iter().collect(),
                 params,
                 metadata,
+                rig,
                 ..SpringModel::default()
             };
             let mut pairs = BTreeSet::new();

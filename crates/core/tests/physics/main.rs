@@ -19,6 +19,7 @@ mod moving_colliders;
 mod non_finite;
 mod oscillator;
 mod pressure;
+mod rig;
 mod shape;
 mod skin;
 mod stiff_cloth;

@@ -1,6 +1,6 @@
 //! A model without some of its nodes: their springs, faces and anchors go with them, and every
 //! index after a removed node moves down, so the result stays valid. A skin's vertices keep
-//! the weights of the cage nodes that remain.
+//! the weights of the cage nodes that remain; a rig keeps the bindings of the nodes that remain.
 
 use crate::error::EditorError;
 use springmesh_core::{Face, NodeId, SpringModel};
@@ -29,6 +29,10 @@ pub(super) fn without(
         params: model.params.clone(),
         metadata: model.metadata.clone(),
         skin: skin.map_err(|vertex| EditorError::SkinLeftBehind { vertex })?,
+        rig: model
+            .rig
+            .as_ref()
+            .map(|r| r.retained(|i| new_index.get(i).is_some_and(Option::is_some))),
         ..SpringModel::default()
     };
     for (i, node) in model.nodes.iter().enumerate() {

@@ -2,7 +2,7 @@
 //! builds from a model.
 
 use crate::model::Skin;
-use crate::sim::data::{Anchors, NodeData, SpringData, SurfaceData, Tethers, TouchPoints};
+use crate::sim::data::{Anchors, NodeData, Posed, SpringData, SurfaceData, Tethers, TouchPoints};
 use crate::{NodeId, SimParams};
 use glam::Vec3A;
 
@@ -26,4 +26,6 @@ pub(crate) struct Compiled {
     /// ([`crate::sim::forces::shape`]).
     pub shape: Vec<Vec3A>,
     pub params: SimParams,
+    /// The skeleton the model is worn on and where its last pose puts the nodes.
+    pub rig: Option<Posed>,
 }

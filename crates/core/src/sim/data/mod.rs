@@ -3,7 +3,7 @@
 //! What [`crate::sim::compile`] builds from a [`crate::SpringModel`] and every pass of the
 //! solver reads: per-node constants ([`NodeData`]), the springs in solver order with their
 //! colour batches and band layout ([`SpringData`], [`Batch`], [`Bands`]), the anchors
-//! ([`Anchors`]), what the triangles enclose ([`SurfaceData`]) and the skin's points that
+//! ([`Anchors`]), the rig and where its pose puts the nodes ([`Posed`]), what the triangles enclose ([`SurfaceData`]) and the skin's points that
 //! touch the world ([`TouchPoints`]). One `Vec` per field.
 //!
 //! This module imports nothing of the solver (forces, constraints, integrators, readout): the
@@ -17,6 +17,7 @@ mod bands;
 mod batches;
 mod compiled;
 mod nodes;
+mod posed;
 mod springs;
 mod surface;
 pub(crate) mod tethers;
@@ -29,6 +30,7 @@ pub(crate) use bands::{Band, Bands, LONG_OFFSET};
 pub(crate) use batches::{Batch, share_no_node};
 pub(crate) use compiled::Compiled;
 pub(crate) use nodes::NodeData;
+pub(crate) use posed::Posed;
 pub(crate) use springs::SpringData;
 pub(crate) use surface::SurfaceData;
 pub(crate) use tethers::Tethers;

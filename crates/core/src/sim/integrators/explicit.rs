@@ -34,6 +34,7 @@
 //! and IX). Beyond that it blows up, which [`crate::Simulation::step`] detects and rejects.
 
 use crate::sim::columns::{Columns, gather, split};
+use crate::sim::constraints::rig;
 use crate::sim::data::Compiled;
 use crate::sim::data::NodeData;
 use crate::sim::forces::bands::BandScratch;
@@ -168,6 +169,9 @@ pub(crate) fn substep(
         tethers.pull_stopping(&scratch.reach, x, v);
         gather::<false>(x, &mut to.pos);
         gather::<false>(v, &mut to.vel);
+    }
+    if let Some(posed) = &c.rig {
+        rig::leash_state(posed, &mut to.pos, &mut to.vel, t1);
     }
     Substep { dst: finite.then_some(dst), outside_work }
 }

@@ -22,6 +22,7 @@
 //!     with anchors and gas: undo the spin each spring leaked   (likewise)
 //!     shape matching: x ← x + β (g − x)                     (see crate::sim::forces::shape)
 //!     self-collision: nodes of different layers pushed τ apart   (crate::sim::contacts::self_collision)
+//!     max distances: x back within reach of its skinned position   (see crate::sim::constraints::rig)
 //!     tethers: x (and x_prev) back within reach of its anchors  (see crate::sim::constraints::tethers)
 //!     v ← (x − x_prev) / h · e^(−c h)                      (global damping)
 //!     a free body with shape matching: its contacts answered as a rigid body's, shared by
@@ -84,6 +85,7 @@
 
 use crate::model::SelfCollision;
 use crate::sim::columns::{Columns, gather, split};
+use crate::sim::constraints::rig;
 use crate::sim::contacts::body::{self, Support};
 use crate::sim::contacts::self_collision::{Nodes, SelfContacts};
 use crate::sim::contacts::surface::{Frame, touch};
@@ -357,6 +359,9 @@ pub(crate) fn step(
             let nodes = Nodes { base, u: &ws.u, rest: &c.shape, inv_mass: w };
             ws.layers.ready(&nodes, thickness, (v_max, h, n - i + 1));
             ws.layers.project((base, w), (&ws.u_prev, &mut ws.u), thickness, layers.friction);
+        }
+        if let Some(posed) = &c.rig {
+            rig::leash(posed, base, &mut ws.u, t);
         }
         let finite = ws.finish(c, world, base, v, (h, fused && i < n, t), threads);
         for (k, &node) in c.anchors.nodes.iter().enumerate() {

@@ -1,0 +1,142 @@
+//! # The rig: a skeleton the model is worn on
+//!
+//! A cloth worn by an animated character (a cape, a skirt, a tail) keeps the character's
+//! skeleton: its joints, and for each node up to [`RIG_WEIGHTS`] joints with weights, as the
+//! character's own mesh is skinned (linear blend skinning, as glTF 2.0 and every engine do).
+//! Given the joints' world matrices J_k of a pose, node i's *skinned position* is
+//!
+//! ```text
+//! s_i = Σ_k w_ik (J_k B_k) x_i,      Σ_k w_ik = 1,  w_ik ≥ 0
+//! ```
+//!
+//! - x_i: the node's rest position (m), in the model's frame;
+//! - B_k: joint k's *inverse bind matrix* in that frame: it takes a rest position into the
+//!   joint's own space (glTF's inverse bind matrix times the inverse of the mesh's bind
+//!   transform), so that at the rest pose J_k B_k is the identity and s_i = x_i;
+//! - w_ik: the node's weights, on joints `joints_i` (unused slots: weight 0).
+//!
+//! Each node also has a *max distance* r_i (m): how far it may move from s_i (Jolt's skinned
+//! constraints' `mMaxDistance`, NvCloth's motion constraints, Unreal's MaxDistance map).
+//! r_i = 0 makes the node kinematic: it is one of the model's anchors and follows s_i exactly.
+//! A node without one (`None`) is free. The simulation applies them in
+//! [`crate::sim::constraints::rig`].
+
+use glam::{Mat4, Vec3};
+
+/// Most joints one node is bound to: glTF's JOINTS_0/WEIGHTS_0.
+pub const RIG_WEIGHTS: usize = 4;
+
+/// Most joints a rig may have (a game character has tens to a few hundred).
+pub const MAX_JOINTS: usize = 4096;
+
+/// Most bytes of a joint's name.
+pub const MAX_JOINT_NAME: usize = 256;
+
+/// One joint of the skeleton.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Joint {
+    /// Its name, as the character's file calls it: how a game or an animation finds it.
+    pub name: String,
+    /// Its parent joint (an index below its own), `None` for a root.
+    pub parent: Option<u16>,
+    /// Its inverse bind matrix in the model's frame (module doc): rest positions to joint space.
+    pub inverse_bind: Mat4,
+}
+
+/// A skeleton and each node's binding to it, one column per field (module doc).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Rig {
+    /// The joints, parents before children.
+    pub joints: Vec<Joint>,
+    /// Per node, the joints it follows.
+    pub node_joints: Vec<[u16; RIG_WEIGHTS]>,
+    /// Per node, their weights (non-negative, summing to one; all zero: not skinned, free).
+    pub node_weights: Vec<[f32; RIG_WEIGHTS]>,
+    /// Per node, how far it may move from its skinned position (m); `None`: free.
+    pub max_distance: Vec<Option<f32>>,
+}
+
+impl Rig {
+    /// The world matrices of the rest pose: the inverse of each joint's inverse bind matrix.
+    pub fn rest_pose(&self) -> Vec<Mat4> {
+        self.joints.iter().map(|j| j.inverse_bind.inverse()).collect()
+    }
+
+    /// Node `i`'s skinned position at rest position `rest` for the per-joint skinning
+    /// matrices `skinning` (J_k B_k); its rest position when it has no weights or names a joint
+    /// past the end.
+    pub fn skinned(&self, i: usize, rest: Vec3, skinning: &[Mat4]) -> Vec3 {
+        let (Some(joints), Some(weights)) = (self.node_joints.get(i), self.node_weights.get(i))
+        else {
+            return rest;
+        };
+        let mut at = Vec3::ZERO;
+        let mut total = 0.0;
+        for (&k, &w) in joints.iter().zip(weights) {
+            if w > 0.0
+                && let Some(m) = skinning.get(usize::from(k))
+            {
+                at += w * m.transform_point3(rest);
+                total += w;
+            }
+        }
+        if total > 0.0 { at / total } else { rest }
+    }
+
+    /// The skinning matrices J_k B_k of the pose `joints` (world matrices, one per joint).
+    pub fn skinning(&self, joints: &[Mat4]) -> Vec<Mat4> {
+        self.joints.iter().zip(joints).map(|(j, &m)| m * j.inverse_bind).collect()
+    }
+
+    /// The rig of the nodes `keep` keeps, in order (the bindings of the others dropped).
+    pub fn retained(&self, keep: impl Fn(usize) -> bool) -> Rig {
+        let mut rig = Rig { joints: self.joints.clone(), ..Rig::default() };
+        let nodes = self.node_joints.iter().zip(&self.node_weights).zip(&self.max_distance);
+        for (_, ((&joints, &weights), &r)) in nodes.enumerate().filter(|(i, _)| keep(*i)) {
+            rig.node_joints.push(joints);
+            rig.node_weights.push(weights);
+            rig.max_distance.push(r);
+        }
+        rig
+    }
+
+    /// The joint called `name`.
+    pub fn joint(&self, name: &str) -> Option<usize> {
+        self.joints.iter().position(|j| j.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Quat;
+
+    #[test]
+    fn a_node_on_two_joints_blends_their_motion_linearly() {
+        // Two joints at rest at the origin and at (0, 1, 0); a node at (1, 1, 0) half on each.
+        let joint = |name: &str, at: Vec3| Joint {
+            name: name.into(),
+            parent: None,
+            inverse_bind: Mat4::from_translation(at).inverse(),
+        };
+        let rig = Rig {
+            joints: vec![joint("root", Vec3::ZERO), joint("top", Vec3::Y)],
+            node_joints: vec![[0, 1, 0, 0]],
+            node_weights: vec![[0.5, 0.5, 0.0, 0.0]],
+            max_distance: vec![Some(0.1)],
+        };
+        let rest = Vec3::new(1.0, 1.0, 0.0);
+        assert_eq!(rig.skinned(0, rest, &rig.skinning(&rig.rest_pose())), rest);
+        // The top joint turned 90° about y in place: the node's share on it goes to (0, 1, −1).
+        let pose = [
+            Mat4::IDENTITY,
+            Mat4::from_rotation_translation(
+                Quat::from_rotation_y(std::f32::consts::FRAC_PI_2),
+                Vec3::Y,
+            ),
+        ];
+        let s = rig.skinned(0, rest, &rig.skinning(&pose));
+        assert!((s - Vec3::new(0.5, 1.0, -0.5)).length() < 1e-6, "{s}");
+        assert_eq!(rig.joint("top"), Some(1));
+    }
+}

@@ -1,0 +1,64 @@
+//! The rig as the solver keeps it: the skeleton and bindings, the nodes it moves, and where
+//! the last pose put them ([`crate::model::Rig`], [`crate::sim::constraints::rig`]).
+
+use crate::model::Rig;
+use glam::{Mat4, Vec3, Vec3A};
+
+/// A rig compiled for stepping.
+#[derive(Clone, Debug)]
+pub(crate) struct Posed {
+    /// The model's rig.
+    pub rig: Rig,
+    /// Every node's rest position.
+    pub rest: Vec<Vec3>,
+    /// The anchors that follow the skin: (index in the anchor table, node).
+    pub kinematic: Vec<(usize, u32)>,
+    /// The free skinned nodes with a max distance, and that distance (m).
+    pub leashed: Vec<u32>,
+    pub reach: Vec<f32>,
+    /// Their skinned positions at the start and at the end of the step.
+    pub start: Vec<Vec3A>,
+    pub target: Vec<Vec3A>,
+}
+
+impl Posed {
+    /// The rig of a model whose nodes rest at `rest`, with `anchors` anchored and `free[i]`
+    /// zero for them; at rest.
+    pub fn new(rig: &Rig, rest: &[Vec3], anchors: &[u32], free: &[f32]) -> Posed {
+        let bound = |i: usize| rig.node_weights.get(i).is_some_and(|w| w.iter().sum::<f32>() > 0.0);
+        let kinematic = anchors.iter().enumerate().filter(|(_, n)| bound(**n as usize));
+        let mut leashed = Vec::new();
+        let mut reach = Vec::new();
+        for (i, r) in rig.max_distance.iter().enumerate() {
+            if let Some(r) = *r
+                && bound(i)
+                && free.get(i).is_some_and(|&f| f != 0.0)
+            {
+                leashed.push(i as u32);
+                reach.push(r);
+            }
+        }
+        let at: Vec<Vec3A> = leashed.iter().map(|&i| rest[i as usize].into()).collect();
+        Posed {
+            rig: rig.clone(),
+            rest: rest.to_vec(),
+            kinematic: kinematic.map(|(k, &n)| (k, n)).collect(),
+            leashed,
+            reach,
+            start: at.clone(),
+            target: at,
+        }
+    }
+
+    /// Node `i`'s skinned position for the skinning matrices `skinning`.
+    pub fn skinned(&self, i: u32, skinning: &[Mat4]) -> Vec3A {
+        let i = i as usize;
+        self.rig.skinned(i, self.rest.get(i).copied().unwrap_or_default(), skinning).into()
+    }
+
+    /// Leashed node `k`'s skinned position at fraction `t` of the step.
+    #[inline]
+    pub fn at(&self, k: usize, t: f32) -> Vec3A {
+        self.start[k].lerp(self.target[k], t)
+    }
+}
