@@ -57,6 +57,27 @@ pub(crate) fn model(
         metadata: metadata(source, options),
         ..SpringModel::default()
     };
+    let rig = made
+        .solid
+        .is_none()
+        .then(|| crate::rigging::rig(mesh, &welded.node_of_vertex, surface_nodes, &painted.pinned));
+    if let Some(rig) = rig.flatten() {
+        let kinematic: Vec<u32> = crate::rigging::kinematic(&rig).collect();
+        for node in kinematic.into_iter().map(NodeId) {
+            if !model.anchors.contains(&node) {
+                model.anchors.push(node);
+            }
+        }
+        model.rig = Some(rig);
+    } else if made.solid.is_some() && !mesh.skeleton.is_empty() {
+        report.warn(
+            "rig",
+            1,
+            Vec::new(),
+            "the mesh's skeleton is not kept for a solid: convert it without --solid to wear it"
+                .into(),
+        );
+    }
     if made.solid.is_some() {
         solid_params(&mut model);
     } else if !model.faces.is_empty() {

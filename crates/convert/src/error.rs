@@ -37,6 +37,26 @@ pub enum ConvertError {
         /// What is wrong.
         reason: String,
     },
+    /// `--clip` names no animation of the file.
+    #[error("{}: no animation called \"{name}\" (the file's animations: {})", file.display(), if clips.is_empty() { "none".to_string() } else { clips.join(", ") })]
+    NoSuchClip {
+        /// The file.
+        file: PathBuf,
+        /// The name asked for.
+        name: String,
+        /// The names of its animations.
+        clips: Vec<String>,
+    },
+    /// `--mesh` names no mesh of the file.
+    #[error("{}: no mesh called \"{name}\" (the file's meshes by name: {})", file.display(), if meshes.is_empty() { "none".to_string() } else { meshes.join(", ") })]
+    NoSuchMesh {
+        /// The file.
+        file: PathBuf,
+        /// The name asked for.
+        name: String,
+        /// The names of the meshes it has (node names, or mesh names).
+        meshes: Vec<String>,
+    },
     /// The file's meshes are Draco-compressed.
     #[error(
         "{}: uses Draco mesh compression (KHR_draco_mesh_compression), which Springmesh cannot read: re-export without Draco",

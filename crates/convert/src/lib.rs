@@ -36,6 +36,7 @@ mod options;
 pub mod painted;
 mod pipeline;
 mod report;
+pub mod rigging;
 pub mod samples;
 pub mod shapes;
 mod skinned;
@@ -54,7 +55,7 @@ pub use import::{
 pub use masses::MassMode;
 pub use mesh::{RawMesh, Texture};
 pub use options::{
-    ConvertOptions, DEFAULT_BEND, DEFAULT_NODE_MASS, DEFAULT_RELATIVE_WELD, DEFAULT_STRETCH,
+    Body, ConvertOptions, DEFAULT_BEND, DEFAULT_NODE_MASS, DEFAULT_RELATIVE_WELD, DEFAULT_STRETCH,
     DEFAULT_VICINITY, SpringSettings, THICKNESS_PER_EDGE, Thickness,
 };
 pub use painted::PinColor;

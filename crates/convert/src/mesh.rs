@@ -35,6 +35,13 @@ pub struct RawMesh {
     /// Painted scalar attributes by name (`_PIN`, `_STIFFNESS`, `_MASS`), one value per
     /// position; NaN for the vertices of a part that has none ([`crate::painted`]).
     pub attributes: BTreeMap<String, Vec<f32>>,
+    /// The skeleton the mesh is skinned to, parents first (empty: none) ([`crate::rigging`]).
+    pub skeleton: Vec<springmesh_core::model::Joint>,
+    /// Per position, its joints (indices into `skeleton`) and weights (summing to 1, or all 0:
+    /// not skinned); empty when the file has no skin.
+    pub joint_weights: Vec<([u16; 4], [f32; 4])>,
+    /// The body the mesh is worn on: its vertices at rest with their joints and weights.
+    pub body: Vec<(Vec3, [u16; 4], [f32; 4])>,
 }
 
 /// Where a mesh's base-colour texture is.

@@ -72,6 +72,12 @@ pub struct ConvertOptions {
     pub pin_color: Option<PinColor>,
     /// Self-collision for the model; `None`: off.
     pub self_collision: Option<Thickness>,
+    /// Convert only the meshes of a glTF file whose node or mesh has this name (a character's
+    /// cape, not its body); `None`: every mesh.
+    pub mesh: Option<String>,
+    /// The body a skinned mesh is worn on, kept as colliders on its joints
+    /// ([`crate::rigging`]).
+    pub body: Body,
     /// Bounds on what reading the file may take (they change nothing in a model that fits).
     #[serde(skip)]
     pub limits: ImportLimits,
@@ -93,9 +99,23 @@ impl Default for ConvertOptions {
             solid: None,
             pin_color: None,
             self_collision: None,
+            mesh: None,
+            body: Body::Others,
             limits: ImportLimits::default(),
         }
     }
+}
+
+/// Which meshes are the body a worn mesh collides with.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum Body {
+    /// The file's other meshes skinned to the same skeleton (a character's body under its cape).
+    #[default]
+    Others,
+    /// The meshes whose node or mesh has this name.
+    Named(String),
+    /// None: the worn mesh collides with nothing of the character.
+    Off,
 }
 
 /// The thickness a model that collides with itself keeps between its layers.
@@ -218,6 +238,12 @@ impl ConvertOptions {
                 Some(v) => v.parse().ok().map(Thickness::Metres),
                 None => None,
             },
+            mesh: get("mesh").map(str::to_string),
+            body: match get("body") {
+                Some("none") => Body::Off,
+                Some(name) => Body::Named(name.to_string()),
+                None => Body::Others,
+            },
             limits: ImportLimits::default(),
         })
     }
@@ -273,6 +299,12 @@ impl ConvertOptions {
             ),
         ]
         .into_iter()
+        .chain(self.mesh.clone().map(|m| ("mesh", m)))
+        .chain(match &self.body {
+            Body::Others => None,
+            Body::Named(name) => Some(("body", name.clone())),
+            Body::Off => Some(("body", "none".to_string())),
+        })
         .map(|(k, v)| (k.to_string(), v))
         .collect()
     }
@@ -300,6 +332,8 @@ mod tests {
             }),
             pin_color: Some(PinColor { channel: 3, threshold: 0.25 }),
             self_collision: Some(Thickness::Metres(0.012)),
+            mesh: Some("Cape".into()),
+            body: Body::Named("Torso".into()),
             ..ConvertOptions::default()
         };
         assert_eq!(ConvertOptions::from_metadata(&options.to_metadata()), Some(options.clone()));

@@ -21,7 +21,7 @@ use serde::Serialize;
 use springmesh_core::model::Springs;
 
 /// The attribute names Springmesh reads.
-pub const KNOWN: [&str; 3] = ["_PIN", "_STIFFNESS", "_MASS"];
+pub const KNOWN: [&str; 4] = ["_PIN", "_STIFFNESS", "_MASS", crate::rigging::MAX_DISTANCE];
 
 /// Anchors from a vertex-colour channel.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]

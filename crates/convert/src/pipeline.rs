@@ -115,7 +115,8 @@ pub fn convert_file_with(
             cause: std::io::Error::other(other.to_string()),
         },
     })?;
-    let mesh = import::read(path, &bytes, &options.limits)?;
+    let choice = (options.mesh.as_deref(), &options.body);
+    let mesh = import::read(path, &bytes, &options.limits, choice)?;
     drop(bytes);
     convert_checked(mesh, options, path, control)
 }

@@ -34,7 +34,7 @@ pub enum Origin {
         /// The mesh file.
         path: PathBuf,
         /// The options of the conversion that made the model.
-        options: ConvertOptions,
+        options: Box<ConvertOptions>,
         /// What the conversion found.
         report: Box<ConvertReport>,
     },

@@ -142,7 +142,7 @@ fn open(request: Request, control: Control) -> Result<Document, String> {
     };
     let c = convert_file_with(&path, &options, control).map_err(|e| e.to_string())?;
     let name = file_name(&path);
-    let origin = Origin::Mesh { path, options, report: Box::new(c.report) };
+    let origin = Origin::Mesh { path, options: Box::new(options), report: Box::new(c.report) };
     let mut doc = Document::new(c.model.into_inner(), origin, None, name);
     match c.texture.map(decode) {
         Some(Ok(image)) => doc.texture = Some(image),

@@ -8,9 +8,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 use springmesh_convert::solid::material::DEFAULT_DENSITY;
 use springmesh_convert::{
-    Control, ConvertOptions, ConvertReport, DEFAULT_BEND, DEFAULT_MAX_TRIANGLES, DEFAULT_NODE_MASS,
-    DEFAULT_STRETCH, DEFAULT_VICINITY, ImportLimits, MassMode, PinColor, SolidOptions,
-    SpringSettings, Stage, Thickness, convert_file_with,
+    Body, Control, ConvertOptions, ConvertReport, DEFAULT_BEND, DEFAULT_MAX_TRIANGLES,
+    DEFAULT_NODE_MASS, DEFAULT_STRETCH, DEFAULT_VICINITY, ImportLimits, MassMode, PinColor,
+    SolidOptions, SpringSettings, Stage, Thickness, convert_file_with,
     keep::{Dropped, keep_edits},
 };
 use springmesh_core::io;
@@ -138,6 +138,17 @@ pub struct Options {
     /// thickness: ¾ of the mean edge].
     #[arg(long, value_name = "THICKNESS", num_args = 0..=1)]
     self_collision: Option<Option<f32>>,
+    /// Convert only the mesh of a glTF file whose node or mesh is called NAME (a character's
+    /// cape, not its body); a skinned mesh keeps its skeleton and painted _MAX_DISTANCE.
+    #[arg(long, value_name = "NAME")]
+    mesh: Option<String>,
+    /// The body the --mesh is worn on, kept as capsules on its joints [default: the file's
+    /// other meshes on the same skeleton].
+    #[arg(long, value_name = "NAME", requires = "mesh", conflicts_with = "no_body")]
+    body: Option<String>,
+    /// Keep no body: the worn mesh collides with nothing of the character.
+    #[arg(long)]
+    no_body: bool,
     /// Refuse meshes of more than N triangles after instancing and triangulation (a guard
     /// against files that would take all memory).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TRIANGLES)]
@@ -190,6 +201,12 @@ impl Options {
             self_collision: self
                 .self_collision
                 .map(|t| t.map_or(Thickness::FromEdges, Thickness::Metres)),
+            mesh: self.mesh.clone(),
+            body: match (&self.body, self.no_body) {
+                (_, true) => Body::Off,
+                (Some(name), false) => Body::Named(name.clone()),
+                (None, false) => Body::Others,
+            },
             limits: ImportLimits {
                 max_triangles: self.max_triangles,
                 outside_references: self.allow_outside_references,

@@ -8,6 +8,7 @@ use crate::{Usage, input, progress};
 use anyhow::{Context, Result};
 use glam::{Vec3, Vec3A};
 use serde::Serialize;
+use springmesh_convert::import::animation::Clip;
 use springmesh_convert::{Thickness, self_collision};
 use springmesh_core::io::AtomicFile;
 use springmesh_core::sim::Threads;
@@ -135,6 +136,14 @@ pub struct Args {
     /// Split a large model's step between all cores (results are identical).
     #[arg(long)]
     parallel: bool,
+    /// Play an animation of this glTF file (--clip) on the skeleton a model is worn on: each
+    /// frame the joints, matched by name, are posed at that frame's end (the last pose is held
+    /// after the clip ends).
+    #[arg(long, value_name = "FILE.glb", requires = "clip")]
+    animation: Option<PathBuf>,
+    /// The animation's name in --animation's file.
+    #[arg(long, value_name = "NAME", requires = "animation")]
+    clip: Option<String>,
     /// Write every step's node positions as CSV (header time,node,x,y,z).
     #[arg(long, value_name = "OUT.csv")]
     trajectory: Option<PathBuf>,
@@ -185,6 +194,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             only.set_threads(Threads::All);
         }
     }
+    let animation = match (&args.animation, &args.clip) {
+        (Some(file), Some(clip)) => Some(Animation::open(file, clip, &world)?),
+        _ => None,
+    };
     let mut outputs = Outputs::open(&args, &models)?;
     let steps = (args.seconds / f64::from(dt)).round() as u64;
     let bar = progress::bar(steps, "simulating", args.json);
@@ -205,6 +218,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             break;
         }
         let t = Instant::now();
+        if let Some(animation) = &animation {
+            animation.pose(&mut world, (step + 1) as f32 * dt)?;
+        }
         let result = world.step(dt);
         draw(&world, &mut surfaces);
         stats.stepping += t.elapsed();
@@ -531,4 +547,56 @@ pub fn save_state(model: &SpringModel, positions: &[Vec3A], path: &Path) -> Resu
     }
     io::save(&ValidModel::new(state)?, path)?;
     Ok(())
+}
+
+/// A clip played on the bodies that are worn on a skeleton.
+struct Animation {
+    clip: Clip,
+    /// Per body with a rig, its joints' names in the rig's order.
+    joints: Vec<(usize, Vec<String>)>,
+}
+
+impl Animation {
+    /// The clip `name` of the glTF file `file`, to play on `world`'s rigged bodies; an error
+    /// when none has a rig or a joint is missing from the file.
+    fn open(file: &Path, name: &str, world: &World) -> Result<Animation> {
+        let bytes = io::read_file(file)?;
+        let clip = Clip::read(file, &bytes, name)?;
+        let joints: Vec<(usize, Vec<String>)> = world
+            .bodies()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| {
+                Some((i, b.rig()?.joints.iter().map(|j| j.name.clone()).collect()))
+            })
+            .collect();
+        if joints.is_empty() {
+            let why =
+                "--animation: no model is worn on a skeleton (convert a skinned mesh with --mesh)";
+            return Err(Usage(why.to_string()).into());
+        }
+        let animation = Animation { clip, joints };
+        for (_, names) in &animation.joints {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            animation.clip.pose(0.0, &names).map_err(|joint| {
+                anyhow::anyhow!(
+                    "{}: no joint called \"{joint}\" for the model's skeleton",
+                    file.display()
+                )
+            })?;
+        }
+        Ok(animation)
+    }
+
+    /// Poses every rigged body of `world` at time `t` of the clip.
+    fn pose(&self, world: &mut World, t: f32) -> Result<()> {
+        for (i, names) in &self.joints {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            let pose = self.clip.pose(t, &names).map_err(|j| anyhow::anyhow!("no joint {j}"))?;
+            if let Some(body) = world.body_mut(*i) {
+                body.set_pose(&pose)?;
+            }
+        }
+        Ok(())
+    }
 }

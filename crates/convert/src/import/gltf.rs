@@ -13,8 +13,8 @@
 use super::accessor::{read_indices, read_vectors};
 use super::limits::{Budget, ImportLimits};
 use super::reference::{read_bounded, resolve};
-use crate::ConvertError;
 use crate::mesh::{RawMesh, Texture};
+use crate::{Body, ConvertError};
 use base64::Engine;
 use glam::{Mat4, Vec2, Vec3};
 use gltf::mesh::Mode;
@@ -24,8 +24,77 @@ use std::path::{Path, PathBuf};
 const DRACO: &str = "KHR_draco_mesh_compression";
 const QUANTIZATION: &str = "KHR_mesh_quantization";
 
-/// Reads the glTF or GLB file `path` (its bytes are `bytes`) within `limits`.
-pub fn read(path: &Path, bytes: &[u8], limits: &ImportLimits) -> Result<RawMesh, ConvertError> {
+/// Reads the glTF or GLB file `path` (its bytes are `bytes`) within `limits`: every mesh of
+/// its scene, or with `only` the meshes whose node or mesh has that name; the meshes on the
+/// same skeleton that `body` chooses are read as the body ([`RawMesh::body`]).
+pub fn read(
+    path: &Path,
+    bytes: &[u8],
+    limits: &ImportLimits,
+    (only, body): (Option<&str>, &Body),
+) -> Result<RawMesh, ConvertError> {
+    let file = || path.to_path_buf();
+    let error = |reason: String| ConvertError::Gltf { file: file(), reason };
+    let (document, buffers) = open(path, bytes, limits)?;
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let anywhere = limits.outside_references;
+    let mut budget = Budget::new(limits);
+    let scene = placements(&document, &buffers, &mut budget).map_err(error)?;
+    let names: Vec<String> = scene.meshes.iter().map(|p| p.name.clone()).collect();
+    let chosen: Vec<&Placed> =
+        scene.meshes.iter().filter(|p| only.is_none_or(|n| p.answers_to(n))).collect();
+    if let (Some(name), true) = (only, chosen.is_empty()) {
+        return Err(ConvertError::NoSuchMesh { file: file(), name: name.into(), meshes: names });
+    }
+    let mut reader =
+        Reader { file: file(), buffers, mesh: RawMesh::default(), dir, anywhere, budget };
+    // One skeleton: the first chosen skinned mesh's skin (meshes on another are not skinned).
+    let skin = chosen.iter().find_map(|p| p.skin.as_ref().map(|s| (s.index(), p.transform)));
+    let joints = match &skin {
+        Some((index, bind)) => {
+            let skin = document.skins().nth(*index);
+            let skin = skin.ok_or_else(|| error(format!("skins[{index}] does not exist")))?;
+            reader.skeleton(&skin, &scene.parents, *bind)?
+        }
+        None => Vec::new(),
+    };
+    for placed in chosen {
+        let on_skin = placed.skin.as_ref().filter(|s| Some(s.index()) == skin.map(|s| s.0));
+        if placed.skin.is_some() && on_skin.is_none() {
+            reader
+                .note(format!("mesh {} is skinned to another skeleton: not skinned", placed.name));
+        }
+        reader.add_mesh(&placed.mesh, placed.transform, on_skin.map(|_| &joints[..]))?;
+    }
+    let Some((index, _)) = skin else { return Ok(reader.mesh) };
+    // The body: the other meshes on the same skeleton (or those named), read the same way.
+    let is_body = |p: &Placed| {
+        let on_skin = p.skin.as_ref().is_some_and(|s| s.index() == index);
+        let not_worn = !only.is_some_and(|n| p.answers_to(n)) && only.is_some();
+        on_skin
+            && match body {
+                Body::Others => not_worn,
+                Body::Named(name) => p.answers_to(name),
+                Body::Off => false,
+            }
+    };
+    let worn = std::mem::take(&mut reader.mesh);
+    for placed in scene.meshes.iter().filter(|p| is_body(p)) {
+        reader.add_mesh(&placed.mesh, placed.transform, Some(&joints[..]))?;
+    }
+    let body = std::mem::replace(&mut reader.mesh, worn);
+    let bound = body.positions.into_iter().zip(body.joint_weights);
+    reader.mesh.body = bound.map(|(p, (j, w))| (p, j, w)).collect();
+    Ok(reader.mesh)
+}
+
+/// The validated document of the glTF or GLB file `path` (its bytes are `bytes`) and its
+/// buffers, read within `limits`: what the mesh and the animation readers start from.
+pub(crate) fn open(
+    path: &Path,
+    bytes: &[u8],
+    limits: &ImportLimits,
+) -> Result<(gltf::Document, Vec<gltf::buffer::Data>), ConvertError> {
     let file = || path.to_path_buf();
     let error = |reason: String| ConvertError::Gltf { file: file(), reason };
     let gltf::Gltf { document, blob } =
@@ -41,16 +110,8 @@ pub fn read(path: &Path, bytes: &[u8], limits: &ImportLimits) -> Result<RawMesh,
     }
     let document = validate(document).map_err(error)?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let anywhere = limits.outside_references;
-    let buffers = load_buffers(&document, &dir, anywhere, blob).map_err(error)?;
-    let mut budget = Budget::new(limits);
-    let placements = placements(&document, &buffers, &mut budget).map_err(error)?;
-    let mut reader =
-        Reader { file: file(), buffers, mesh: RawMesh::default(), dir, anywhere, budget };
-    for (mesh, transform) in placements {
-        reader.add_mesh(&mesh, transform)?;
-    }
-    Ok(reader.mesh)
+    let buffers = load_buffers(&document, &dir, limits.outside_references, blob).map_err(error)?;
+    Ok((document, buffers))
 }
 
 /// The document's buffers: the GLB's binary chunk, `data:` URIs, and files inside the mesh's
@@ -173,15 +234,54 @@ fn validate(document: gltf::Document) -> Result<gltf::Document, String> {
     }
 }
 
+/// A mesh placed in the scene: by which node, with which transform to the world and skin.
+struct Placed<'d> {
+    mesh: gltf::Mesh<'d>,
+    /// The node's name (or the mesh's, or "mesh N").
+    name: String,
+    mesh_name: Option<String>,
+    transform: Mat4,
+    skin: Option<gltf::Skin<'d>>,
+}
+
+impl Placed<'_> {
+    /// True when the node or the mesh is called `name`.
+    fn answers_to(&self, name: &str) -> bool {
+        self.name == name || self.mesh_name.as_deref() == Some(name)
+    }
+}
+
+/// The scene's meshes, and each node's parent.
+struct Scene<'d> {
+    meshes: Vec<Placed<'d>>,
+    parents: HashMap<usize, usize>,
+}
+
 /// Every mesh to read, with the transform that takes it to the world.
 fn placements<'d>(
     document: &'d gltf::Document,
     buffers: &[gltf::buffer::Data],
     budget: &mut Budget,
-) -> Result<Vec<(gltf::Mesh<'d>, Mat4)>, String> {
-    let Some(scene) = document.default_scene().or_else(|| document.scenes().next()) else {
-        return Ok(document.meshes().map(|m| (m, Mat4::IDENTITY)).collect());
+) -> Result<Scene<'d>, String> {
+    let unplaced = |m: gltf::Mesh<'d>| Placed {
+        name: m.name().map_or_else(|| format!("mesh {}", m.index()), str::to_string),
+        mesh_name: m.name().map(str::to_string),
+        mesh: m,
+        transform: Mat4::IDENTITY,
+        skin: None,
     };
+    let Some(scene) = document.default_scene().or_else(|| document.scenes().next()) else {
+        return Ok(Scene {
+            meshes: document.meshes().map(unplaced).collect(),
+            parents: HashMap::new(),
+        });
+    };
+    let mut parents = HashMap::new();
+    for node in document.nodes() {
+        for child in node.children() {
+            parents.insert(child.index(), node.index());
+        }
+    }
     let mut world = HashMap::new();
     let mut stack: Vec<(gltf::Node, Mat4)> = scene.nodes().map(|n| (n, Mat4::IDENTITY)).collect();
     let limit = 4 * document.nodes().len() + 4;
@@ -205,9 +305,16 @@ fn placements<'d>(
             Some(skin) => bind_pose(&skin, &world, buffers, budget).unwrap_or(Mat4::IDENTITY),
             None => world[&node.index()],
         };
-        out.push((mesh, transform));
+        let name = node.name().map(str::to_string);
+        let placed = unplaced(mesh);
+        out.push(Placed {
+            name: name.unwrap_or(placed.name),
+            transform,
+            skin: node.skin(),
+            ..placed
+        });
     }
-    Ok(out)
+    Ok(Scene { meshes: out, parents })
 }
 
 /// The transform of a skinned mesh in its bind pose: joint 0's world transform times its
@@ -239,12 +346,74 @@ struct Reader {
 }
 
 impl Reader {
+    /// Adds `note` to the mesh's notes, once.
+    fn note(&mut self, note: String) {
+        if !self.mesh.notes.contains(&note) {
+            self.mesh.notes.push(note);
+        }
+    }
+
+    /// The joints of `skin`, parents first ([`crate::rigging`]), for a mesh placed in the
+    /// world by `bind`; the mesh's skeleton is set to them. Each joint's index in the skin is
+    /// mapped to its place in the result by `self.joint_order`.
+    fn skeleton(
+        &mut self,
+        skin: &gltf::Skin,
+        parents: &HashMap<usize, usize>,
+        bind: Mat4,
+    ) -> Result<Vec<u16>, ConvertError> {
+        let nodes: Vec<gltf::Node> = skin.joints().collect();
+        if nodes.len() > springmesh_core::model::MAX_JOINTS {
+            let reason = format!("skin {} has {} joints", skin.index(), nodes.len());
+            return Err(ConvertError::Gltf { file: self.file.clone(), reason });
+        }
+        let inverse_binds = match skin.inverse_bind_matrices() {
+            Some(a) => read_vectors::<16>(&a, &self.buffers, &mut self.budget)
+                .map_err(|e| self.accessor_error(&a, e))?,
+            None => vec![Mat4::IDENTITY.to_cols_array(); nodes.len()],
+        };
+        let names = nodes
+            .iter()
+            .map(|n| n.name().map_or_else(|| format!("joint {}", n.index()), str::to_string));
+        let index_of: HashMap<usize, usize> =
+            nodes.iter().enumerate().map(|(k, n)| (n.index(), k)).collect();
+        // A joint's parent: its nearest ancestor in the skin (a chain of at most every node).
+        let parent = |node: usize| {
+            let mut at = node;
+            for _ in 0..=parents.len() {
+                at = *parents.get(&at)?;
+                if let Some(&k) = index_of.get(&at) {
+                    return Some(k);
+                }
+            }
+            None
+        };
+        let back = bind.inverse();
+        let joints: Vec<(String, Option<usize>, Mat4)> = names
+            .zip(&nodes)
+            .enumerate()
+            .map(|(k, (name, node))| {
+                let ib = inverse_binds.get(k).map_or(Mat4::IDENTITY, Mat4::from_cols_array);
+                (name, parent(node.index()), ib * back)
+            })
+            .collect();
+        let (skeleton, order) = crate::rigging::parents_first(joints);
+        self.mesh.skeleton = skeleton;
+        Ok(order)
+    }
+
     fn accessor_error(&self, accessor: &gltf::Accessor, reason: String) -> ConvertError {
         ConvertError::Accessor { file: self.file.clone(), accessor: accessor.index(), reason }
     }
 
-    /// Adds every primitive of `mesh`, transformed by `transform`.
-    fn add_mesh(&mut self, mesh: &gltf::Mesh, transform: Mat4) -> Result<(), ConvertError> {
+    /// Adds every primitive of `mesh`, transformed by `transform`; `joints` maps a skinned
+    /// mesh's joint indices to the skeleton's.
+    fn add_mesh(
+        &mut self,
+        mesh: &gltf::Mesh,
+        transform: Mat4,
+        joints: Option<&[u16]>,
+    ) -> Result<(), ConvertError> {
         for primitive in mesh.primitives() {
             let Some(positions) = primitive.get(&gltf::Semantic::Positions) else { continue };
             self.take(&primitive, &positions)?;
@@ -287,6 +456,7 @@ impl Reader {
                 self.mesh.positions.push(p);
             }
             self.painted(&primitive, base as usize, count)?;
+            self.weights(&primitive, joints, count)?;
             let uv_base = self.mesh.uvs.len() as u32;
             let has_uvs = match primitive.get(&gltf::Semantic::TexCoords(0)) {
                 Some(a) => {
@@ -359,6 +529,49 @@ impl Reader {
             }
         }
         self.mesh.pad_columns();
+        Ok(())
+    }
+
+    /// Reads the joints and weights (`JOINTS_0`, `WEIGHTS_0`) of `primitive`'s `count`
+    /// vertices when the mesh is on the skeleton (`joints` maps its joint indices), weights
+    /// normalised; none (all zero) otherwise, or for a joint the skin does not have.
+    fn weights(
+        &mut self,
+        primitive: &gltf::Primitive,
+        joints: Option<&[u16]>,
+        count: usize,
+    ) -> Result<(), ConvertError> {
+        let read = |reader: &mut Self, semantic| match (joints, primitive.get(&semantic)) {
+            (Some(_), Some(a)) => read_vectors::<4>(&a, &reader.buffers, &mut reader.budget)
+                .map(Some)
+                .map_err(|e| reader.accessor_error(&a, e)),
+            _ => Ok(None),
+        };
+        let ids = read(self, gltf::Semantic::Joints(0))?;
+        let weights = read(self, gltf::Semantic::Weights(0))?;
+        let (Some(map), Some(ids), Some(weights)) = (joints, ids, weights) else {
+            self.mesh.joint_weights.extend(std::iter::repeat_n(([0; 4], [0.0; 4]), count));
+            return Ok(());
+        };
+        for k in 0..count {
+            let (id, w) = (
+                ids.get(k).copied().unwrap_or_default(),
+                weights.get(k).copied().unwrap_or_default(),
+            );
+            let mut out = ([0u16; 4], [0.0f32; 4]);
+            for slot in 0..4 {
+                let joint = map.get(id[slot] as usize).copied();
+                if let Some(j) = joint.filter(|_| w[slot].is_finite() && w[slot] > 0.0) {
+                    out.0[slot] = j;
+                    out.1[slot] = w[slot];
+                }
+            }
+            let sum: f32 = out.1.iter().sum();
+            if sum > 0.0 {
+                out.1 = out.1.map(|w| w / sum);
+            }
+            self.mesh.joint_weights.push(out);
+        }
         Ok(())
     }
 

@@ -1,6 +1,7 @@
 //! Reading mesh files into a [`RawMesh`].
 
 mod accessor;
+pub mod animation;
 mod gltf;
 mod limits;
 mod obj;
@@ -44,16 +45,29 @@ impl MeshFormat {
     }
 }
 
-/// Reads the mesh file `path` (whose contents are `bytes`) within `limits`.
+/// Reads the mesh file `path` (whose contents are `bytes`) within `limits`: all of it, or with
+/// `only` the meshes of a glTF file whose node or mesh has that name (an OBJ file has none).
 ///
 /// The third-party parsers run behind `catch_unwind`: should one of them panic on a file it
 /// does not expect, the result is an error naming the file, not a crash.
-pub fn read(path: &Path, bytes: &[u8], limits: &ImportLimits) -> Result<RawMesh, ConvertError> {
+pub fn read(
+    path: &Path,
+    bytes: &[u8],
+    limits: &ImportLimits,
+    (only, body): (Option<&str>, &crate::Body),
+) -> Result<RawMesh, ConvertError> {
     let format = MeshFormat::of(path, bytes)
         .ok_or_else(|| ConvertError::UnknownFormat { file: path.to_path_buf() })?;
     let parse = AssertUnwindSafe(|| match format {
-        MeshFormat::Obj => obj::read(path, bytes, limits),
-        MeshFormat::Gltf => gltf::read(path, bytes, limits),
+        MeshFormat::Obj => match only {
+            Some(name) => Err(ConvertError::NoSuchMesh {
+                file: path.to_path_buf(),
+                name: name.to_string(),
+                meshes: Vec::new(),
+            }),
+            None => obj::read(path, bytes, limits),
+        },
+        MeshFormat::Gltf => gltf::read(path, bytes, limits, (only, body)),
     });
     PARSING.set(true);
     let parsed = catch_unwind(parse);

@@ -2,7 +2,7 @@
 //! `.spring` file a record after the metadata (docs/file-format.md, "Rig").
 
 use crate::bounded;
-use crate::model::{Joint, RIG_WEIGHTS, Rig};
+use crate::model::{Joint, JointCollider, Obstacle, RIG_WEIGHTS, Rig};
 use glam::Mat4;
 use serde::{Deserialize, Serialize};
 
@@ -14,6 +14,15 @@ pub(crate) struct RigFile {
     joints: Vec<JointRecord>,
     #[serde(default, deserialize_with = "bounded::vec")]
     nodes: Vec<BindingRecord>,
+    #[serde(default, deserialize_with = "bounded::vec")]
+    colliders: Vec<JointColliderRecord>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JointColliderRecord {
+    joint: u16,
+    collider: Obstacle,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -49,7 +58,11 @@ impl From<&Rig> for RigFile {
             weights,
             max_distance,
         });
-        RigFile { joints: joints.collect(), nodes: nodes.collect() }
+        let colliders = r
+            .colliders
+            .iter()
+            .map(|c| JointColliderRecord { joint: c.joint, collider: c.collider });
+        RigFile { joints: joints.collect(), nodes: nodes.collect(), colliders: colliders.collect() }
     }
 }
 
@@ -60,7 +73,10 @@ impl From<RigFile> for Rig {
             parent: j.parent,
             inverse_bind: Mat4::from_cols_array(&j.inverse_bind),
         });
-        let mut rig = Rig { joints: joints.collect(), ..Rig::default() };
+        let colliders =
+            f.colliders.into_iter().map(|c| JointCollider { joint: c.joint, collider: c.collider });
+        let mut rig =
+            Rig { joints: joints.collect(), colliders: colliders.collect(), ..Rig::default() };
         for b in f.nodes {
             rig.node_joints.push(b.joints);
             rig.node_weights.push(b.weights);

@@ -20,7 +20,12 @@
 //! r_i = 0 makes the node kinematic: it is one of the model's anchors and follows s_i exactly.
 //! A node without one (`None`) is free. The simulation applies them in
 //! [`crate::sim::constraints::rig`].
+//!
+//! The body the model is worn on travels with the rig as colliders riding on joints
+//! ([`JointCollider`]): a pose moves each by its joint's J_k B_k, so they pass their velocity
+//! to the cloth ([`crate::sim::contacts::moving`]).
 
+use super::Obstacle;
 use glam::{Mat4, Vec3};
 
 /// Most joints one node is bound to: glTF's JOINTS_0/WEIGHTS_0.
@@ -43,6 +48,16 @@ pub struct Joint {
     pub inverse_bind: Mat4,
 }
 
+/// A collider that moves with a joint: the body a cloth is worn on (a torso's capsule).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointCollider {
+    /// The joint it rides on.
+    pub joint: u16,
+    /// Its shape and surface at the rest pose, in the model's frame: a pose moves it by the
+    /// joint's skinning matrix J B.
+    pub collider: Obstacle,
+}
+
 /// A skeleton and each node's binding to it, one column per field (module doc).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Rig {
@@ -54,6 +69,8 @@ pub struct Rig {
     pub node_weights: Vec<[f32; RIG_WEIGHTS]>,
     /// Per node, how far it may move from its skinned position (m); `None`: free.
     pub max_distance: Vec<Option<f32>>,
+    /// The body the model is worn on, as colliders riding on the joints.
+    pub colliders: Vec<JointCollider>,
 }
 
 impl Rig {
@@ -90,7 +107,11 @@ impl Rig {
 
     /// The rig of the nodes `keep` keeps, in order (the bindings of the others dropped).
     pub fn retained(&self, keep: impl Fn(usize) -> bool) -> Rig {
-        let mut rig = Rig { joints: self.joints.clone(), ..Rig::default() };
+        let mut rig = Rig {
+            joints: self.joints.clone(),
+            colliders: self.colliders.clone(),
+            ..Rig::default()
+        };
         let nodes = self.node_joints.iter().zip(&self.node_weights).zip(&self.max_distance);
         for (_, ((&joints, &weights), &r)) in nodes.enumerate().filter(|(i, _)| keep(*i)) {
             rig.node_joints.push(joints);
@@ -124,6 +145,7 @@ mod tests {
             node_joints: vec![[0, 1, 0, 0]],
             node_weights: vec![[0.5, 0.5, 0.0, 0.0]],
             max_distance: vec![Some(0.1)],
+            colliders: Vec::new(),
         };
         let rest = Vec3::new(1.0, 1.0, 0.0);
         assert_eq!(rig.skinned(0, rest, &rig.skinning(&rig.rest_pose())), rest);

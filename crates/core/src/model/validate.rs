@@ -345,6 +345,15 @@ fn rig_problems(rig: &super::Rig, nodes: usize, out: &mut Vec<Problem>) {
             ));
         }
     }
+    for (k, c) in rig.colliders.iter().enumerate() {
+        let mut checks = Vec::new();
+        super::world::obstacle_checks(&c.collider, k, &mut checks);
+        if usize::from(c.joint) >= joints {
+            bad(format!("collider {k}: joint {} does not exist ({joints} joints)", c.joint));
+        } else if let Some((field, _, must)) = checks.into_iter().find(|c| !c.1) {
+            bad(format!("{field} (a collider on a joint) must be {must}"));
+        }
+    }
     let columns = [rig.node_joints.len(), rig.node_weights.len(), rig.max_distance.len()];
     if columns.iter().any(|&n| n != nodes) {
         bad(format!("{columns:?} bindings for {nodes} nodes"));

@@ -3,7 +3,7 @@
 //! it is applied: [`crate::sim::forces::air`], [`crate::sim::forces::pressure`], [`crate::sim::contacts::collision`].
 
 use super::SimParams;
-use glam::{Quat, Vec3};
+use glam::{Mat4, Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
 /// Density of air at sea level and 15 °C (kg/m³; International Standard Atmosphere).
@@ -179,6 +179,23 @@ impl Shape {
             }
             Shape::Box { half_extents, rotation, .. } => {
                 Shape::Box { center: at, half_extents, rotation: turn * rotation }
+            }
+        }
+    }
+
+    /// The shape moved by the rigid transform `m` (its scale, if any, is not applied to radii
+    /// and sizes): how a collider riding on a joint follows the joint.
+    pub fn transformed(&self, m: Mat4) -> Shape {
+        let (_, turn, _) = m.to_scale_rotation_translation();
+        let at = |p: Vec3| m.transform_point3(p);
+        match *self {
+            Shape::Plane { point, normal } => {
+                Shape::Plane { point: at(point), normal: turn * normal }
+            }
+            Shape::Sphere { center, radius } => Shape::Sphere { center: at(center), radius },
+            Shape::Capsule { a, b, radius } => Shape::Capsule { a: at(a), b: at(b), radius },
+            Shape::Box { center, half_extents, rotation } => {
+                Shape::Box { center: at(center), half_extents, rotation: turn * rotation }
             }
         }
     }

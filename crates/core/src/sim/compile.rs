@@ -124,8 +124,11 @@ impl Compiled {
             rig: None,
         };
         compiled.rig = model.rig.as_ref().map(|rig| {
-            let (anchors, free) = (&compiled.anchors.nodes, &compiled.nodes.free);
-            Posed::new(rig, model.nodes.positions(), anchors, free)
+            // The body the model is worn on collides as the model's colliders do, after them.
+            let base = compiled.params.colliders.len();
+            compiled.params.colliders.extend(rig.colliders.iter().map(|c| c.collider));
+            let (anchors, free) = (&compiled.anchors.nodes[..], &compiled.nodes.free[..]);
+            Posed::new(rig, model.nodes.positions(), (anchors, free), base)
         });
         compiled.ready_tethers();
         compiled

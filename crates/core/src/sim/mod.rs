@@ -454,6 +454,17 @@ impl Simulation {
         let targets: Vec<Vec3A> =
             posed.leashed.iter().map(|&i| posed.skinned(i, &skinning)).collect();
         posed.target = targets;
+        let base = posed.collider_base;
+        let moved: Vec<(usize, Shape)> = (posed.rig.colliders.iter().enumerate())
+            .filter_map(|(k, c)| {
+                let m = skinning.get(usize::from(c.joint))?;
+                Some((base + k, c.collider.shape.transformed(*m)))
+            })
+            .collect();
+        for (index, shape) in moved {
+            // A collider the game replaced through params_mut is no longer the rig's: skipped.
+            self.move_collider(index, shape).ok();
+        }
         Ok(())
     }
 

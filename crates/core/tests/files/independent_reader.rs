@@ -113,6 +113,8 @@ type SkinVertex = ([f32; 3], [u32; 4], [f32; 4]);
 type Joint = (String, Option<u16>, [f32; 16]);
 /// A node's binding: joints, weights, max distance.
 type Binding = ([u16; 4], [f32; 4], Option<f32>);
+/// A rig: joints, bindings, colliders on joints.
+type RigRecord = (Vec<Joint>, Vec<Binding>, Vec<(u16, Obstacle)>);
 type Skin = (Vec<SkinVertex>, Vec<([u32; 3], Option<[u32; 3]>)>, Vec<[f32; 2]>);
 
 #[derive(Debug, PartialEq)]
@@ -144,7 +146,7 @@ struct Model {
     source: Option<String>,
     conversion: Vec<(String, String)>,
     /// Version 7's rig: joints, then one binding per node.
-    rig: Option<(Vec<Joint>, Vec<Binding>)>,
+    rig: Option<RigRecord>,
 }
 
 fn read(file: &[u8]) -> Result<Model, String> {
@@ -180,25 +182,13 @@ fn read(file: &[u8]) -> Result<Model, String> {
         let uvs = c.list(|c| Ok([c.f32()?, c.f32()?]))?;
         ((nodes, springs, anchors, faces, uvs), None)
     };
-    let floats = |c: &mut Cursor, n: usize| (0..n).map(|_| c.f32()).collect::<Result<Vec<_>, _>>();
-    let surface = |c: &mut Cursor| -> Result<[f32; 2], String> { Ok([c.f32()?, c.f32()?]) };
     let air = |c: &mut Cursor| -> Result<Air, String> {
         let f = floats(c, 8)?;
         let mut a = [0.0; 8];
         a.copy_from_slice(&f);
         Ok((a, c.u64()?))
     };
-    let obstacle = |c: &mut Cursor| -> Result<Obstacle, String> {
-        let variant = c.u32()?;
-        let fields = match variant {
-            0 => 6,
-            1 => 4,
-            2 => 7,
-            3 => 10,
-            v => return Err(format!("shape {v}")),
-        };
-        Ok((variant, floats(c, fields)?, surface(c)?))
-    };
+
     let model = Model {
         nodes,
         springs,
@@ -230,8 +220,31 @@ fn read(file: &[u8]) -> Result<Model, String> {
     Ok(model)
 }
 
-/// The rig record: a list of joints, then a list of bindings.
-fn rig(c: &mut Cursor) -> Result<(Vec<Joint>, Vec<Binding>), String> {
+/// `n` floats.
+fn floats(c: &mut Cursor, n: usize) -> Result<Vec<f32>, String> {
+    (0..n).map(|_| c.f32()).collect()
+}
+
+/// A surface: friction and restitution.
+fn surface(c: &mut Cursor) -> Result<[f32; 2], String> {
+    Ok([c.f32()?, c.f32()?])
+}
+
+/// A collider: its shape's variant and fields, then its surface.
+fn obstacle(c: &mut Cursor) -> Result<Obstacle, String> {
+    let variant = c.u32()?;
+    let fields = match variant {
+        0 => 6,
+        1 => 4,
+        2 => 7,
+        3 => 10,
+        v => return Err(format!("shape {v}")),
+    };
+    Ok((variant, floats(c, fields)?, surface(c)?))
+}
+
+/// The rig record: a list of joints, a list of bindings, then a list of colliders on joints.
+fn rig(c: &mut Cursor) -> Result<RigRecord, String> {
     let joint = |c: &mut Cursor| {
         let (name, parent) = (c.string()?, c.option(Cursor::u16)?);
         let mut matrix = [0.0; 16];
@@ -245,7 +258,8 @@ fn rig(c: &mut Cursor) -> Result<(Vec<Joint>, Vec<Binding>), String> {
         let weights = [c.f32()?, c.f32()?, c.f32()?, c.f32()?];
         Ok((joints, weights, c.option(Cursor::f32)?))
     };
-    Ok((c.list(joint)?, c.list(binding)?))
+    let collider = |c: &mut Cursor| Ok((c.u16()?, obstacle(c)?));
+    Ok((c.list(joint)?, c.list(binding)?, c.list(collider)?))
 }
 
 type Arrays =
@@ -520,11 +534,24 @@ fn independent_reader_decodes_a_rig() {
             .map(|i| if i == 0 { [0.0; 4] } else { [0.25, 0.75, 0.0, 0.0] })
             .collect(),
         max_distance: (0..n).map(|i| (i > 1).then_some(0.01 * i as f32)).collect(),
+        colliders: vec![springmesh_core::model::JointCollider {
+            joint: 1,
+            collider: springmesh_core::model::Obstacle {
+                shape: springmesh_core::model::Shape::Capsule {
+                    a: glam::Vec3::ZERO,
+                    b: glam::Vec3::Y,
+                    radius: 0.1,
+                },
+                surface: springmesh_core::model::Surface::default(),
+            },
+        }],
     };
     model.rig = Some(rig.clone());
     let file = io::encode(&model, FileFormat::Binary, Path::new("rig.spring")).expect("encodes");
     assert_eq!(io::decode(&file, Path::new("rig.spring")).expect("loads"), model);
-    let (joints, bindings) = read(&file).expect("the document describes it").rig.expect("rig");
+    let (joints, bindings, colliders) =
+        read(&file).expect("the document describes it").rig.expect("rig");
+    assert_eq!(colliders, vec![(1, (2, vec![0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.1], [0.5, 0.0]))]);
     let expected: Vec<Joint> = rig
         .joints
         .iter()

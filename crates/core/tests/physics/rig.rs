@@ -36,6 +36,7 @@ fn strip() -> SpringModel {
         node_joints: vec![[0; 4]; n],
         node_weights: vec![[1.0, 0.0, 0.0, 0.0]; n],
         max_distance: (0..n).map(|k| Some(0.02 * (k / COLUMNS) as f32)).collect(),
+        colliders: Vec::new(),
     });
     m
 }

@@ -28,7 +28,7 @@ impl ConvertForm {
             && self.mesh.as_ref() != Some(path)
         {
             self.mesh = Some(path.clone());
-            self.options = options.clone();
+            self.options = (**options).clone();
         }
     }
 }

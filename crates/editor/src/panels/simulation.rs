@@ -193,7 +193,7 @@ fn solid_options(doc: &Document) -> Option<ConvertOptions> {
         solid: Some(SolidOptions::default()),
         bend: false,
         mass: MassMode::Density { density: DEFAULT_DENSITY },
-        ..options.clone()
+        ..(**options).clone()
     })
 }
 

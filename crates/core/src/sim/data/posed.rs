@@ -19,12 +19,20 @@ pub(crate) struct Posed {
     /// Their skinned positions at the start and at the end of the step.
     pub start: Vec<Vec3A>,
     pub target: Vec<Vec3A>,
+    /// The index of the rig's first collider among the simulation's colliders (they follow
+    /// the model's own).
+    pub collider_base: usize,
 }
 
 impl Posed {
     /// The rig of a model whose nodes rest at `rest`, with `anchors` anchored and `free[i]`
     /// zero for them; at rest.
-    pub fn new(rig: &Rig, rest: &[Vec3], anchors: &[u32], free: &[f32]) -> Posed {
+    pub fn new(
+        rig: &Rig,
+        rest: &[Vec3],
+        (anchors, free): (&[u32], &[f32]),
+        collider_base: usize,
+    ) -> Posed {
         let bound = |i: usize| rig.node_weights.get(i).is_some_and(|w| w.iter().sum::<f32>() > 0.0);
         let kinematic = anchors.iter().enumerate().filter(|(_, n)| bound(**n as usize));
         let mut leashed = Vec::new();
@@ -47,6 +55,7 @@ impl Posed {
             reach,
             start: at.clone(),
             target: at,
+            collider_base,
         }
     }
 

@@ -1,0 +1,279 @@
+//! # Animation clips of a glTF file, sampled into joint poses
+//!
+//! A glTF animation is a set of channels, each driving one node's translation, rotation or
+//! scale through a sampler: key times t_0 < t_1 < … and values, interpolated as the
+//! specification says (glTF 2.0, "Animations", Appendix C):
+//!
+//! ```text
+//! STEP:        v(t) = v_k                                   for t_k ≤ t < t_{k+1}
+//! LINEAR:      v(t) = (1 − s) v_k + s v_{k+1}               s = (t − t_k) / (t_{k+1} − t_k)
+//!              rotations: slerp(q_k, q_{k+1}, s)
+//! CUBICSPLINE: v(t) = (2s³ − 3s² + 1) v_k + (s³ − 2s² + s) Δ b_k
+//!                   + (−2s³ + 3s²) v_{k+1} + (s³ − s²) Δ a_{k+1}      Δ = t_{k+1} − t_k
+//!              (each key stores an in-tangent a, the value v and an out-tangent b;
+//!               rotations are normalised after)
+//! ```
+//!
+//! Before the first key a channel holds its first value, after the last its last. A node no
+//! channel drives keeps the translation, rotation and scale of the file. Each node's world
+//! matrix is its parent's times its own T·R·S, so an animated armature above the joints counts.
+//! A pose is asked for by joint name (a model's rig keeps the names of the file it came from).
+
+use super::accessor::read_vectors;
+use super::gltf::open;
+use super::limits::{Budget, ImportLimits};
+use crate::ConvertError;
+use glam::{Mat4, Quat, Vec3, Vec4};
+use gltf::animation::{Interpolation, Property};
+use std::path::{Path, PathBuf};
+
+/// One node's rest transform and place in the hierarchy.
+#[derive(Clone, Debug)]
+struct Node {
+    name: Option<String>,
+    parent: Option<usize>,
+    translation: Vec3,
+    rotation: Quat,
+    scale: Vec3,
+}
+
+/// One channel: a node's property over time.
+#[derive(Clone, Debug)]
+struct Channel {
+    node: usize,
+    property: Property,
+    interpolation: Interpolation,
+    times: Vec<f32>,
+    /// Per key its value (x, y, z[, w]); CUBICSPLINE: in-tangent, value, out-tangent per key.
+    values: Vec<Vec4>,
+}
+
+/// A clip of a glTF file: its nodes and the channels that move them.
+#[derive(Clone, Debug)]
+pub struct Clip {
+    /// The clip's name.
+    pub name: String,
+    /// Its length (s): the last key of any channel.
+    pub duration: f32,
+    nodes: Vec<Node>,
+    /// Nodes, parents first.
+    order: Vec<usize>,
+    channels: Vec<Channel>,
+}
+
+impl Clip {
+    /// Reads the clip called `name` from the glTF or GLB file `path` (its bytes `bytes`).
+    /// Errors name the clips the file has when none is called so.
+    pub fn read(path: &Path, bytes: &[u8], name: &str) -> Result<Clip, ConvertError> {
+        let limits = ImportLimits::default();
+        let (document, buffers) = open(path, bytes, &limits)?;
+        let file = || path.to_path_buf();
+        let Some(animation) = document.animations().find(|a| a.name() == Some(name)) else {
+            let clips = document.animations().filter_map(|a| a.name().map(str::to_string));
+            return Err(ConvertError::NoSuchClip {
+                file: file(),
+                name: name.into(),
+                clips: clips.collect(),
+            });
+        };
+        let nodes = nodes(&document);
+        let order = parents_first(&nodes);
+        let mut budget = Budget::new(&limits);
+        let mut channels = Vec::new();
+        for channel in animation.channels() {
+            let sampler = channel.sampler();
+            let times = read_vectors::<1>(&sampler.input(), &buffers, &mut budget)
+                .map_err(|e| accessor(file(), &sampler.input(), e))?;
+            let output = sampler.output();
+            let values: Vec<Vec4> = match channel.target().property() {
+                Property::Rotation => read_vectors::<4>(&output, &buffers, &mut budget)
+                    .map(|v| v.into_iter().map(Vec4::from_array).collect()),
+                Property::Translation | Property::Scale => {
+                    read_vectors::<3>(&output, &buffers, &mut budget)
+                        .map(|v| v.into_iter().map(|[x, y, z]| Vec4::new(x, y, z, 0.0)).collect())
+                }
+                // Morph target weights move no joint.
+                Property::MorphTargetWeights => continue,
+            }
+            .map_err(|e| accessor(file(), &output, e))?;
+            let interpolation = sampler.interpolation();
+            let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+            let times: Vec<f32> = times.into_iter().map(|[t]| t).collect();
+            let increasing = times.windows(2).all(|w| w[0] < w[1]);
+            if times.is_empty() || values.len() != per_key * times.len() || !increasing {
+                let reason = format!(
+                    "animation \"{name}\": a sampler's {} keys (increasing: {increasing}) do not match its {} values",
+                    times.len(),
+                    values.len()
+                );
+                return Err(ConvertError::Gltf { file: file(), reason });
+            }
+            let node = channel.target().node().index();
+            let property = channel.target().property();
+            channels.push(Channel { node, property, interpolation, times, values });
+        }
+        let duration =
+            channels.iter().filter_map(|c| c.times.last()).fold(0.0f32, |a, &b| a.max(b));
+        Ok(Clip { name: name.into(), duration, nodes, order, channels })
+    }
+
+    /// The world matrices, at time `t` (s), of the nodes called `joints`, in that order; the
+    /// first name no node has is the error.
+    pub fn pose(&self, t: f32, joints: &[&str]) -> Result<Vec<Mat4>, String> {
+        let index: Vec<usize> = joints
+            .iter()
+            .map(|&j| {
+                self.nodes
+                    .iter()
+                    .position(|n| n.name.as_deref() == Some(j))
+                    .ok_or_else(|| j.to_string())
+            })
+            .collect::<Result<_, _>>()?;
+        let world = self.world(t);
+        Ok(index.into_iter().map(|i| world[i]).collect())
+    }
+
+    /// Every node's world matrix at time `t`.
+    fn world(&self, t: f32) -> Vec<Mat4> {
+        let mut trs: Vec<(Vec3, Quat, Vec3)> =
+            self.nodes.iter().map(|n| (n.translation, n.rotation, n.scale)).collect();
+        for c in &self.channels {
+            let Some(node) = trs.get_mut(c.node) else { continue };
+            let v = sample(c, t);
+            match c.property {
+                Property::Translation => node.0 = v.truncate(),
+                Property::Rotation => node.1 = Quat::from_vec4(v).normalize(),
+                Property::Scale => node.2 = v.truncate(),
+                Property::MorphTargetWeights => {}
+            }
+        }
+        let mut world = vec![Mat4::IDENTITY; self.nodes.len()];
+        for &i in &self.order {
+            let (t, r, s) = trs[i];
+            let local = Mat4::from_scale_rotation_translation(s, r, t);
+            world[i] = self.nodes[i].parent.map_or(local, |p| world[p] * local);
+        }
+        world
+    }
+}
+
+/// The error of an accessor of `file` that cannot be read.
+fn accessor(file: PathBuf, a: &gltf::Accessor, reason: String) -> ConvertError {
+    ConvertError::Accessor { file, accessor: a.index(), reason }
+}
+
+/// Every node of `document` with its parent and rest transform.
+fn nodes(document: &gltf::Document) -> Vec<Node> {
+    let mut nodes: Vec<Node> = document
+        .nodes()
+        .map(|n| {
+            let (translation, rotation, scale) = n.transform().decomposed();
+            Node {
+                name: n.name().map(str::to_string),
+                parent: None,
+                translation: Vec3::from_array(translation),
+                rotation: Quat::from_array(rotation).normalize(),
+                scale: Vec3::from_array(scale),
+            }
+        })
+        .collect();
+    for n in document.nodes() {
+        for child in n.children() {
+            if let Some(c) = nodes.get_mut(child.index()) {
+                c.parent = Some(n.index());
+            }
+        }
+    }
+    nodes
+}
+
+/// The nodes' indices with every parent before its children (a node on a cycle is left out
+/// of its parent's chain: treated as a root).
+fn parents_first(nodes: &[Node]) -> Vec<usize> {
+    let depth = |i: usize| {
+        let mut d = 0;
+        let mut at = i;
+        while let Some(p) = nodes[at].parent {
+            d += 1;
+            at = p;
+            if d > nodes.len() {
+                break;
+            }
+        }
+        d
+    };
+    let mut order: Vec<usize> = (0..nodes.len()).collect();
+    order.sort_by_key(|&i| depth(i));
+    order
+}
+
+/// Channel `c`'s value at time `t` (module doc).
+fn sample(c: &Channel, t: f32) -> Vec4 {
+    let cubic = c.interpolation == Interpolation::CubicSpline;
+    let value = |k: usize| if cubic { c.values[3 * k + 1] } else { c.values[k] };
+    let last = c.times.len() - 1;
+    if t <= c.times[0] {
+        return value(0);
+    }
+    if t >= c.times[last] {
+        return value(last);
+    }
+    let k = c.times.partition_point(|&x| x <= t) - 1;
+    let (t0, t1) = (c.times[k], c.times[k + 1]);
+    let dt = t1 - t0;
+    let s = (t - t0) / dt;
+    let rotation = c.property == Property::Rotation;
+    match c.interpolation {
+        Interpolation::Step => value(k),
+        Interpolation::Linear if rotation => {
+            let (a, b) =
+                (Quat::from_vec4(value(k)).normalize(), Quat::from_vec4(value(k + 1)).normalize());
+            Vec4::from(a.slerp(b, s))
+        }
+        Interpolation::Linear => value(k).lerp(value(k + 1), s),
+        Interpolation::CubicSpline => {
+            let (s2, s3) = (s * s, s * s * s);
+            let out_tangent = c.values[3 * k + 2];
+            let in_tangent = c.values[3 * (k + 1)];
+            value(k) * (2.0 * s3 - 3.0 * s2 + 1.0)
+                + out_tangent * (dt * (s3 - 2.0 * s2 + s))
+                + value(k + 1) * (-2.0 * s3 + 3.0 * s2)
+                + in_tangent * (dt * (s3 - s2))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn channel(property: Property, interpolation: Interpolation, values: Vec<Vec4>) -> Channel {
+        Channel { node: 0, property, interpolation, times: vec![0.0, 1.0], values }
+    }
+
+    #[test]
+    fn samplers_interpolate_as_the_specification_says() {
+        let (a, b) = (Vec4::new(0.0, 0.0, 0.0, 0.0), Vec4::new(2.0, 4.0, 6.0, 0.0));
+        let linear = channel(Property::Translation, Interpolation::Linear, vec![a, b]);
+        assert_eq!(sample(&linear, 0.25), Vec4::new(0.5, 1.0, 1.5, 0.0));
+        assert_eq!(sample(&linear, -1.0), a, "before the first key: the first value");
+        assert_eq!(sample(&linear, 9.0), b, "after the last: the last");
+        let step = channel(Property::Translation, Interpolation::Step, vec![a, b]);
+        assert_eq!(sample(&step, 0.99), a);
+        // A quarter turn about y, half way: an eighth.
+        let q = Vec4::from(Quat::from_rotation_y(std::f32::consts::FRAC_PI_2));
+        let turn = channel(Property::Rotation, Interpolation::Linear, vec![Vec4::W, q]);
+        let half = Quat::from_vec4(sample(&turn, 0.5));
+        assert!(half.angle_between(Quat::from_rotation_y(std::f32::consts::FRAC_PI_4)) < 1e-5);
+        // Hermite with zero tangents: smoothstep between the values.
+        let zero = Vec4::ZERO;
+        let cubic = channel(
+            Property::Translation,
+            Interpolation::CubicSpline,
+            vec![zero, a, zero, zero, b, zero],
+        );
+        let v = sample(&cubic, 0.25);
+        let smooth = 3.0 * 0.25f32.powi(2) - 2.0 * 0.25f32.powi(3);
+        assert!((v - b * smooth).length() < 1e-6, "{v}");
+    }
+}

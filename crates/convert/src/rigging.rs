@@ -1,0 +1,256 @@
+//! # The rig of a worn mesh: the skeleton and painted max distances
+//!
+//! A cloth a character wears (a cape) is skinned to the character's skeleton in the modeler
+//! and exported with it (glTF: a skin's joints and inverse bind matrices, each vertex's
+//! `JOINTS_0`/`WEIGHTS_0`). The converter keeps both in the model's
+//! [`springmesh_core::model::Rig`], and reads how far each vertex may leave its skinned
+//! position from a painted scalar attribute:
+//!
+//! - `_MAX_DISTANCE` (metres): Jolt's max distance, NvCloth's motion constraint radius,
+//!   Unreal's MaxDistance map. 0 makes the node kinematic: it follows the skin exactly and is
+//!   anchored (as `_PIN` makes it: a pinned vertex has max distance 0);
+//! - vertices welded into one node take the smallest of their values (the strictest); a node
+//!   without one is free.
+//!
+//! Each node takes the joints and weights of the first vertex welded into it (welded
+//! vertices share a position and, from a modeler, their weights).
+//!
+//! The skeleton's joints are put parents first (glTF does not promise that order) so that a
+//! game can pose them in one pass.
+//!
+//! **The body.** The other meshes skinned to the same skeleton are the body the mesh is worn
+//! on; the converter fits one capsule per joint to the body's vertices that follow that joint
+//! most, stored as colliders riding on the joint ([`springmesh_core::model::JointCollider`]):
+//!
+//! ```text
+//! axis  d = the joint's bone direction at rest (its +y, glTF's and Blender's convention)
+//! centre c = the mean of the vertices
+//! a, b  = c + d min_v (v − c)·d,   c + d max_v (v − c)·d
+//! r     = max_v |(v − c) − ((v − c)·d) d|          (the farthest vertex from the axis)
+//! ```
+//!
+//! so every vertex of that part is inside its capsule: the cloth is kept off the drawn body,
+//! never let into it (a capsule bulges r past each end, over the neighbouring part, which the
+//! neighbour's capsule covers anyway). A joint followed by fewer than [`MIN_BODY_VERTICES`]
+//! vertices gets none.
+
+use crate::mesh::RawMesh;
+use glam::{Mat4, Vec3};
+use springmesh_core::model::{Joint, JointCollider, Obstacle, RIG_WEIGHTS, Rig, Shape, Surface};
+
+/// The name of the painted max distance.
+pub const MAX_DISTANCE: &str = "_MAX_DISTANCE";
+
+/// `joints` (name, parent index, inverse bind) put parents first, keeping their order
+/// otherwise; and for each joint of the input, its index in the result. A parent that is not
+/// an earlier joint of a chain (a cycle, an index out of range) is dropped: the joint is a root.
+pub(crate) fn parents_first(joints: Vec<(String, Option<usize>, Mat4)>) -> (Vec<Joint>, Vec<u16>) {
+    let n = joints.len();
+    let mut depth = vec![0usize; n];
+    for (k, d) in depth.iter_mut().enumerate() {
+        let mut at = k;
+        // Walk up at most n steps: a longer chain is a cycle.
+        while let Some(p) = joints.get(at).and_then(|j| j.1).filter(|&p| p < n) {
+            *d += 1;
+            at = p;
+            if *d > n {
+                break;
+            }
+        }
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&k| depth[k]);
+    let mut new_index = vec![0u16; n];
+    for (new, &old) in order.iter().enumerate() {
+        new_index[old] = new as u16;
+    }
+    let skeleton = order
+        .iter()
+        .map(|&old| {
+            let (name, parent, inverse_bind) = &joints[old];
+            let parent = parent.filter(|&p| p < n && depth[old] <= n).map(|p| new_index[p]);
+            let parent = parent.filter(|&p| usize::from(p) < usize::from(new_index[old]));
+            Joint { name: name.clone(), parent, inverse_bind: *inverse_bind }
+        })
+        .collect();
+    (skeleton, new_index)
+}
+
+/// The rig of a model of `nodes` nodes welded from `mesh` (`node_of[v]`: vertex v's node),
+/// `pinned[i]` for the nodes painted as pins; `None` when the mesh has no skeleton.
+pub(crate) fn rig(
+    mesh: &RawMesh,
+    node_of: &[Option<u32>],
+    nodes: usize,
+    pinned: &[bool],
+) -> Option<Rig> {
+    if mesh.skeleton.is_empty() {
+        return None;
+    }
+    let mut bound = vec![false; nodes];
+    let mut rig = Rig {
+        joints: mesh.skeleton.clone(),
+        node_joints: vec![[0; RIG_WEIGHTS]; nodes],
+        node_weights: vec![[0.0; RIG_WEIGHTS]; nodes],
+        max_distance: vec![None; nodes],
+        colliders: body_capsules(&mesh.body, &mesh.skeleton),
+    };
+    let painted = mesh.attributes.get(MAX_DISTANCE);
+    for (v, node) in node_of.iter().enumerate() {
+        let Some(i) = node.map(|n| n as usize).filter(|&i| i < nodes) else { continue };
+        if let Some(&(joints, weights)) = mesh.joint_weights.get(v)
+            && !bound[i]
+        {
+            bound[i] = true;
+            (rig.node_joints[i], rig.node_weights[i]) = (joints, weights);
+        }
+        if let Some(&r) = painted.and_then(|p| p.get(v)).filter(|r| r.is_finite()) {
+            let r = r.max(0.0);
+            rig.max_distance[i] = Some(rig.max_distance[i].map_or(r, |m: f32| m.min(r)));
+        }
+    }
+    for (r, _) in rig.max_distance.iter_mut().zip(pinned).filter(|(_, p)| **p) {
+        *r = Some(0.0);
+    }
+    Some(rig)
+}
+
+/// Fewest body vertices a joint needs for a capsule of its own.
+pub const MIN_BODY_VERTICES: usize = 4;
+
+/// One capsule per joint around the body's vertices `body` (rest position, joints, weights)
+/// that follow it most (module doc).
+pub(crate) fn body_capsules(
+    body: &[(Vec3, [u16; 4], [f32; 4])],
+    skeleton: &[Joint],
+) -> Vec<JointCollider> {
+    let mut parts: Vec<Vec<Vec3>> = vec![Vec::new(); skeleton.len()];
+    for (p, joints, weights) in body {
+        let most = (0..RIG_WEIGHTS).max_by(|&a, &b| weights[a].total_cmp(&weights[b]));
+        if let Some(part) =
+            most.filter(|&k| weights[k] > 0.0).and_then(|k| parts.get_mut(usize::from(joints[k])))
+        {
+            part.push(*p);
+        }
+    }
+    let mut out = Vec::new();
+    for (joint, (part, j)) in parts.iter().zip(skeleton).enumerate() {
+        let rest = j.inverse_bind.inverse();
+        let Some(d) = rest.y_axis.truncate().try_normalize() else { continue };
+        if part.len() < MIN_BODY_VERTICES {
+            continue;
+        }
+        let c = part.iter().copied().sum::<Vec3>() / part.len() as f32;
+        let (mut lo, mut hi, mut r) = (f32::INFINITY, f32::NEG_INFINITY, 0.0f32);
+        for &v in part {
+            let along = (v - c).dot(d);
+            (lo, hi) = (lo.min(along), hi.max(along));
+            r = r.max(((v - c) - d * along).length());
+        }
+        let shape = Shape::Capsule { a: c + d * lo, b: c + d * hi, radius: r.max(1e-3) };
+        if shape_is_finite(&shape) {
+            let collider = Obstacle { shape, surface: Surface::default() };
+            out.push(JointCollider { joint: joint as u16, collider });
+        }
+    }
+    out
+}
+
+/// True when a fitted capsule's numbers are all finite.
+fn shape_is_finite(shape: &Shape) -> bool {
+    matches!(*shape, Shape::Capsule { a, b, radius } if a.is_finite() && b.is_finite() && radius.is_finite())
+}
+
+/// The nodes of `rig` that follow the skin exactly: skinned, with max distance 0.
+pub(crate) fn kinematic(rig: &Rig) -> impl Iterator<Item = u32> + '_ {
+    let nodes = rig.max_distance.iter().zip(&rig.node_weights).enumerate();
+    nodes
+        .filter(|(_, (r, w))| **r == Some(0.0) && w.iter().sum::<f32>() > 0.0)
+        .map(|(i, _)| i as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joints_are_put_parents_first_and_their_indices_mapped() {
+        // Given child first: Hand (parent Arm), Arm (parent Root), Root.
+        let m = Mat4::IDENTITY;
+        let joints = vec![
+            ("Hand".to_string(), Some(1), m),
+            ("Arm".to_string(), Some(2), m),
+            ("Root".to_string(), None, m),
+        ];
+        let (skeleton, index) = parents_first(joints);
+        let names: Vec<&str> = skeleton.iter().map(|j| j.name.as_str()).collect();
+        assert_eq!(names, ["Root", "Arm", "Hand"]);
+        assert_eq!(index, [2, 1, 0]);
+        assert_eq!(skeleton.iter().map(|j| j.parent).collect::<Vec<_>>(), [None, Some(0), Some(1)]);
+        // A cycle leaves roots, never a parent after its child.
+        let cycle = vec![("A".to_string(), Some(1), m), ("B".to_string(), Some(0), m)];
+        let (skeleton, _) = parents_first(cycle);
+        assert!(
+            skeleton.iter().enumerate().all(|(k, j)| j.parent.is_none_or(|p| usize::from(p) < k))
+        );
+    }
+
+    #[test]
+    fn welded_vertices_keep_the_strictest_max_distance_and_pins_are_kinematic() {
+        let mut mesh = RawMesh {
+            skeleton: vec![Joint { name: "J".into(), parent: None, inverse_bind: Mat4::IDENTITY }],
+            joint_weights: vec![([0; 4], [1.0, 0.0, 0.0, 0.0]); 4],
+            ..RawMesh::default()
+        };
+        mesh.attributes.insert(MAX_DISTANCE.into(), vec![0.2, 0.1, f32::NAN, 0.3]);
+        // Vertices 0 and 1 weld into node 0; 2 into node 1 (unpainted); 3 into node 2, pinned.
+        let node_of = [Some(0), Some(0), Some(1), Some(2)];
+        let rig = rig(&mesh, &node_of, 3, &[false, false, true]).expect("a skeleton");
+        assert_eq!(rig.max_distance, vec![Some(0.1), None, Some(0.0)]);
+        assert_eq!(kinematic(&rig).collect::<Vec<_>>(), [2]);
+        assert!(super::rig(&RawMesh::default(), &node_of, 3, &[]).is_none());
+    }
+
+    #[test]
+    fn a_capsule_wraps_each_joints_part_of_the_body() {
+        // A joint at (0, 1, 0) pointing up (+y); its part: two rings of radius 0.2 at y = 1
+        // and 1.5, eight points each. The capsule runs up the axis from 1 to 1.5, radius 0.2.
+        let joint = Joint {
+            name: "Spine".into(),
+            parent: None,
+            inverse_bind: Mat4::from_translation(Vec3::Y).inverse(),
+        };
+        let ring = |y: f32| {
+            (0..8).map(move |k| {
+                let a = k as f32 * std::f32::consts::TAU / 8.0;
+                (Vec3::new(0.2 * a.cos(), y, 0.2 * a.sin()), [0u16; 4], [1.0, 0.0, 0.0, 0.0])
+            })
+        };
+        let body: Vec<_> = ring(1.0).chain(ring(1.5)).collect();
+        let capsules = body_capsules(&body, &[joint]);
+        assert_eq!(capsules.len(), 1);
+        let Shape::Capsule { a, b, radius } = capsules[0].collider.shape else {
+            panic!("a capsule")
+        };
+        assert!(
+            (a - Vec3::Y).length() < 1e-5 && (b - Vec3::new(0.0, 1.5, 0.0)).length() < 1e-5,
+            "{a} {b}"
+        );
+        assert!((radius - 0.2).abs() < 1e-5, "{radius}");
+        assert!(
+            body_capsules(
+                &body[..3],
+                &capsules
+                    .iter()
+                    .map(|_| Joint {
+                        name: String::new(),
+                        parent: None,
+                        inverse_bind: Mat4::IDENTITY
+                    })
+                    .collect::<Vec<_>>()
+            )
+            .is_empty(),
+            "too few points"
+        );
+    }
+}
