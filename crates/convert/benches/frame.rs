@@ -14,12 +14,20 @@
 //!   folded into a pile on the ground (3 s), without and with self-collision (each its own
 //!   pile; issue 40: with ≤ 2× without).
 //!
+//! - `frame/worn_cape`: the cape of the Blender-made figure (`assets/characters/hero.glb`,
+//!   187 nodes, 960 springs; `--mesh Cape --self-collision`, its body as three capsules) worn
+//!   while the figure walks, stops and turns: a frame is everything a game pays — the pose
+//!   sampled from the clip and set (skinning the kinematic nodes, moving the body's capsules),
+//!   the step with self-collision, and the drawn surface's positions and normals (issue 41:
+//!   ≤ 0.5 ms on one thread).
+//!
 //! Run with `cargo bench -p springmesh-convert --bench frame`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Bench code.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
-use springmesh_convert::{ConvertOptions, RawMesh, Thickness, convert_mesh, shapes};
+use springmesh_convert::import::animation::Clip;
+use springmesh_convert::{ConvertOptions, RawMesh, Thickness, convert_file, convert_mesh, shapes};
 use springmesh_core::Simulation;
 use springmesh_core::model::Ground;
 use springmesh_core::sim::Threads;
@@ -78,7 +86,35 @@ fn bench(c: &mut Criterion) {
         let (mut sim, dt) = pile(layers);
         group.bench_function(name, |b| b.iter(|| sim.step(dt).expect("finite")));
     }
+    worn_cape(&mut group);
     group.finish();
+}
+
+/// The worn cape's frame: pose, step, drawn surface, walking through the clip in a loop.
+fn worn_cape(group: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>) {
+    let glb = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/hero.glb");
+    let options = ConvertOptions {
+        mesh: Some("Cape".into()),
+        self_collision: Some(Thickness::FromEdges),
+        ..ConvertOptions::default()
+    };
+    let model = convert_file(&glb, &options).expect("converts").model;
+    let clip = Clip::read(&glb, &std::fs::read(&glb).expect("reads"), "Walk").expect("a clip");
+    let names: Vec<String> =
+        model.rig.as_ref().expect("a rig").joints.iter().map(|j| j.name.clone()).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut sim = Simulation::new(&model);
+    let (dt, mut frame) = (model.params.dt, 0u32);
+    let (mut positions, mut normals) = (Vec::new(), Vec::new());
+    group.bench_function("worn_cape", |b| {
+        b.iter(|| {
+            frame += 1;
+            let t = (frame as f32 * dt) % clip.duration.max(dt);
+            sim.set_pose(&clip.pose(t, &names).expect("joints")).expect("a pose");
+            sim.step(dt).expect("finite");
+            sim.surface(&mut positions, &mut normals);
+        })
+    });
 }
 
 /// The strip of `tests/self_collision.rs` folded into a pile on the ground after 3 s, with

@@ -69,6 +69,7 @@ pub(crate) fn model(
             }
         }
         model.rig = Some(rig);
+        model.params.substeps = crate::rigging::WORN_SUBSTEPS;
     } else if made.solid.is_some() && !mesh.skeleton.is_empty() {
         report.warn(
             "rig",

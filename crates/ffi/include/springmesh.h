@@ -205,6 +205,39 @@ size_t sm_model_uvs(const struct SmModel *m,
 // `m` is NULL or a live model; `out` is NULL or has room for `cap` numbers.
 size_t sm_model_anchors(const struct SmModel *m, uint32_t *out, size_t cap);
 
+// Number of joints of the skeleton the model is worn on (0 without one, or for NULL).
+//
+// # Safety
+// `s` is NULL or a live simulation.
+uint32_t sm_sim_joint_count(const struct SmSim *s);
+
+// The name of joint `index` (NUL-terminated UTF-8, valid while the simulation lives), or NULL
+// for an index past the end: how the game finds the bone to read each frame.
+//
+// # Safety
+// `s` is NULL or a live simulation.
+const char *sm_sim_joint_name(const struct SmSim *s, uint32_t index);
+
+// Writes the rest pose, each joint's world matrix when the model is at rest (16 floats each,
+// column-major), to `out` (room for `cap` floats); returns how many floats were written.
+//
+// # Safety
+// `s` is NULL or a live simulation; `out` is NULL or has room for `cap` floats.
+size_t sm_sim_rest_pose(const struct SmSim *s, float *out, size_t cap);
+
+// Sets the pose of the skeleton for the next step: `count` joint matrices, 16 floats each,
+// column-major, joint space to world (glTF's and OpenGL's convention), in the order of
+// `sm_sim_joint_name`. The nodes painted 0 follow their skinned positions in equal parts
+// across the step's sub-steps, the others stay within their painted max distance, and the
+// body's colliders move with their joints. Call it once a frame, before `sm_sim_step`.
+// A count that is not the joint count, or a matrix that is not finite, is `SM_ERR_ARGUMENT`
+// and changes nothing.
+//
+// # Safety
+// `s` is NULL or a live simulation used by this thread alone; `matrices` is NULL or
+// `16 × count` floats.
+int sm_sim_set_pose(struct SmSim *s, const float *matrices, uint32_t count);
+
 // Compiles a simulation of the model `m` (which may be freed afterwards). 0 and `*out` set,
 // or an error code and `*out` = NULL.
 //

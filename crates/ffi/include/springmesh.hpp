@@ -136,6 +136,23 @@ public:
                            const float rotation[4] = nullptr) {
         detail::check(sm_sim_set_collider_pose(s_, index, position, rotation));
     }
+    /// The skeleton the model is worn on: its joints, by name.
+    std::uint32_t joint_count() const noexcept { return sm_sim_joint_count(s_); }
+    std::string joint_name(std::uint32_t index) const {
+        const char *name = sm_sim_joint_name(s_, index);
+        if (name == nullptr) throw Error(SM_ERR_ARGUMENT, sm_last_error());
+        return name;
+    }
+    /// Each joint's world matrix at rest, 16 floats each (column-major).
+    std::vector<float> rest_pose() const {
+        std::vector<float> out(16 * std::size_t(joint_count()));
+        out.resize(sm_sim_rest_pose(s_, out.data(), out.size()));
+        return out;
+    }
+    /// The joints' world matrices for the next step, 16 floats each (column-major).
+    void set_pose(const std::vector<float> &matrices) {
+        detail::check(sm_sim_set_pose(s_, matrices.data(), std::uint32_t(matrices.size() / 16)));
+    }
     /// Adds a capsule collider; returns its index for set_collider_pose.
     std::uint32_t add_capsule(const float a[3], const float b[3], float radius,
                               float friction = 0.5f, float restitution = 0.0f) {

@@ -25,6 +25,8 @@ pub struct SmSim {
     packed: Vec<f32>,
     /// Springs that broke in the last step, by their index in the model.
     broken: Vec<SpringId>,
+    /// The names of the skeleton's joints, for `sm_sim_joint_name`.
+    pub(crate) joint_names: Vec<std::ffi::CString>,
 }
 
 impl SmSim {
@@ -74,7 +76,8 @@ pub unsafe extern "C" fn sm_sim_new(m: *const SmModel, out: *mut *mut SmSim) -> 
             return Err(Failure::null("out"));
         }
         let sim = Simulation::new(model);
-        let mut s = SmSim { sim, packed: Vec::new(), broken: Vec::new() };
+        let joint_names = joint_names(&sim);
+        let mut s = SmSim { sim, packed: Vec::new(), broken: Vec::new(), joint_names };
         s.repack();
         // SAFETY: `out` is non-NULL and points to a writable pointer (checked above).
         unsafe { out.write(Box::into_raw(Box::new(s))) };
@@ -297,4 +300,14 @@ pub unsafe extern "C" fn sm_sim_energy(s: *const SmSim, out: *mut SmEnergy) {
         // SAFETY: `out` is non-NULL and writable (the C contract).
         unsafe { out.write(energy) };
     }
+}
+
+/// The joints' names of `sim`, as C strings (a name with a NUL byte is cut there).
+fn joint_names(sim: &Simulation) -> Vec<std::ffi::CString> {
+    let names = sim.rig().map(|r| r.joints.iter().map(|j| j.name.as_str())).into_iter().flatten();
+    names
+        .map(|n| {
+            std::ffi::CString::new(n.split('\0').next().unwrap_or_default()).unwrap_or_default()
+        })
+        .collect()
 }

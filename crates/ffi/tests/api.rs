@@ -373,3 +373,46 @@ fn a_capsule_added_under_the_chain_holds_it_up_and_moves_with_its_pose() {
         sm_sim_free(sim);
     }
 }
+
+#[test]
+fn a_worn_model_names_its_joints_and_takes_a_pose() {
+    // The chain worn on one joint "Hand" at the origin: node 0 kinematic, the rest free.
+    let mut m = io::decode(&chain_bytes(), Path::new("chain.spring")).unwrap().into_inner();
+    m.rig = Some(springmesh_core::model::Rig {
+        joints: vec![springmesh_core::model::Joint {
+            name: "Hand".into(),
+            parent: None,
+            inverse_bind: glam::Mat4::IDENTITY,
+        }],
+        node_joints: vec![[0; 4]; 4],
+        node_weights: vec![[1.0, 0.0, 0.0, 0.0]; 4],
+        max_distance: vec![Some(0.0), None, None, None],
+        colliders: Vec::new(),
+    });
+    let bytes = io::encode(&m, FileFormat::Binary, Path::new("worn.spring")).unwrap();
+    let (code, model) = load(&bytes);
+    assert_eq!(code, SM_OK, "{}", last_error());
+    let mut sim = null_mut();
+    // SAFETY: `model` and `sim` are live until freed; arrays are live locals.
+    unsafe {
+        assert_eq!(sm_sim_new(model, &mut sim), SM_OK);
+        sm_model_free(model);
+        assert_eq!(sm_sim_joint_count(sim), 1);
+        assert_eq!(CStr::from_ptr(sm_sim_joint_name(sim, 0)).to_str(), Ok("Hand"));
+        assert!(sm_sim_joint_name(sim, 1).is_null());
+        let mut rest = [0.0f32; 16];
+        assert_eq!(sm_sim_rest_pose(sim, rest.as_mut_ptr(), 16), 16);
+        assert_eq!(rest, glam::Mat4::IDENTITY.to_cols_array());
+        // The hand moved 5 cm along z: node 0 follows it exactly.
+        let moved = glam::Mat4::from_translation(glam::Vec3::Z * 0.05).to_cols_array();
+        assert_eq!(sm_sim_set_pose(sim, moved.as_ptr(), 1), SM_OK);
+        assert_eq!(sm_sim_step(sim, 1.0 / 60.0), SM_OK);
+        assert!((positions(sim)[2] - 0.05).abs() < 1e-6, "{:?}", positions(sim));
+        assert_eq!(sm_sim_set_pose(sim, moved.as_ptr(), 2), SM_ERR_ARGUMENT, "two joints");
+        assert!(last_error().contains("1 joints"), "{}", last_error());
+        let nan = [f32::NAN; 16];
+        assert_eq!(sm_sim_set_pose(sim, nan.as_ptr(), 1), SM_ERR_ARGUMENT);
+        assert_eq!(sm_sim_set_pose(sim, null(), 1), SM_ERR_NULL);
+        sm_sim_free(sim);
+    }
+}

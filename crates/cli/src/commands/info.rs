@@ -56,6 +56,7 @@ struct Info {
     enclosed_volume: Option<f32>,
     metadata: Value,
     skin: Option<Value>,
+    rig: Option<Value>,
     modes_hz: Option<Vec<f64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     conversion: Option<Value>,
@@ -92,6 +93,14 @@ impl Info {
             skin: m.skin.as_ref().map(|s| {
                 json!({"vertices": s.len(), "faces": s.faces.len(), "uvs": s.uvs.len()})
             }),
+            rig: m.rig.as_ref().map(|r| {
+                let (kinematic, leashed, free) = worn(r);
+                json!({
+                    "joints": r.joints.iter().map(|j| &j.name).collect::<Vec<_>>(),
+                    "kinematic": kinematic, "within_max_distance": leashed, "free": free,
+                    "body_colliders": r.colliders.len(),
+                })
+            }),
             modes_hz: modes.as_ref().and_then(|m| m.as_ref().ok()).cloned(),
             conversion: opened.report.as_ref().map(report_json),
             modes,
@@ -127,6 +136,16 @@ impl Info {
         if let Some(layers) = &p.self_collision {
             let (thickness, friction) = (layers.thickness * 1000.0, layers.friction);
             writeln!(f, "  layers       kept {thickness:.1} mm apart, friction {friction}")?;
+        }
+        if let Some(r) = &m.rig {
+            let names: Vec<&str> = r.joints.iter().map(|j| j.name.as_str()).collect();
+            writeln!(f, "  skeleton     {} joints: {}", names.len(), names.join(", "))?;
+            let (kinematic, leashed, free) = worn(r);
+            writeln!(
+                f,
+                "  worn         {kinematic} nodes follow the skin, {leashed} within a max distance, {free} free; body: {} colliders",
+                r.colliders.len()
+            )?;
         }
         match &self.modes {
             None => writeln!(f, "  modes        not looked for (--no-modes)")?,
@@ -209,4 +228,19 @@ impl fmt::Display for Info {
         }
         Ok(())
     }
+}
+
+/// The nodes of `rig` that follow the skin exactly, that stay within a max distance of it,
+/// and that are free.
+fn worn(rig: &springmesh_core::model::Rig) -> (usize, usize, usize) {
+    let skinned = rig.node_weights.iter().map(|w| w.iter().sum::<f32>() > 0.0);
+    let mut counts = (0, 0, 0);
+    for (r, skinned) in rig.max_distance.iter().zip(skinned) {
+        match (r, skinned) {
+            (Some(r), true) if *r == 0.0 => counts.0 += 1,
+            (Some(_), true) => counts.1 += 1,
+            _ => counts.2 += 1,
+        }
+    }
+    counts
 }

@@ -124,6 +124,27 @@ struct Moves {
     rest: Vec<Obstacle>,
     /// Per collider, where it is by the end of the next step (`None`: where it is).
     targets: Vec<Option<Shape>>,
+    /// When some move: every collider's shape at the end of each of the step's sub-steps,
+    /// sub-step by sub-step (worked out once per step, not once per node).
+    poses: Vec<Shape>,
+}
+
+impl Moves {
+    /// Works out [`Moves::poses`] for a step of `n` equal sub-steps of `colliders`.
+    fn ready(&mut self, colliders: &[Obstacle], n: u32) {
+        self.poses.clear();
+        if self.targets.iter().all(Option::is_none) {
+            return;
+        }
+        for k in 1..=n {
+            let s = k as f32 / n as f32;
+            for (i, c) in colliders.iter().enumerate() {
+                let target = self.targets.get(i).and_then(Option::as_ref);
+                self.poses
+                    .push(target.map_or(c.shape, |to| contacts::moving::between(&c.shape, to, s)));
+            }
+        }
+    }
 }
 
 impl Simulation {
@@ -145,7 +166,7 @@ impl Simulation {
             xpbd: xpbd::Workspace::default(),
             adaptive_h: f32::NAN,
             threads: Threads::One,
-            moves: Moves { rest: model.params.colliders.clone(), targets: Vec::new() },
+            moves: Moves { rest: model.params.colliders.clone(), ..Moves::default() },
             time: 0.0,
         }
     }
@@ -222,6 +243,7 @@ impl Simulation {
         let fields = &self.hooks.force_fields;
         let has_external = external::gather(c, fields, at, &mut self.external, &mut self.relative);
         let h = dt / n as f32;
+        self.moves.ready(&c.params.colliders, n);
         let world = Surroundings {
             external: has_external.then_some(self.external.as_slice()),
             gas: c.gas(),
@@ -229,6 +251,8 @@ impl Simulation {
                 ground: c.params.ground.as_ref(),
                 obstacles: &c.params.colliders,
                 targets: &self.moves.targets,
+                poses: &self.moves.poses,
+                row: None,
                 progress: 1.0,
                 dt,
                 custom: &self.hooks.colliders,

@@ -38,7 +38,21 @@ int main(int argc, char **argv) {
     }
     sm_model_free(model); /* the simulation keeps its own copy */
 
+    /* A model worn on a skeleton: the game sets the joints' world matrices each frame. Here
+       the whole skeleton walks along x at 1 m/s from its rest pose (a game reads its bones). */
+    uint32_t joints = sm_sim_joint_count(sim);
+    float *pose = malloc(sizeof(float) * 16 * (size_t)joints + 1);
+    float *rest = malloc(sizeof(float) * 16 * (size_t)joints + 1);
+    sm_sim_rest_pose(sim, rest, 16 * (size_t)joints);
+    if (joints > 0) printf("worn on %u joints, the first called %s\n", joints, sm_sim_joint_name(sim, 0));
     for (int frame = 0; frame < 60; frame++) {
+        for (uint32_t j = 0; j < 16 * joints; j++) pose[j] = rest[j];
+        for (uint32_t j = 0; j < joints; j++) pose[16 * j + 12] += (float)(frame + 1) / 60.0f;
+        if (joints > 0 && sm_sim_set_pose(sim, pose, joints) != SM_OK) {
+            fprintf(stderr, "pose %d refused: %s\n", frame, sm_last_error());
+            sm_sim_free(sim);
+            return 1;
+        }
         if (sm_sim_step(sim, 1.0f / 60.0f) != SM_OK) {
             fprintf(stderr, "step %d failed: %s\n", frame, sm_last_error());
             sm_sim_free(sim);
@@ -56,6 +70,8 @@ int main(int argc, char **argv) {
            "gravitational %.4f J\n",
            sm_sim_time(sim), lowest, e.kinetic, e.elastic, e.gravitational);
 
+    free(pose);
+    free(rest);
     float *normals = malloc(sizeof(float) * 3 * nodes);
     size_t written = sm_sim_copy_normals(sim, normals, 3 * (size_t)nodes);
     printf("%zu normal components copied\n", written);

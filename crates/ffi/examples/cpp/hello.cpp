@@ -21,6 +21,11 @@ int main(int argc, char **argv) {
         // A character's forearm far below the model, swung along x by the game each frame.
         const float elbow[3] = {-0.2f, -50.0f, 0.0f}, wrist[3] = {0.2f, -50.0f, 0.0f};
         std::uint32_t arm = sim.add_capsule(elbow, wrist, 0.05f);
+        // A model worn on a skeleton: hold it in its rest pose (a game sets its bones' here).
+        if (sim.joint_count() > 0) {
+            sim.set_pose(sim.rest_pose());
+            std::printf("worn on %u joints from %s\n", sim.joint_count(), sim.joint_name(0).c_str());
+        }
         for (int frame = 0; frame < 60; frame++) {
             const float at[3] = {0.01f * float(frame), -50.0f, 0.0f};
             sim.set_collider_pose(arm, at);

@@ -198,6 +198,10 @@ pub(crate) struct Colliders<'a> {
     /// Where the game moves each of them by the end of the step (`None`: it stays; the slice
     /// may be shorter than `obstacles`) ([`crate::sim::contacts::moving`]).
     pub targets: &'a [Option<Shape>],
+    /// When some move, their shapes at the end of each equal sub-step, row by row, and this
+    /// sub-step's row (`None`: worked out from `progress`).
+    pub poses: &'a [Shape],
+    pub row: Option<usize>,
     /// The fraction of the step done at the end of this sub-step, and the step's length (s).
     pub progress: f32,
     pub dt: f32,
@@ -209,16 +213,27 @@ pub(crate) struct Colliders<'a> {
 }
 
 impl<'a> Colliders<'a> {
-    /// The colliders of the sub-step that ends at the fraction `progress` of the step.
+    /// The colliders of the sub-step that ends at the fraction `progress` of the step: the row
+    /// of [`Colliders::poses`] when it ends one of the equal sub-steps they were worked out for.
     pub fn at(self, progress: f32) -> Colliders<'a> {
-        Colliders { progress, ..self }
+        let m = self.obstacles.len().max(1);
+        let rows = self.poses.len() / m;
+        let at = progress * rows as f32;
+        let row = (rows > 0 && at >= 0.5 && (at - at.round()).abs() < 1e-3)
+            .then(|| at.round() as usize - 1)
+            .filter(|&r| r < rows);
+        Colliders { progress, row, ..self }
     }
 
     /// Obstacle `i`'s shape in this sub-step, and where it goes by the step's end if it moves.
     #[inline]
     fn shape(&self, i: usize, o: &Obstacle) -> (Shape, Option<&'a Shape>) {
         match self.targets.get(i).and_then(Option::as_ref) {
-            Some(to) => (moving::between(&o.shape, to, self.progress), Some(to)),
+            Some(to) => {
+                let m = self.obstacles.len();
+                let posed = self.row.and_then(|r| self.poses.get(r * m + i)).copied();
+                (posed.unwrap_or_else(|| moving::between(&o.shape, to, self.progress)), Some(to))
+            }
             None => (o.shape, None),
         }
     }

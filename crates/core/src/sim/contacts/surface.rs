@@ -117,6 +117,8 @@ mod tests {
             ground: Some(g),
             obstacles: &[],
             targets: &[],
+            poses: &[],
+            row: None,
             progress: 1.0,
             dt: 0.01,
             custom: &[],
