@@ -86,7 +86,10 @@ pub(crate) fn model(
         // the springs alone cannot hold at a game's few sub-steps (SimParams::tethers).
         model.params.tethers = Some(Tethers::default());
     }
-    if let Some(thickness) = options.self_collision {
+    // A worn cloth folds onto itself as the character moves (a cape swinging round as it
+    // turns): it collides with itself unless told a thickness.
+    let worn = model.rig.is_some().then_some(Thickness::FromEdges);
+    if let Some(thickness) = options.self_collision.or(worn) {
         model.params.self_collision = Some(self_collision(&model, thickness));
     }
     count(made, &model, report);

@@ -21,7 +21,14 @@ use serde::Serialize;
 use springmesh_core::model::Springs;
 
 /// The attribute names Springmesh reads.
-pub const KNOWN: [&str; 4] = ["_PIN", "_STIFFNESS", "_MASS", crate::rigging::MAX_DISTANCE];
+pub const KNOWN: [&str; 6] = [
+    "_PIN",
+    "_STIFFNESS",
+    "_MASS",
+    crate::rigging::MAX_DISTANCE,
+    crate::rigging::BACKSTOP_DISTANCE,
+    crate::rigging::BACKSTOP_RADIUS,
+];
 
 /// Anchors from a vertex-colour channel.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]

@@ -10,7 +10,11 @@
 //!   Unreal's MaxDistance map. 0 makes the node kinematic: it follows the skin exactly and is
 //!   anchored (as `_PIN` makes it: a pinned vertex has max distance 0);
 //! - vertices welded into one node take the smallest of their values (the strictest); a node
-//!   without one is free.
+//!   without one is free;
+//! - `_BACKSTOP_DISTANCE` and `_BACKSTOP_RADIUS` (metres): a sphere behind the node, towards
+//!   the body, that it may not enter ([`springmesh_core::model::Backstop`]); a node painted a
+//!   distance but no radius gets [`DEFAULT_BACKSTOP_RADIUS`]; welded vertices take the first
+//!   vertex's values.
 //!
 //! Each node takes the joints and weights of the first vertex welded into it (welded
 //! vertices share a position and, from a modeler, their weights).
@@ -36,7 +40,9 @@
 
 use crate::mesh::RawMesh;
 use glam::{Mat4, Vec3};
-use springmesh_core::model::{Joint, JointCollider, Obstacle, RIG_WEIGHTS, Rig, Shape, Surface};
+use springmesh_core::model::{
+    Backstop, Joint, JointCollider, Obstacle, RIG_WEIGHTS, Rig, Shape, Surface,
+};
 
 /// Sub-steps per frame of a worn mesh. Its max distances hold it near its skin, so it needs
 /// fewer than a free cloth's 16: on the Blender-made figure's walk (`tests/worn_cape.rs`) the
@@ -46,6 +52,16 @@ pub const WORN_SUBSTEPS: u32 = 8;
 
 /// The name of the painted max distance.
 pub const MAX_DISTANCE: &str = "_MAX_DISTANCE";
+
+/// The name of the painted back-stop distance.
+pub const BACKSTOP_DISTANCE: &str = "_BACKSTOP_DISTANCE";
+
+/// The name of the painted back-stop radius.
+pub const BACKSTOP_RADIUS: &str = "_BACKSTOP_RADIUS";
+
+/// The back-stop radius of a node painted a distance but no radius (m): a sphere this large is
+/// nearly flat under a cloth's few centimetres.
+pub const DEFAULT_BACKSTOP_RADIUS: f32 = 1.0;
 
 /// `joints` (name, parent index, inverse bind) put parents first, keeping their order
 /// otherwise; and for each joint of the input, its index in the result. A parent that is not
@@ -99,6 +115,7 @@ pub(crate) fn rig(
         node_joints: vec![[0; RIG_WEIGHTS]; nodes],
         node_weights: vec![[0.0; RIG_WEIGHTS]; nodes],
         max_distance: vec![None; nodes],
+        backstop: Vec::new(),
         colliders: body_capsules(&mesh.body, &mesh.skeleton),
     };
     let painted = mesh.attributes.get(MAX_DISTANCE);
@@ -117,6 +134,20 @@ pub(crate) fn rig(
     }
     for (r, _) in rig.max_distance.iter_mut().zip(pinned).filter(|(_, p)| **p) {
         *r = Some(0.0);
+    }
+    if let Some(distances) = mesh.attributes.get(BACKSTOP_DISTANCE) {
+        let radii = mesh.attributes.get(BACKSTOP_RADIUS);
+        rig.backstop = vec![None; nodes];
+        for (v, node) in node_of.iter().enumerate() {
+            let Some(i) = node.map(|n| n as usize).filter(|&i| i < nodes) else { continue };
+            let distance = distances.get(v).copied().filter(|d| d.is_finite());
+            let radius =
+                radii.and_then(|r| r.get(v)).copied().filter(|r| r.is_finite() && *r > 0.0);
+            if let (Some(distance), None) = (distance, rig.backstop[i]) {
+                let radius = radius.unwrap_or(DEFAULT_BACKSTOP_RADIUS);
+                rig.backstop[i] = Some(Backstop { distance, radius });
+            }
+        }
     }
     Some(rig)
 }
@@ -209,11 +240,15 @@ mod tests {
             ..RawMesh::default()
         };
         mesh.attributes.insert(MAX_DISTANCE.into(), vec![0.2, 0.1, f32::NAN, 0.3]);
+        mesh.attributes.insert(BACKSTOP_DISTANCE.into(), vec![0.01, 0.05, f32::NAN, 0.02]);
+        mesh.attributes.insert(BACKSTOP_RADIUS.into(), vec![0.3, 0.3, f32::NAN, f32::NAN]);
         // Vertices 0 and 1 weld into node 0; 2 into node 1 (unpainted); 3 into node 2, pinned.
         let node_of = [Some(0), Some(0), Some(1), Some(2)];
         let rig = rig(&mesh, &node_of, 3, &[false, false, true]).expect("a skeleton");
         assert_eq!(rig.max_distance, vec![Some(0.1), None, Some(0.0)]);
         assert_eq!(kinematic(&rig).collect::<Vec<_>>(), [2]);
+        let stop = |distance, radius| Some(Backstop { distance, radius });
+        assert_eq!(rig.backstop, vec![stop(0.01, 0.3), None, stop(0.02, DEFAULT_BACKSTOP_RADIUS)]);
         assert!(super::rig(&RawMesh::default(), &node_of, 3, &[]).is_none());
     }
 

@@ -387,6 +387,7 @@ fn a_worn_model_names_its_joints_and_takes_a_pose() {
         node_joints: vec![[0; 4]; 4],
         node_weights: vec![[1.0, 0.0, 0.0, 0.0]; 4],
         max_distance: vec![Some(0.0), None, None, None],
+        backstop: Vec::new(),
         colliders: Vec::new(),
     });
     let bytes = io::encode(&m, FileFormat::Binary, Path::new("worn.spring")).unwrap();

@@ -2,7 +2,7 @@
 //! `.spring` file a record after the metadata (docs/file-format.md, "Rig").
 
 use crate::bounded;
-use crate::model::{Joint, JointCollider, Obstacle, RIG_WEIGHTS, Rig};
+use crate::model::{Backstop, Joint, JointCollider, Obstacle, RIG_WEIGHTS, Rig};
 use glam::Mat4;
 use serde::{Deserialize, Serialize};
 
@@ -43,6 +43,8 @@ struct BindingRecord {
     weights: [f32; RIG_WEIGHTS],
     #[serde(default)]
     max_distance: Option<f32>,
+    #[serde(default)]
+    backstop: Option<Backstop>,
 }
 
 impl From<&Rig> for RigFile {
@@ -53,11 +55,13 @@ impl From<&Rig> for RigFile {
             inverse_bind: j.inverse_bind.to_cols_array(),
         });
         let nodes = r.node_joints.iter().zip(&r.node_weights).zip(&r.max_distance);
-        let nodes = nodes.map(|((&joints, &weights), &max_distance)| BindingRecord {
-            joints,
-            weights,
-            max_distance,
-        });
+        let nodes =
+            nodes.enumerate().map(|(i, ((&joints, &weights), &max_distance))| BindingRecord {
+                joints,
+                weights,
+                max_distance,
+                backstop: r.backstop.get(i).copied().flatten(),
+            });
         let colliders = r
             .colliders
             .iter()
@@ -81,6 +85,11 @@ impl From<RigFile> for Rig {
             rig.node_joints.push(b.joints);
             rig.node_weights.push(b.weights);
             rig.max_distance.push(b.max_distance);
+            rig.backstop.push(b.backstop);
+        }
+        if rig.backstop.iter().all(Option::is_none) {
+            // No node has one: the column is left empty, as a rig without back-stops keeps it.
+            rig.backstop.clear();
         }
         rig
     }

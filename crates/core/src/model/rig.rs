@@ -18,7 +18,10 @@
 //! Each node also has a *max distance* r_i (m): how far it may move from s_i (Jolt's skinned
 //! constraints' `mMaxDistance`, NvCloth's motion constraints, Unreal's MaxDistance map).
 //! r_i = 0 makes the node kinematic: it is one of the model's anchors and follows s_i exactly.
-//! A node without one (`None`) is free. The simulation applies them in
+//! A node without one (`None`) is free. A node may also have a *back-stop* ([`Backstop`], Jolt's
+//! `mBackStopDistance` and `mBackStopRadius`): a sphere behind it, towards the body, that it
+//! may not enter, so the cloth cannot fold in through the character where no collider is.
+//! The simulation applies them in
 //! [`crate::sim::constraints::rig`].
 //!
 //! The body the model is worn on travels with the rig as colliders riding on joints
@@ -27,6 +30,7 @@
 
 use super::Obstacle;
 use glam::{Mat4, Vec3};
+use serde::{Deserialize, Serialize};
 
 /// Most joints one node is bound to: glTF's JOINTS_0/WEIGHTS_0.
 pub const RIG_WEIGHTS: usize = 4;
@@ -46,6 +50,19 @@ pub struct Joint {
     pub parent: Option<u16>,
     /// Its inverse bind matrix in the model's frame (module doc): rest positions to joint space.
     pub inverse_bind: Mat4,
+}
+
+/// A sphere behind a skinned node that it may not enter (Jolt's back-stop): centred
+/// `distance + radius` behind the skinned position along the skinned normal, of `radius`, so
+/// the node keeps `distance` in front of its skinned position's back, towards the body.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Backstop {
+    /// How far behind the skinned position the sphere's surface is (m; may be negative: in
+    /// front).
+    pub distance: f32,
+    /// The sphere's radius (m, > 0): large for a flat back-stop, small for a round one.
+    pub radius: f32,
 }
 
 /// A collider that moves with a joint: the body a cloth is worn on (a torso's capsule).
@@ -69,6 +86,8 @@ pub struct Rig {
     pub node_weights: Vec<[f32; RIG_WEIGHTS]>,
     /// Per node, how far it may move from its skinned position (m); `None`: free.
     pub max_distance: Vec<Option<f32>>,
+    /// Per node, its back-stop (module doc); empty: none for any node.
+    pub backstop: Vec<Option<Backstop>>,
     /// The body the model is worn on, as colliders riding on the joints.
     pub colliders: Vec<JointCollider>,
 }
@@ -113,7 +132,10 @@ impl Rig {
             ..Rig::default()
         };
         let nodes = self.node_joints.iter().zip(&self.node_weights).zip(&self.max_distance);
-        for (_, ((&joints, &weights), &r)) in nodes.enumerate().filter(|(i, _)| keep(*i)) {
+        for (i, ((&joints, &weights), &r)) in nodes.enumerate().filter(|(i, _)| keep(*i)) {
+            if let Some(&b) = self.backstop.get(i) {
+                rig.backstop.push(b);
+            }
             rig.node_joints.push(joints);
             rig.node_weights.push(weights);
             rig.max_distance.push(r);
@@ -145,6 +167,7 @@ mod tests {
             node_joints: vec![[0, 1, 0, 0]],
             node_weights: vec![[0.5, 0.5, 0.0, 0.0]],
             max_distance: vec![Some(0.1)],
+            backstop: Vec::new(),
             colliders: Vec::new(),
         };
         let rest = Vec3::new(1.0, 1.0, 0.0);

@@ -354,6 +354,20 @@ fn rig_problems(rig: &super::Rig, nodes: usize, out: &mut Vec<Problem>) {
             bad(format!("{field} (a collider on a joint) must be {must}"));
         }
     }
+    if !(rig.backstop.is_empty() || rig.backstop.len() == nodes) {
+        bad(format!("{} back-stops for {nodes} nodes (none, or one per node)", rig.backstop.len()));
+    }
+    for (i, b) in rig.backstop.iter().enumerate() {
+        if let Some(b) = b
+            && !(b.distance.is_finite()
+                && b.distance.abs() <= MAX_LENGTH
+                && b.radius.is_finite()
+                && b.radius > 0.0
+                && b.radius <= MAX_LENGTH)
+        {
+            bad(format!("node {i}: back-stop {b:?} needs a finite distance and a radius > 0"));
+        }
+    }
     let columns = [rig.node_joints.len(), rig.node_weights.len(), rig.max_distance.len()];
     if columns.iter().any(|&n| n != nodes) {
         bad(format!("{columns:?} bindings for {nodes} nodes"));

@@ -128,7 +128,8 @@ impl Compiled {
             let base = compiled.params.colliders.len();
             compiled.params.colliders.extend(rig.colliders.iter().map(|c| c.collider));
             let (anchors, free) = (&compiled.anchors.nodes[..], &compiled.nodes.free[..]);
-            Posed::new(rig, model.nodes.positions(), (anchors, free), base)
+            let normals = rest_normals(model);
+            Posed::new(rig, (model.nodes.positions(), &normals), (anchors, free), base)
         });
         compiled.ready_tethers();
         compiled
@@ -144,4 +145,21 @@ impl Compiled {
             self.tethers = Some(Tethers::new(nodes, springs, &self.anchors.nodes, &self.faces));
         }
     }
+}
+
+/// Each node's normal at rest: the sum of its faces' area-weighted normals, normalised (zero
+/// for a node on no face).
+fn rest_normals(model: &SpringModel) -> Vec<glam::Vec3> {
+    let at = model.nodes.positions();
+    let mut normals = vec![glam::Vec3::ZERO; at.len()];
+    for f in model.faces.nodes() {
+        let [a, b, c] = f.map(|n| at.get(n.index()).copied().unwrap_or_default());
+        let area_normal = (b - a).cross(c - a);
+        for n in f {
+            if let Some(sum) = normals.get_mut(n.index()) {
+                *sum += area_normal;
+            }
+        }
+    }
+    normals.iter().map(|n| n.normalize_or_zero()).collect()
 }

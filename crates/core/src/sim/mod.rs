@@ -210,6 +210,7 @@ impl Simulation {
         anchors.start.clone_from(&anchors.target);
         if let Some(posed) = &mut self.c.rig {
             posed.start.clone_from(&posed.target);
+            posed.backstop_start.clone_from(&posed.backstop_target);
         }
         self.time += f64::from(dt);
         let breaks =
@@ -478,6 +479,9 @@ impl Simulation {
         let targets: Vec<Vec3A> =
             posed.leashed.iter().map(|&i| posed.skinned(i, &skinning)).collect();
         posed.target = targets;
+        let centres: Vec<Vec3A> =
+            (0..posed.backed.len()).map(|k| posed.backstop_centre(k, &skinning)).collect();
+        posed.backstop_target = centres;
         let base = posed.collider_base;
         let moved: Vec<(usize, Shape)> = (posed.rig.colliders.iter().enumerate())
             .filter_map(|(k, c)| {

@@ -111,8 +111,8 @@ type SkinVertex = ([f32; 3], [u32; 4], [f32; 4]);
 
 /// A joint: name, parent, inverse bind matrix (column-major).
 type Joint = (String, Option<u16>, [f32; 16]);
-/// A node's binding: joints, weights, max distance.
-type Binding = ([u16; 4], [f32; 4], Option<f32>);
+/// A node's binding: joints, weights, max distance, back-stop (distance, radius).
+type Binding = ([u16; 4], [f32; 4], Option<f32>, Option<[f32; 2]>);
 /// A rig: joints, bindings, colliders on joints.
 type RigRecord = (Vec<Joint>, Vec<Binding>, Vec<(u16, Obstacle)>);
 type Skin = (Vec<SkinVertex>, Vec<([u32; 3], Option<[u32; 3]>)>, Vec<[f32; 2]>);
@@ -256,7 +256,8 @@ fn rig(c: &mut Cursor) -> Result<RigRecord, String> {
     let binding = |c: &mut Cursor| {
         let joints = [c.u16()?, c.u16()?, c.u16()?, c.u16()?];
         let weights = [c.f32()?, c.f32()?, c.f32()?, c.f32()?];
-        Ok((joints, weights, c.option(Cursor::f32)?))
+        let max_distance = c.option(Cursor::f32)?;
+        Ok((joints, weights, max_distance, c.option(|c| Ok([c.f32()?, c.f32()?]))?))
     };
     let collider = |c: &mut Cursor| Ok((c.u16()?, obstacle(c)?));
     Ok((c.list(joint)?, c.list(binding)?, c.list(collider)?))
@@ -534,6 +535,11 @@ fn independent_reader_decodes_a_rig() {
             .map(|i| if i == 0 { [0.0; 4] } else { [0.25, 0.75, 0.0, 0.0] })
             .collect(),
         max_distance: (0..n).map(|i| (i > 1).then_some(0.01 * i as f32)).collect(),
+        backstop: (0..n)
+            .map(|i| {
+                (i == 3).then_some(springmesh_core::model::Backstop { distance: 0.02, radius: 0.5 })
+            })
+            .collect(),
         colliders: vec![springmesh_core::model::JointCollider {
             joint: 1,
             collider: springmesh_core::model::Obstacle {
@@ -558,8 +564,12 @@ fn independent_reader_decodes_a_rig() {
         .map(|j| (j.name.clone(), j.parent, j.inverse_bind.to_cols_array()))
         .collect();
     assert_eq!(joints, expected);
-    let expected: Vec<Binding> =
-        (0..n).map(|i| (rig.node_joints[i], rig.node_weights[i], rig.max_distance[i])).collect();
+    let expected: Vec<Binding> = (0..n)
+        .map(|i| {
+            let backstop = rig.backstop[i].map(|b| [b.distance, b.radius]);
+            (rig.node_joints[i], rig.node_weights[i], rig.max_distance[i], backstop)
+        })
+        .collect();
     assert_eq!(bindings, expected);
 }
 

@@ -36,6 +36,7 @@ fn strip() -> SpringModel {
         node_joints: vec![[0; 4]; n],
         node_weights: vec![[1.0, 0.0, 0.0, 0.0]; n],
         max_distance: (0..n).map(|k| Some(0.02 * (k / COLUMNS) as f32)).collect(),
+        backstop: Vec::new(),
         colliders: Vec::new(),
     });
     m
@@ -102,4 +103,48 @@ fn a_pose_of_the_wrong_size_or_not_finite_is_refused() {
     let mut sim = Simulation::new(&ValidModel::new(unrigged).expect("valid"));
     let e = sim.set_pose(&[Mat4::IDENTITY]).expect_err("no rig");
     assert!(e.to_string().contains("has 0 joints"), "{e}");
+}
+
+#[test]
+fn a_strip_pressed_onto_its_back_stops_stays_out_of_them_and_never_speeds_up_on_them() {
+    // Gravity along −z presses the strip (its faces' normals are +z) back onto back-stops
+    // 1 cm behind its skin, spheres of 0.5 m; the joint runs and turns as above, then stands
+    // (from frame 30): from then on, nothing but damping acts along the back-stops.
+    let (distance, radius) = (0.01, 0.5);
+    let mut model = strip();
+    model.params.gravity = Vec3::new(0.0, 0.0, -9.81);
+    let n = model.nodes.len();
+    if let Some(rig) = &mut model.rig {
+        rig.backstop = (0..n)
+            .map(|i| {
+                (i >= COLUMNS).then_some(springmesh_core::model::Backstop { distance, radius })
+            })
+            .collect();
+    }
+    let rest: Vec<Vec3> = model.nodes.positions().to_vec();
+    let mut sim = Simulation::new(&ValidModel::new(model).expect("valid"));
+    let (mut deepest, mut settling, mut last_speed) = (0.0f32, 0.0f32, 0.0f32);
+    for frame in 0..120 {
+        let t = (frame + 1) as f32 * DT;
+        sim.set_pose(&[joint_at(t)]).expect("one joint");
+        sim.step(DT).expect("finite");
+        let m = joint_at(t) * rest_joint().inverse();
+        let normal = m.transform_vector3(Vec3::Z).normalize();
+        for (i, &x) in sim.positions().iter().enumerate().skip(COLUMNS) {
+            let centre = m.transform_point3(rest[i]) - normal * (distance + radius);
+            deepest = deepest.max(radius - Vec3::from(x).distance(centre));
+        }
+        let fastest = sim.velocities().iter().map(|v| v.length()).fold(0.0, f32::max);
+        match frame {
+            40..80 => settling = settling.max(fastest),
+            80.. => last_speed = last_speed.max(fastest),
+            _ => {}
+        }
+    }
+    println!(
+        "deepest into a back-stop {deepest:.2e} m; fastest node {settling:.3} m/s in the \
+         second after the stop, {last_speed:.3} m/s in the next"
+    );
+    assert!(deepest < 1e-4, "out of the back-stops ({deepest} m in)");
+    assert!(last_speed < settling, "resting on them, no speed grows ({last_speed} m/s)");
 }

@@ -19,6 +19,15 @@ pub(crate) struct Posed {
     /// Their skinned positions at the start and at the end of the step.
     pub start: Vec<Vec3A>,
     pub target: Vec<Vec3A>,
+    /// The nodes with a back-stop, its radius, and its centre at the start and at the end of
+    /// the step; each one's rest normal and the distance from its skinned position to the
+    /// centre (the back-stop's distance + radius).
+    pub backed: Vec<u32>,
+    pub backstop_radius: Vec<f32>,
+    pub backstop_depth: Vec<f32>,
+    pub rest_normal: Vec<Vec3>,
+    pub backstop_start: Vec<Vec3A>,
+    pub backstop_target: Vec<Vec3A>,
     /// The index of the rig's first collider among the simulation's colliders (they follow
     /// the model's own).
     pub collider_base: usize,
@@ -29,7 +38,7 @@ impl Posed {
     /// zero for them; at rest.
     pub fn new(
         rig: &Rig,
-        rest: &[Vec3],
+        (rest, normals): (&[Vec3], &[Vec3]),
         (anchors, free): (&[u32], &[f32]),
         collider_base: usize,
     ) -> Posed {
@@ -47,6 +56,27 @@ impl Posed {
             }
         }
         let at: Vec<Vec3A> = leashed.iter().map(|&i| rest[i as usize].into()).collect();
+        let (mut backed, mut backstop_radius, mut backstop_depth, mut rest_normal) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (i, b) in rig.backstop.iter().enumerate() {
+            let normal = normals.get(i).copied().unwrap_or_default();
+            if let Some(b) = b
+                && bound(i)
+                && free.get(i).is_some_and(|&f| f != 0.0)
+                && normal != Vec3::ZERO
+            {
+                backed.push(i as u32);
+                backstop_radius.push(b.radius);
+                backstop_depth.push(b.distance + b.radius);
+                rest_normal.push(normal);
+            }
+        }
+        let centres: Vec<Vec3A> = backed
+            .iter()
+            .zip(&rest_normal)
+            .zip(&backstop_depth)
+            .map(|((&i, &n), &depth)| (rest[i as usize] - n * depth).into())
+            .collect();
         Posed {
             rig: rig.clone(),
             rest: rest.to_vec(),
@@ -55,6 +85,12 @@ impl Posed {
             reach,
             start: at.clone(),
             target: at,
+            backed,
+            backstop_radius,
+            backstop_depth,
+            rest_normal,
+            backstop_start: centres.clone(),
+            backstop_target: centres,
             collider_base,
         }
     }
@@ -63,6 +99,20 @@ impl Posed {
     pub fn skinned(&self, i: u32, skinning: &[Mat4]) -> Vec3A {
         let i = i as usize;
         self.rig.skinned(i, self.rest.get(i).copied().unwrap_or_default(), skinning).into()
+    }
+
+    /// Back-stopped node `k`'s sphere centre for the skinning matrices `skinning`: its skinned
+    /// position less its skinned normal (the rest normal turned by the blended matrices) times
+    /// the back-stop's distance + radius.
+    pub fn backstop_centre(&self, k: usize, skinning: &[Mat4]) -> Vec3A {
+        let i = self.backed[k] as usize;
+        let (joints, weights) = (self.rig.node_joints[i], self.rig.node_weights[i]);
+        let turned = joints.iter().zip(&weights).fold(Vec3::ZERO, |n, (&j, &w)| {
+            let m = skinning.get(usize::from(j)).copied().unwrap_or(Mat4::IDENTITY);
+            n + w * m.transform_vector3(self.rest_normal[k])
+        });
+        let normal = turned.try_normalize().unwrap_or(self.rest_normal[k]);
+        self.skinned(i as u32, skinning) - Vec3A::from(normal) * self.backstop_depth[k]
     }
 
     /// Leashed node `k`'s skinned position at fraction `t` of the step.

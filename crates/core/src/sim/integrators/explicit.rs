@@ -172,6 +172,7 @@ pub(crate) fn substep(
     }
     if let Some(posed) = &c.rig {
         rig::leash_state(posed, &mut to.pos, &mut to.vel, t1);
+        rig::back_stop_state(posed, &mut to.pos, &mut to.vel, t1);
     }
     Substep { dst: finite.then_some(dst), outside_work }
 }

@@ -362,6 +362,7 @@ pub(crate) fn step(
         }
         if let Some(posed) = &c.rig {
             rig::leash(posed, base, &mut ws.u, t);
+            rig::back_stop(posed, base, &mut ws.u, t);
         }
         let finite = ws.finish(c, world, base, v, (h, fused && i < n, t), threads);
         for (k, &node) in c.anchors.nodes.iter().enumerate() {
