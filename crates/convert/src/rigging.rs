@@ -35,8 +35,13 @@
 //!
 //! so every vertex of that part is inside its capsule: the cloth is kept off the drawn body,
 //! never let into it (a capsule bulges r past each end, over the neighbouring part, which the
-//! neighbour's capsule covers anyway). A joint followed by fewer than [`MIN_BODY_VERTICES`]
-//! vertices gets none.
+//! neighbour's capsule covers anyway). A torso is wider than it is deep: one round capsule
+//! wide enough for its shoulders would stand out behind its back, where a cape hangs. So when
+//! the cross-section's half width a along its widest direction w (the principal axis of the
+//! vertices' offsets from the axis) is more than [`FLAT`] times its half depth b, the part
+//! gets two capsules side by side, their axes at c ± (a − b) w, each vertex held by the nearer
+//! (r: the farthest vertex from its nearer axis). A joint followed by fewer than
+//! [`MIN_BODY_VERTICES`] vertices gets none.
 
 use crate::mesh::RawMesh;
 use glam::{Mat4, Vec3};
@@ -177,20 +182,51 @@ pub(crate) fn body_capsules(
         if part.len() < MIN_BODY_VERTICES {
             continue;
         }
-        let c = part.iter().copied().sum::<Vec3>() / part.len() as f32;
-        let (mut lo, mut hi, mut r) = (f32::INFINITY, f32::NEG_INFINITY, 0.0f32);
-        for &v in part {
-            let along = (v - c).dot(d);
-            (lo, hi) = (lo.min(along), hi.max(along));
-            r = r.max(((v - c) - d * along).length());
-        }
-        let shape = Shape::Capsule { a: c + d * lo, b: c + d * hi, radius: r.max(1e-3) };
-        if shape_is_finite(&shape) {
-            let collider = Obstacle { shape, surface: Surface::default() };
-            out.push(JointCollider { joint: joint as u16, collider });
+        for shape in fit(part, d) {
+            if shape_is_finite(&shape) {
+                let collider = Obstacle { shape, surface: Surface::default() };
+                out.push(JointCollider { joint: joint as u16, collider });
+            }
         }
     }
     out
+}
+
+/// How much wider than deep a part's cross-section must be for two capsules side by side.
+pub const FLAT: f32 = 1.25;
+
+/// The capsules along `d` that hold every point of `part` (module doc): one, or two side by
+/// side for a flat cross-section.
+fn fit(part: &[Vec3], d: Vec3) -> Vec<Shape> {
+    let c = part.iter().copied().sum::<Vec3>() / part.len() as f32;
+    let (lo, hi) = part.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &v| {
+        let along = (v - c).dot(d);
+        (lo.min(along), hi.max(along))
+    });
+    let across = |v: Vec3| (v - c) - d * (v - c).dot(d);
+    // The cross-section's widest direction: the principal axis of the points' offsets.
+    let (e1, e2) = d.any_orthonormal_pair();
+    let (mut xx, mut yy, mut xy) = (0.0f32, 0.0f32, 0.0f32);
+    for &v in part {
+        let q = across(v);
+        let (x, y) = (q.dot(e1), q.dot(e2));
+        (xx, yy, xy) = (xx + x * x, yy + y * y, xy + x * y);
+    }
+    let angle = 0.5 * (2.0 * xy).atan2(xx - yy);
+    let wide = e1 * angle.cos() + e2 * angle.sin();
+    let narrow = d.cross(wide);
+    let extent = |dir: Vec3| part.iter().map(|&v| across(v).dot(dir).abs()).fold(0.0f32, f32::max);
+    let (a, b) = (extent(wide), extent(narrow));
+    let axes: Vec<Vec3> =
+        if a > FLAT * b { vec![c + wide * (a - b), c - wide * (a - b)] } else { vec![c] };
+    // Each point belongs to its nearest axis; the radius holds every point.
+    let off_axis = |v: Vec3, o: Vec3| ((v - o) - d * (v - o).dot(d)).length();
+    let radius = part.iter().fold(0.0f32, |r, &v| {
+        r.max(axes.iter().map(|&o| off_axis(v, o)).fold(f32::INFINITY, f32::min))
+    });
+    axes.into_iter()
+        .map(|o| Shape::Capsule { a: o + d * lo, b: o + d * hi, radius: radius.max(1e-3) })
+        .collect()
 }
 
 /// True when a fitted capsule's numbers are all finite.
@@ -293,5 +329,32 @@ mod tests {
             .is_empty(),
             "too few points"
         );
+    }
+
+    #[test]
+    fn a_flat_torso_gets_two_capsules_that_leave_its_back_free() {
+        // An ellipse 0.6 m wide (x) and 0.2 m deep (z) at two heights: two capsules hold every
+        // vertex, and a point 4 cm behind its back is outside both (one round capsule of the
+        // half width, 0.3 m, would hold it).
+        let ellipse = |y: f32| {
+            (0..32).map(move |k| {
+                let a = k as f32 * std::f32::consts::TAU / 32.0;
+                (Vec3::new(0.3 * a.cos(), y, 0.1 * a.sin()), [0u16; 4], [1.0, 0.0, 0.0, 0.0])
+            })
+        };
+        let torso: Vec<_> = ellipse(1.0).chain(ellipse(1.5)).collect();
+        let inverse_bind = Mat4::from_translation(Vec3::Y).inverse();
+        let joint = Joint { name: "Chest".into(), parent: None, inverse_bind };
+        let capsules = body_capsules(&torso, &[joint]);
+        assert_eq!(capsules.len(), 2);
+        let inside = |p: Vec3| {
+            capsules.iter().any(|c| {
+                let Shape::Capsule { a, b, radius } = c.collider.shape else { return false };
+                let t = ((p - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+                p.distance(a + (b - a) * t) <= radius + 1e-5
+            })
+        };
+        assert!(torso.iter().all(|(p, ..)| inside(*p)), "every vertex held");
+        assert!(!inside(Vec3::new(0.0, 1.25, 0.14)), "behind the back is outside");
     }
 }
