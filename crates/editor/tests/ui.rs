@@ -786,3 +786,23 @@ fn a_capsule_is_added_under_the_model_then_removed_and_undo_brings_it_back() {
     let labels: Vec<String> = harness.state().doc.history.undo_labels().map(String::from).collect();
     assert_eq!(labels, vec!["Add a capsule"]);
 }
+
+#[test]
+fn a_worn_cape_shows_its_skeleton_and_its_body() {
+    // The Blender-made figure's cape, converted as `convert hero.glb --mesh Cape` does.
+    let glb = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/hero.glb");
+    let options =
+        springmesh_convert::ConvertOptions { mesh: Some("Cape".into()), ..Default::default() };
+    let cape = springmesh_convert::convert_file(&glb, &options).unwrap().model;
+    let path = scratch("worn").join("cape.spring");
+    springmesh_core::io::save(&cape, &path).unwrap();
+    let mut harness = editor(Sample::Cloth);
+    open_file(&mut harness, path);
+    assert!(harness.state().doc.model().rig.is_some());
+    let skeleton = harness.query_by_label_contains("4 joints: Hips, Spine, Chest, Head");
+    assert!(skeleton.is_some(), "the model panel names the joints");
+    let worn =
+        harness.query_by_label_contains("11 nodes follow the skin, 176 within a max distance");
+    assert!(worn.is_some(), "and says how the nodes are worn");
+    assert!(harness.query_by_label_contains("body: 3 colliders").is_some());
+}

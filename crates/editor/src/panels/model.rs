@@ -170,6 +170,19 @@ fn world_rows(ui: &mut egui::Ui, m: &springmesh_core::SpringModel) {
     for c in &p.colliders {
         row("collider", c.to_string());
     }
+    if let Some(rig) = &m.rig {
+        let names: Vec<&str> = rig.joints.iter().map(|j| j.name.as_str()).collect();
+        row("skeleton", format!("{} joints: {}", names.len(), names.join(", ")));
+        let kinematic = rig.max_distance.iter().filter(|r| **r == Some(0.0)).count();
+        let leashed = rig.max_distance.iter().filter(|r| r.is_some_and(|r| r > 0.0)).count();
+        row(
+            "worn",
+            format!(
+                "{kinematic} nodes follow the skin, {leashed} within a max distance; body: {} colliders",
+                rig.colliders.len()
+            ),
+        );
+    }
     if p.ground.is_some() || !p.colliders.is_empty() {
         row("node radius", format!("{} m", p.node_radius));
     }
@@ -184,6 +197,15 @@ fn number(ui: &mut egui::Ui, label: &str, value: &mut f32, unit: &str, speed: f6
 
 fn conversion_form(ui: &mut egui::Ui, o: &mut ConvertOptions) {
     egui::Grid::new("conversion").num_columns(2).show(ui, |ui| {
+        let label = ui.label("mesh");
+        let mut name = o.mesh.clone().unwrap_or_default();
+        let edit = ui.text_edit_singleline(&mut name).labelled_by(label.id).on_hover_text(
+            "convert only the glTF mesh of this name (a character's cape); empty: every mesh",
+        );
+        if edit.changed() {
+            o.mesh = (!name.trim().is_empty()).then(|| name.trim().to_string());
+        }
+        ui.end_row();
         ui.label("scale");
         ui.add(
             egui::DragValue::new(&mut o.scale)

@@ -298,7 +298,9 @@ impl Viewport {
             ui.painter().add(egui::PaintCallback { rect, callback: Arc::new(callback) });
             let m = doc.model();
             let size = m.bounding_box().map_or(1.0, |b| b.diagonal().max(1e-3));
-            let shapes = m.params.colliders.iter().map(|c| c.shape);
+            // The model's colliders, and the body it is worn on (at rest).
+            let body = m.rig.iter().flat_map(|r| r.colliders.iter().map(|c| c.collider.shape));
+            let shapes = m.params.colliders.iter().map(|c| c.shape).chain(body);
             outlines::paint(&ui.painter_at(rect), &self.camera, rect, shapes, size);
         }
         if let Some(Drag::Box { start, end }) = self.drag {
