@@ -1,4 +1,5 @@
-//! Geometry the model, the solver and the converter share, written once.
+//! Geometry the model, the solver and the converter share, written once: the signed volume
+//! below, and where on a segment a point is nearest ([`along_segment`]).
 //!
 //! **Signed volume.** By the divergence theorem, the volume enclosed by a closed triangle
 //! mesh is a sum over its triangles (a, b, c) of the signed volumes of the tetrahedra they
@@ -23,6 +24,17 @@ where
 {
     let at = |i: usize| positions.get(i).map(|&p| p.into().as_dvec3());
     faces.into_iter().filter_map(|[a, b, c]| Some(at(a)?.dot(at(b)?.cross(at(c)?)) / 6.0)).sum()
+}
+
+/// Where on the segment a–b the point nearest `p` is, as the fraction t ∈ [0, 1] from a (0
+/// for a segment of no length).
+pub fn along_segment(a: Vec3, b: Vec3, p: Vec3) -> f32 {
+    let axis = b - a;
+    if axis.length_squared() > 0.0 {
+        ((p - a).dot(axis) / axis.length_squared()).clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
 }
 
 #[cfg(test)]

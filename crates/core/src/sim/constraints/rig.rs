@@ -41,66 +41,67 @@
 use crate::sim::data::Posed;
 use glam::Vec3A;
 
-/// Puts every leashed node of `posed` back within its max distance of its skinned position at
-/// fraction `t` of the step; the nodes are at `base + u` (the Xpbd solver's displacements).
-pub(crate) fn leash(posed: &Posed, base: &[Vec3A], u: &mut [Vec3A], t: f32) {
-    for (k, (&i, &r)) in posed.leashed.iter().zip(&posed.reach).enumerate() {
-        let i = i as usize;
-        let (Some(&x0), Some(ui)) = (base.get(i), u.get_mut(i)) else { continue };
-        let s = posed.at(k, t);
-        let d = x0 + *ui - s;
-        let length = d.length();
-        if length > r {
-            *ui = s + d * (r / length) - x0;
-        }
-    }
+/// Which side of a sphere a node must be on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    /// Within it: a max distance around the skinned position.
+    Within,
+    /// Outside it: a back-stop.
+    Outside,
 }
 
-/// Puts every back-stopped node of `posed` back out of its back-stop sphere at fraction `t` of
-/// the step (module doc); the nodes are at `base + u`.
-pub(crate) fn back_stop(posed: &Posed, base: &[Vec3A], u: &mut [Vec3A], t: f32) {
-    for (k, (&i, &r)) in posed.backed.iter().zip(&posed.backstop_radius).enumerate() {
-        let i = i as usize;
-        let (Some(&x0), Some(ui)) = (base.get(i), u.get_mut(i)) else { continue };
+/// Where `x` must go to be on `side` of the sphere of centre `c` and radius `r`, with the unit
+/// direction from `c` to there; `None` when it already is (the one projection of the module
+/// doc, for both kinds of sphere).
+fn onto_sphere(x: Vec3A, c: Vec3A, r: f32, side: Side) -> Option<(Vec3A, Vec3A)> {
+    let d = x - c;
+    let length = d.length();
+    let wrong = match side {
+        Side::Within => length > r,
+        Side::Outside => length < r && length > 0.0,
+    };
+    wrong.then(|| {
+        let n = d / length;
+        (c + n * r, n)
+    })
+}
+
+/// Every sphere of `posed` at fraction `t` of the step: its node, centre, radius and side; the
+/// max distances first, then the back-stops.
+fn spheres(posed: &Posed, t: f32) -> impl Iterator<Item = (usize, Vec3A, f32, Side)> + '_ {
+    let leashes = posed.leashed.iter().zip(&posed.reach).enumerate();
+    let leashes = leashes.map(move |(k, (&i, &r))| (i as usize, posed.at(k, t), r, Side::Within));
+    let stops = posed.backed.iter().zip(&posed.backstop_radius).enumerate();
+    let stops = stops.map(move |(k, (&i, &r))| {
         let c = posed.backstop_start[k].lerp(posed.backstop_target[k], t);
-        let d = x0 + *ui - c;
-        let length = d.length();
-        if length < r && length > 0.0 {
-            *ui = c + d * (r / length) - x0;
+        (i as usize, c, r, Side::Outside)
+    });
+    leashes.chain(stops)
+}
+
+/// Puts every node of `posed` back within its max distance of its skinned position and out
+/// of its back-stop at fraction `t` of the step; the nodes are at `base + u` (the Xpbd
+/// solver's displacements).
+pub(crate) fn project(posed: &Posed, base: &[Vec3A], u: &mut [Vec3A], t: f32) {
+    for (i, c, r, side) in spheres(posed, t) {
+        let (Some(&x0), Some(ui)) = (base.get(i), u.get_mut(i)) else { continue };
+        if let Some((x, _)) = onto_sphere(x0 + *ui, c, r, side) {
+            *ui = x - x0;
         }
     }
 }
 
-/// [`back_stop`] for the explicit integrators, on positions `x`: a node put back also loses
-/// the part of its velocity `v` that leads further in.
-pub(crate) fn back_stop_state(posed: &Posed, x: &mut [Vec3A], v: &mut [Vec3A], t: f32) {
-    for (k, (&i, &r)) in posed.backed.iter().zip(&posed.backstop_radius).enumerate() {
-        let i = i as usize;
+/// [`project`] for the explicit integrators, on positions `x`: a node put back also loses the
+/// part of its velocity `v` that leads further to the wrong side.
+pub(crate) fn project_state(posed: &Posed, x: &mut [Vec3A], v: &mut [Vec3A], t: f32) {
+    for (i, c, r, side) in spheres(posed, t) {
         let (Some(xi), Some(vi)) = (x.get_mut(i), v.get_mut(i)) else { continue };
-        let c = posed.backstop_start[k].lerp(posed.backstop_target[k], t);
-        let e = *xi - c;
-        let length = e.length();
-        if length < r && length > 0.0 {
-            let n = e / length;
-            *xi = c + n * r;
-            *vi -= n * vi.dot(n).min(0.0);
-        }
-    }
-}
-
-/// [`leash`] for the explicit integrators, on positions `x`: a node put back also loses the
-/// part of its velocity `v` that leads further out.
-pub(crate) fn leash_state(posed: &Posed, x: &mut [Vec3A], v: &mut [Vec3A], t: f32) {
-    for (k, (&i, &r)) in posed.leashed.iter().zip(&posed.reach).enumerate() {
-        let i = i as usize;
-        let (Some(xi), Some(vi)) = (x.get_mut(i), v.get_mut(i)) else { continue };
-        let s = posed.at(k, t);
-        let d = *xi - s;
-        let length = d.length();
-        if length > r {
-            let n = d / length;
-            *xi = s + n * r;
-            *vi -= n * vi.dot(n).max(0.0);
+        if let Some((at, n)) = onto_sphere(*xi, c, r, side) {
+            *xi = at;
+            let vn = vi.dot(n);
+            if (vn > 0.0) == (side == Side::Within) {
+                *vi -= n * vn;
+            }
         }
     }
 }

@@ -32,6 +32,7 @@
 //! "Distance functions", and Ericson, "Real-Time Collision Detection", 2005, §5.1); a
 //! game's [`Collider`] gets the whole path and may sweep it.
 
+use crate::geometry::along_segment;
 use crate::model::{Ground, Obstacle, Shape, Surface};
 use crate::sim::contacts::moving;
 use glam::{Quat, Vec3, Vec3A};
@@ -113,13 +114,7 @@ fn push_out(shape: &Shape, x: Vec3, r: f32) -> Option<(Vec3, Vec3)> {
         }
         Shape::Sphere { center, radius } => out_of_ball(center, radius, x, r),
         Shape::Capsule { a, b, radius } => {
-            let axis = b - a;
-            let t = if axis.length_squared() > 0.0 {
-                ((x - a).dot(axis) / axis.length_squared()).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            out_of_ball(a + axis * t, radius, x, r)
+            out_of_ball(a.lerp(b, along_segment(a, b, x)), radius, x, r)
         }
         Shape::Box { center, half_extents, rotation } => {
             let length = rotation.length();

@@ -29,6 +29,7 @@
 //! Contact and Friction for Cloth Animation", SIGGRAPH 2002, §7.2, and of NvCloth's motion of
 //! its collision shapes within a frame).
 
+use crate::geometry::along_segment;
 use crate::model::Shape;
 use glam::{Quat, Vec3};
 
@@ -69,12 +70,7 @@ pub(crate) fn surface_velocity(from: &Shape, to: &Shape, now: &Shape, p: Vec3, d
         }
         (Shape::Capsule { a: a0, b: b0, .. }, Shape::Capsule { a: a1, b: b1, .. }, now) => {
             let Shape::Capsule { a, b, .. } = now else { return Vec3::ZERO };
-            let axis = b - a;
-            let tau = if axis.length_squared() > 0.0 {
-                ((p - a).dot(axis) / axis.length_squared()).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
+            let tau = along_segment(a, b, p);
             (a1 - a0).lerp(b1 - b0, tau) * per_second
         }
         (

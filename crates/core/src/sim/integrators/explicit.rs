@@ -171,8 +171,7 @@ pub(crate) fn substep(
         gather::<false>(v, &mut to.vel);
     }
     if let Some(posed) = &c.rig {
-        rig::leash_state(posed, &mut to.pos, &mut to.vel, t1);
-        rig::back_stop_state(posed, &mut to.pos, &mut to.vel, t1);
+        rig::project_state(posed, &mut to.pos, &mut to.vel, t1);
     }
     Substep { dst: finite.then_some(dst), outside_work }
 }

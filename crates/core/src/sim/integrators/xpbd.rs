@@ -361,8 +361,7 @@ pub(crate) fn step(
             ws.layers.project((base, w), (&ws.u_prev, &mut ws.u), thickness, layers.friction);
         }
         if let Some(posed) = &c.rig {
-            rig::leash(posed, base, &mut ws.u, t);
-            rig::back_stop(posed, base, &mut ws.u, t);
+            rig::project(posed, base, &mut ws.u, t);
         }
         let finite = ws.finish(c, world, base, v, (h, fused && i < n, t), threads);
         for (k, &node) in c.anchors.nodes.iter().enumerate() {
