@@ -27,6 +27,7 @@
 #![warn(missing_docs)]
 
 mod assemble;
+pub mod character;
 mod error;
 pub mod import;
 pub mod keep;

@@ -42,6 +42,8 @@ pub struct RawMesh {
     pub joint_weights: Vec<([u16; 4], [f32; 4])>,
     /// The body the mesh is worn on: its vertices at rest with their joints and weights.
     pub body: Vec<(Vec3, [u16; 4], [f32; 4])>,
+    /// The body's triangles, as indices into `body`.
+    pub body_triangles: Vec<[u32; 3]>,
 }
 
 /// Where a mesh's base-colour texture is.

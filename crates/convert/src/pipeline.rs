@@ -108,17 +108,22 @@ pub fn convert_file_with(
 ) -> Result<Conversion, ConvertError> {
     check(options)?;
     control.enter(Stage::Reading)?;
-    let bytes = springmesh_core::io::read_file(path).map_err(|e| match e {
+    let bytes = read_source(path)?;
+    let choice = (options.mesh.as_deref(), &options.body);
+    let mesh = import::read(path, &bytes, &options.limits, choice)?;
+    drop(bytes);
+    convert_checked(mesh, options, path, control)
+}
+
+/// The bytes of the source file `path`, within the core's file size limit.
+pub(crate) fn read_source(path: &Path) -> Result<Vec<u8>, ConvertError> {
+    springmesh_core::io::read_file(path).map_err(|e| match e {
         CoreError::Io { file, cause } => ConvertError::Io { file, cause },
         other => ConvertError::Io {
             file: path.to_path_buf(),
             cause: std::io::Error::other(other.to_string()),
         },
-    })?;
-    let choice = (options.mesh.as_deref(), &options.body);
-    let mesh = import::read(path, &bytes, &options.limits, choice)?;
-    drop(bytes);
-    convert_checked(mesh, options, path, control)
+    })
 }
 
 /// Converts an imported mesh; `source` names it in the model's metadata and in errors.

@@ -41,6 +41,9 @@ pub enum Action {
     /// Scale every stiffness so the model rings at this frequency or sags this much: one
     /// undoable step once it is worked out.
     FitStiffness(springmesh_analysis::stiffness_fit::Target),
+    /// Play this clip of the character in the test (`None`: hold the rest pose); the test
+    /// starts over.
+    PlayClip(Option<usize>),
     /// Pull a node of the running test towards a point (m), or let go (`None`).
     Grab(Option<(springmesh_core::NodeId, glam::Vec3)>),
 }

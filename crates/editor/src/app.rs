@@ -31,6 +31,8 @@ pub struct Startup {
     pub screenshot: Option<Screenshot>,
     /// Start simulating `file` once it is open.
     pub play: bool,
+    /// Play this clip of the character a worn `file` is worn on (implies `play`).
+    pub clip: Option<String>,
     /// What the springs' colour shows.
     pub colour: crate::viewport::SpringColour,
 }
@@ -97,6 +99,8 @@ pub struct EditorApp {
     screenshot: Option<Screenshot>,
     /// Play the next document installed (the startup file with `--play`).
     autoplay: bool,
+    /// The clip to play on the next document installed (the startup file with `--clip`).
+    autoclip: Option<String>,
 }
 
 impl EditorApp {
@@ -126,7 +130,8 @@ impl EditorApp {
                     file_name(&path),
                 );
                 app.loader.start(Request::Open(path), &cc.egui_ctx);
-                app.autoplay = startup.play;
+                app.autoplay = startup.play || startup.clip.is_some();
+                app.autoclip = startup.clip;
             }
             None => app.live.playing = true,
         }
@@ -157,6 +162,7 @@ impl EditorApp {
             quit_confirmed: false,
             screenshot,
             autoplay: false,
+            autoclip: None,
         }
     }
 
@@ -229,6 +235,13 @@ impl EditorApp {
                 self.live.tuner.start_fit(self.doc.model(), self.doc.revision(), target, ctx);
             }
             Action::Grab(pull) => self.live.grab(&self.doc, pull),
+            Action::PlayClip(clip) => {
+                self.live.clip = clip;
+                self.live.reset();
+                self.live.playing = clip.is_some();
+                // A clip may walk the character away: the camera goes with it.
+                self.viewport.settings.follow |= clip.is_some();
+            }
             Action::Dismiss(i) => {
                 if i < self.messages.len() {
                     self.messages.remove(i);
@@ -315,6 +328,18 @@ impl EditorApp {
         self.doc = doc;
         self.live = Live::default();
         self.live.playing = std::mem::take(&mut self.autoplay);
+        if let Some(name) = self.autoclip.take() {
+            let clips = self.doc.character.as_ref().map(|c| &c.clips[..]).unwrap_or_default();
+            self.live.clip = clips.iter().position(|c| c.name == name);
+            self.viewport.settings.follow |= self.live.clip.is_some();
+            if self.live.clip.is_none() {
+                let names: Vec<&str> = clips.iter().map(|c| c.name.as_str()).collect();
+                self.messages.push(format!(
+                    "No clip \"{name}\" to play: the character has {}.",
+                    if names.is_empty() { "none".to_string() } else { names.join(", ") }
+                ));
+            }
+        }
         self.frame_next = true;
         self.model_panel.form.follow(&self.doc);
     }
@@ -368,12 +393,14 @@ impl EditorApp {
                 if reconverted {
                     // The open model made again from its source: one undoable change.
                     self.doc.replace_model(loaded.model().clone());
+                    self.doc.character = loaded.character.clone();
                     self.messages.extend(loaded.notes.iter().cloned());
                     self.live = Live::default();
                 } else if same_mesh {
                     // A new conversion of the open mesh: the same document, changed.
-                    let Document { origin, texture, notes, .. } = loaded.clone();
+                    let Document { origin, texture, notes, character, .. } = loaded.clone();
                     self.doc.replace_model(loaded.model().clone());
+                    self.doc.character = character;
                     self.doc.origin = origin;
                     self.doc.texture = texture;
                     self.doc.notes = notes;

@@ -113,11 +113,14 @@ impl OrbitCamera {
         self.distance = (self.distance * 0.9f32.powf(steps)).clamp(1e-3, 1e6);
     }
 
-    /// Looks at the whole box from far enough that it fits the view.
-    pub fn frame(&mut self, bounds: Aabb) {
+    /// Looks at the whole box from far enough that it fits a view `aspect` times as wide as
+    /// tall: its bounding sphere within the narrower of the vertical and horizontal angles.
+    pub fn frame(&mut self, bounds: Aabb, aspect: f32) {
         self.target = bounds.center();
         let radius = (0.5 * bounds.diagonal()).max(1e-3);
-        self.distance = radius / (self.fov * 0.5).sin() * 1.1;
+        let half = self.fov * 0.5;
+        let across = (half.tan() * aspect.clamp(0.1, 10.0)).atan();
+        self.distance = radius / half.min(across).sin() * 1.1;
     }
 
     /// Moves the target (not the angle or distance) just enough that `point` is inside the
@@ -155,12 +158,14 @@ mod tests {
     fn framing_fits_the_box_and_keep_visible_recentres() {
         let mut cam = OrbitCamera::default();
         let b = Aabb { min: Vec3::splat(-2.0), max: Vec3::splat(2.0) };
-        cam.frame(b);
-        let size = Vec2::new(400.0, 400.0);
-        for corner in [b.min, b.max, Vec3::new(-2.0, 2.0, -2.0)] {
-            let (p, _) = cam.project(corner, size).expect("in front");
-            assert!(p.x > 0.0 && p.x < size.x && p.y > 0.0 && p.y < size.y, "{corner} at {p}");
+        for size in [Vec2::new(400.0, 400.0), Vec2::new(200.0, 400.0)] {
+            cam.frame(b, size.x / size.y);
+            for corner in [b.min, b.max, Vec3::new(-2.0, 2.0, -2.0), Vec3::new(2.0, -2.0, 2.0)] {
+                let (p, _) = cam.project(corner, size).expect("in front");
+                assert!(p.x > 0.0 && p.x < size.x && p.y > 0.0 && p.y < size.y, "{corner} at {p}");
+            }
         }
+        let size = Vec2::new(400.0, 400.0);
         let far = Vec3::new(40.0, 0.0, 0.0);
         cam.keep_visible(far, size);
         assert_eq!(cam.target, far);

@@ -9,6 +9,7 @@ use crate::edit::{self, Edit};
 use crate::error::EditorError;
 use crate::history::{Direction, History};
 use crate::selection::Selection;
+use springmesh_convert::character::Character;
 use springmesh_convert::samples::Sample;
 use springmesh_convert::{ConvertOptions, ConvertReport};
 use springmesh_core::SpringModel;
@@ -65,6 +66,9 @@ pub struct Document {
     pub selection: Selection,
     /// The faces' texture, if the mesh had one that could be read.
     pub texture: Option<TextureImage>,
+    /// The character a worn model is worn on (its body and clips), read from the source
+    /// file for the live test to play ([`springmesh_convert::character`]).
+    pub character: Option<std::sync::Arc<Character>>,
     /// Things noticed while opening (a texture that could not be read, ...).
     pub notes: Vec<String>,
     /// Undo and redo.
@@ -91,6 +95,7 @@ impl Document {
             name,
             selection: Selection::default(),
             texture: None,
+            character: None,
             notes: Vec::new(),
             history: History::default(),
             revision,

@@ -41,6 +41,15 @@ pub enum EditorError {
         /// The skin vertex.
         vertex: usize,
     },
+    /// A change of the skeleton binding for a model worn on none.
+    #[error("the model is worn on no skeleton")]
+    NotWorn,
+    /// A skeleton binding the model cannot take.
+    #[error("the skeleton binding does not fit the model: {reason}")]
+    BadRig {
+        /// The first problem found.
+        reason: String,
+    },
     /// There is nothing to undo or redo.
     #[error("nothing to {what}")]
     NothingTo {

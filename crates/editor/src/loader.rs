@@ -7,6 +7,7 @@
 
 use crate::document::{Document, Origin, TextureImage, file_name};
 use eframe::egui;
+use springmesh_convert::character::Character;
 use springmesh_convert::keep::keep_edits;
 use springmesh_convert::{Control, ConvertOptions, MeshFormat, Stage, Texture, convert_file_with};
 use springmesh_core::{SpringModel, io};
@@ -134,7 +135,12 @@ fn open(request: Request, control: Control) -> Result<Document, String> {
         Request::Open(path) if !MeshFormat::is_mesh_path(&path) => {
             let model = io::load(&path).map_err(|e| e.to_string())?.into_inner();
             let name = file_name(&path);
-            return Ok(Document::new(model, Origin::ModelFile, Some(path), name));
+            let mut doc = Document::new(model, Origin::ModelFile, Some(path), name);
+            let recorded = ConvertOptions::from_metadata(&doc.model().metadata.conversion);
+            if let (Some(source), Some(options)) = (doc.source_mesh(), recorded) {
+                read_character(&mut doc, &source, &options);
+            }
+            return Ok(doc);
         }
         Request::Open(path) => (path, ConvertOptions::default()),
         Request::Convert(path, options) => (path, options),
@@ -142,8 +148,9 @@ fn open(request: Request, control: Control) -> Result<Document, String> {
     };
     let c = convert_file_with(&path, &options, control).map_err(|e| e.to_string())?;
     let name = file_name(&path);
-    let origin = Origin::Mesh { path, options: Box::new(options), report: Box::new(c.report) };
-    let mut doc = Document::new(c.model.into_inner(), origin, None, name);
+    let mut doc = Document::new(c.model.into_inner(), Origin::ModelFile, None, name);
+    read_character(&mut doc, &path, &options);
+    doc.origin = Origin::Mesh { path, options: Box::new(options), report: Box::new(c.report) };
     match c.texture.map(decode) {
         Some(Ok(image)) => doc.texture = Some(image),
         Some(Err(e)) => doc.notes.push(format!("texture not shown: {e}")),
@@ -165,6 +172,7 @@ fn reconvert(
     let mut c = convert_file_with(source, &options, control).map_err(|e| e.to_string())?;
     let kept = keep_edits(old, &mut c, &options, source).map_err(|e| e.to_string())?;
     let mut doc = Document::new(c.model.into_inner(), Origin::ModelFile, None, file_name(source));
+    read_character(&mut doc, source, &options);
     let counts: Vec<String> = kept.kept.iter().map(|(k, n)| format!("{k} {n}")).collect();
     doc.notes.push(format!(
         "reconverted from {}: kept {}; dropped {}",
@@ -174,6 +182,19 @@ fn reconvert(
     ));
     doc.notes.extend(kept.dropped.iter().map(|d| format!("dropped {}: {}", d.edit, d.reason)));
     Ok(doc)
+}
+
+/// Reads the character the model of `doc` is worn on from its source `source` (converted
+/// with `options`), when the model has a skeleton; what went wrong goes into the notes (the
+/// model is whole without it: only the preview of the body and the clips is lost).
+fn read_character(doc: &mut Document, source: &std::path::Path, options: &ConvertOptions) {
+    if doc.model().rig.is_none() {
+        return;
+    }
+    match Character::read(source, options) {
+        Ok(c) => doc.character = Some(Arc::new(c)),
+        Err(e) => doc.notes.push(format!("the character is not shown: {e}")),
+    }
 }
 
 /// Decodes a mesh's texture into RGBA8.

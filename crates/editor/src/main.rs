@@ -1,4 +1,4 @@
-//! `springmesh-editor [FILE] [--screenshot OUT.png] [--play] [--colour kind|strain|energy]`
+//! `springmesh-editor [FILE] [--screenshot OUT.png] [--play] [--clip NAME] [--colour kind|strain|energy]`
 
 use anyhow::Result;
 use clap::Parser;
@@ -23,6 +23,10 @@ struct Args {
     /// Start the test simulation as soon as FILE is open (the sample always starts playing).
     #[arg(long)]
     play: bool,
+    /// Play this clip of the character a worn model is worn on (read from the glTF it was
+    /// converted from) from the start; implies --play.
+    #[arg(long, value_name = "NAME")]
+    clip: Option<String>,
     /// What the springs' colour shows at the start (View panel: spring colour); strain and
     /// energy also hide the faces, which would cover the colours.
     #[arg(long, value_enum, default_value = "kind")]
@@ -69,7 +73,7 @@ fn run(args: Args) -> Result<ExitCode> {
         Colour::Strain => SpringColour::Strain,
         Colour::Energy => SpringColour::Energy,
     };
-    let startup = Startup { file: args.file, screenshot, play: args.play, colour };
+    let startup = Startup { file: args.file, screenshot, play: args.play, clip: args.clip, colour };
     eframe::run_native(
         "Springmesh",
         options,

@@ -503,7 +503,7 @@ fn the_check_gives_a_verdict_and_colours_the_nodes() {
     let report = result.as_ref().expect("the string can be checked");
     let verdict = if report.stable { "stable: " } else { "unstable: " };
     assert!(harness.query_by_label_contains(verdict).is_some(), "the verdict is shown");
-    let styles = GeometryCache::default().styles(&app.doc, &app.live);
+    let styles = GeometryCache::default().styles(&app.doc, &app.live, false);
     assert_eq!(styles.nodes.len(), app.doc.model().nodes.len());
     assert!(styles.nodes.iter().all(|&s| s >= 16.0), "every node carries its error level");
 }
@@ -787,17 +787,23 @@ fn a_capsule_is_added_under_the_model_then_removed_and_undo_brings_it_back() {
     assert_eq!(labels, vec!["Add a capsule"]);
 }
 
-#[test]
-fn a_worn_cape_shows_its_skeleton_and_its_body() {
-    // The Blender-made figure's cape, converted as `convert hero.glb --mesh Cape` does.
+/// The editor with the Blender-made figure's cape open, converted as `convert hero.glb --mesh
+/// Cape` does and saved in the scratch directory `name` (its source, hero.glb, recorded).
+fn worn_cape(name: &str) -> Harness<'static, EditorApp> {
     let glb = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/hero.glb");
     let options =
         springmesh_convert::ConvertOptions { mesh: Some("Cape".into()), ..Default::default() };
     let cape = springmesh_convert::convert_file(&glb, &options).unwrap().model;
-    let path = scratch("worn").join("cape.spring");
+    let path = scratch(name).join("cape.spring");
     springmesh_core::io::save(&cape, &path).unwrap();
     let mut harness = editor(Sample::Cloth);
     open_file(&mut harness, path);
+    harness
+}
+
+#[test]
+fn a_worn_cape_shows_its_skeleton_and_its_body() {
+    let harness = worn_cape("worn");
     assert!(harness.state().doc.model().rig.is_some());
     let skeleton = harness.query_by_label_contains("4 joints: Hips, Spine, Chest, Head");
     assert!(skeleton.is_some(), "the model panel names the joints");
@@ -805,4 +811,96 @@ fn a_worn_cape_shows_its_skeleton_and_its_body() {
         harness.query_by_label_contains("11 nodes follow the skin, 176 within a max distance");
     assert!(worn.is_some(), "and says how the nodes are worn");
     assert!(harness.query_by_label_contains("body: 3 colliders").is_some());
+}
+
+#[test]
+fn a_worn_cape_plays_the_walk_on_its_body_and_its_max_distances_and_colliders_are_edited() {
+    use springmesh_editor::history::Direction;
+    let mut harness = worn_cape("worn-play");
+    let character = harness.state().doc.character.clone().expect("the figure is read from its glb");
+    assert!(!character.body.triangles.is_empty());
+
+    // Pick the walk: the test plays it, the kinematic nodes on their skin, the body moving.
+    harness.get_by_role_and_label(Role::ComboBox, "clip").scroll_to_me();
+    harness.run();
+    harness.get_by_role_and_label(Role::ComboBox, "clip").click();
+    harness.run();
+    harness.get_by_label_contains("Walk (").click();
+    harness.step();
+    assert!(harness.state().live.playing, "choosing a clip plays it");
+    for _ in 0..20 {
+        std::thread::sleep(Duration::from_millis(20));
+        harness.step();
+    }
+    harness.state_mut().live.playing = false;
+    let app = harness.state_mut();
+    app.live.catch_up(&app.doc);
+    let app = harness.state();
+    let t = app.live.time().expect("it ran");
+    assert!(t > 0.1, "simulated {t} s");
+    let model = app.doc.model();
+    let rig = model.rig.as_ref().expect("worn");
+    let pose = app.live.pose().expect("the clip posed the skeleton").to_vec();
+    let skinning = rig.skinning(&pose);
+    let positions = app.live.positions().expect("running");
+    let mut worst = 0.0f32;
+    for &n in &model.anchors {
+        let rest = model.nodes.positions()[n.index()];
+        let skinned = rig.skinned(n.index(), rest, &skinning);
+        worst = worst.max(skinned.distance(positions[n.index()].into()));
+    }
+    assert!(worst < 1e-3, "kinematic nodes {worst} m off their skin");
+    let clip = &character.clips.iter().find(|c| c.name == "Walk").expect("walk");
+    let names: Vec<&str> = rig.joints.iter().map(|j| j.name.as_str()).collect();
+    let expected = clip.pose((t % f64::from(clip.duration)) as f32, &names).unwrap();
+    let off = pose.iter().zip(&expected).map(|(a, b)| (*a - *b).abs().to_cols_array());
+    assert!(off.flatten().fold(0.0f32, f32::max) < 1e-4, "the pose is the clip's at {t} s");
+    // The body is drawn where the pose has it: its vertices follow the skin too.
+    let dynamic = GeometryCache::default().dynamic(&app.doc, &app.live);
+    let first = model.nodes.len();
+    let mut posed = Vec::new();
+    character.body.posed(&skinning, &mut posed);
+    let drawn = &dynamic.positions[first..first + posed.len()];
+    let apart = posed.iter().zip(drawn).map(|(p, d)| p.distance(glam::Vec3::from_slice(&d[..3])));
+    assert!(apart.fold(0.0f32, f32::max) < 1e-6);
+    let moved = posed.iter().zip(&character.body.positions).map(|(p, r)| p.distance(*r));
+    assert!(moved.fold(0.0f32, f32::max) > 0.05, "the walk moves the body");
+
+    // Max distances: the selected free nodes made kinematic, then free; undo puts them back.
+    let before = model.clone();
+    let free: Vec<u32> = (0..model.nodes.len() as u32)
+        .filter(|&n| rig.max_distance[n as usize].is_some_and(|r| r > 0.0))
+        .take(3)
+        .collect();
+    select_nodes(&mut harness, &free);
+    harness.get_by_role_and_label(Role::Button, "Kinematic").scroll_to_me();
+    harness.run();
+    harness.get_by_role_and_label(Role::Button, "Kinematic").click();
+    harness.run();
+    let m = harness.state().doc.model();
+    assert!(free.iter().all(|&n| m.is_anchor(NodeId(n))));
+    assert!(free.iter().all(|&n| m.rig.as_ref().unwrap().max_distance[n as usize] == Some(0.0)));
+    harness.get_by_role_and_label(Role::Button, "Free").click();
+    harness.run();
+    let m = harness.state().doc.model();
+    assert!(free.iter().all(|&n| !m.is_anchor(NodeId(n))));
+    assert!(free.iter().all(|&n| m.rig.as_ref().unwrap().max_distance[n as usize].is_none()));
+    for _ in 0..2 {
+        harness.state_mut().doc.go(Direction::Undo).unwrap();
+    }
+    harness.run();
+    assert_eq!(harness.state().doc.model(), &before, "undone");
+
+    // The body's colliders: a capsule added on the chest, then undone.
+    let colliders = before.rig.as_ref().unwrap().colliders.len();
+    harness.get_by_role_and_label(Role::Button, "Add a capsule").scroll_to_me();
+    harness.run();
+    harness.get_by_role_and_label(Role::Button, "Add a capsule").click();
+    harness.run();
+    let rig = harness.state().doc.model().rig.clone().unwrap();
+    assert_eq!(rig.colliders.len(), colliders + 1);
+    assert!(springmesh_core::ValidModel::new(harness.state().doc.model().clone()).is_ok());
+    harness.state_mut().doc.go(Direction::Undo).unwrap();
+    harness.run();
+    assert_eq!(harness.state().doc.model(), &before, "undone");
 }

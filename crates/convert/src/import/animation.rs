@@ -67,29 +67,54 @@ impl Clip {
     pub fn read(path: &Path, bytes: &[u8], name: &str) -> Result<Clip, ConvertError> {
         let limits = ImportLimits::default();
         let (document, buffers) = open(path, bytes, &limits)?;
-        let file = || path.to_path_buf();
         let Some(animation) = document.animations().find(|a| a.name() == Some(name)) else {
             let clips = document.animations().filter_map(|a| a.name().map(str::to_string));
             return Err(ConvertError::NoSuchClip {
-                file: file(),
+                file: path.to_path_buf(),
                 name: name.into(),
                 clips: clips.collect(),
             });
         };
-        let nodes = nodes(&document);
-        let order = parents_first(&nodes);
         let mut budget = Budget::new(&limits);
+        Clip::of(path, &document, &buffers, &animation, &mut budget)
+    }
+
+    /// Reads every clip of the glTF or GLB file `path` (its bytes `bytes`), in the file's
+    /// order; a clip without a name is called "clip K" after its index.
+    pub fn read_all(path: &Path, bytes: &[u8]) -> Result<Vec<Clip>, ConvertError> {
+        let limits = ImportLimits::default();
+        let (document, buffers) = open(path, bytes, &limits)?;
+        let mut budget = Budget::new(&limits);
+        document
+            .animations()
+            .map(|a| Clip::of(path, &document, &buffers, &a, &mut budget))
+            .collect()
+    }
+
+    /// The clip `animation` of `document` (read from `path`), its keys read within `budget`.
+    fn of(
+        path: &Path,
+        document: &gltf::Document,
+        buffers: &[gltf::buffer::Data],
+        animation: &gltf::Animation,
+        budget: &mut Budget,
+    ) -> Result<Clip, ConvertError> {
+        let file = || path.to_path_buf();
+        let name =
+            animation.name().map_or_else(|| format!("clip {}", animation.index()), str::to_string);
+        let nodes = nodes(document);
+        let order = parents_first(&nodes);
         let mut channels = Vec::new();
         for channel in animation.channels() {
             let sampler = channel.sampler();
-            let times = read_vectors::<1>(&sampler.input(), &buffers, &mut budget)
+            let times = read_vectors::<1>(&sampler.input(), buffers, budget)
                 .map_err(|e| accessor(file(), &sampler.input(), e))?;
             let output = sampler.output();
             let values: Vec<Vec4> = match channel.target().property() {
-                Property::Rotation => read_vectors::<4>(&output, &buffers, &mut budget)
+                Property::Rotation => read_vectors::<4>(&output, buffers, budget)
                     .map(|v| v.into_iter().map(Vec4::from_array).collect()),
                 Property::Translation | Property::Scale => {
-                    read_vectors::<3>(&output, &buffers, &mut budget)
+                    read_vectors::<3>(&output, buffers, budget)
                         .map(|v| v.into_iter().map(|[x, y, z]| Vec4::new(x, y, z, 0.0)).collect())
                 }
                 // Morph target weights move no joint.
@@ -114,7 +139,7 @@ impl Clip {
         }
         let duration =
             channels.iter().filter_map(|c| c.times.last()).fold(0.0f32, |a, &b| a.max(b));
-        Ok(Clip { name: name.into(), duration, nodes, order, channels })
+        Ok(Clip { name, duration, nodes, order, channels })
     }
 
     /// The world matrices, at time `t` (s), of the nodes called `joints`, in that order; the

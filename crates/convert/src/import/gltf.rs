@@ -83,6 +83,7 @@ pub fn read(
         reader.add_mesh(&placed.mesh, placed.transform, Some(&joints[..]))?;
     }
     let body = std::mem::replace(&mut reader.mesh, worn);
+    reader.mesh.body_triangles = body.triangles;
     let bound = body.positions.into_iter().zip(body.joint_weights);
     reader.mesh.body = bound.map(|(p, (j, w))| (p, j, w)).collect();
     Ok(reader.mesh)

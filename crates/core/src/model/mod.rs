@@ -27,7 +27,9 @@ pub use params::{
     SimParams, Tethers,
 };
 pub use parts::Parts;
-pub use rig::{Backstop, Joint, JointCollider, MAX_JOINT_NAME, MAX_JOINTS, RIG_WEIGHTS, Rig};
+pub use rig::{
+    Backstop, Joint, JointCollider, MAX_JOINT_NAME, MAX_JOINTS, RIG_WEIGHTS, Rig, blend,
+};
 pub use skin::{SKIN_WEIGHT_TOLERANCE, SKIN_WEIGHTS, Skin, SkinVertex};
 pub(crate) use springs::SpringColumns;
 pub use springs::{Spring, SpringKind, Springs};

@@ -102,21 +102,10 @@ impl Rig {
     /// matrices `skinning` (J_k B_k); its rest position when it has no weights or names a joint
     /// past the end.
     pub fn skinned(&self, i: usize, rest: Vec3, skinning: &[Mat4]) -> Vec3 {
-        let (Some(joints), Some(weights)) = (self.node_joints.get(i), self.node_weights.get(i))
-        else {
-            return rest;
-        };
-        let mut at = Vec3::ZERO;
-        let mut total = 0.0;
-        for (&k, &w) in joints.iter().zip(weights) {
-            if w > 0.0
-                && let Some(m) = skinning.get(usize::from(k))
-            {
-                at += w * m.transform_point3(rest);
-                total += w;
-            }
+        match (self.node_joints.get(i), self.node_weights.get(i)) {
+            (Some(joints), Some(weights)) => blend(rest, joints, weights, skinning),
+            _ => rest,
         }
-        if total > 0.0 { at / total } else { rest }
     }
 
     /// The skinning matrices J_k B_k of the pose `joints` (world matrices, one per joint).
@@ -147,6 +136,28 @@ impl Rig {
     pub fn joint(&self, name: &str) -> Option<usize> {
         self.joints.iter().position(|j| j.name == name)
     }
+}
+
+/// The position `rest` skinned on `joints` with `weights` by the skinning matrices `skinning`
+/// (J_k B_k): s = Σ_k w_k (J_k B_k) x (module doc), the weights that name a joint past the end
+/// left out and the rest scaled back to a sum of one; `rest` itself when no weight is left.
+pub fn blend(
+    rest: Vec3,
+    joints: &[u16; RIG_WEIGHTS],
+    weights: &[f32; RIG_WEIGHTS],
+    skinning: &[Mat4],
+) -> Vec3 {
+    let mut at = Vec3::ZERO;
+    let mut total = 0.0;
+    for (&k, &w) in joints.iter().zip(weights) {
+        if w > 0.0
+            && let Some(m) = skinning.get(usize::from(k))
+        {
+            at += w * m.transform_point3(rest);
+            total += w;
+        }
+    }
+    if total > 0.0 { at / total } else { rest }
 }
 
 #[cfg(test)]

@@ -327,6 +327,17 @@ fn skin_problems(skin: &super::Skin, nodes: usize, out: &mut Vec<Problem>) {
 }
 
 /// The problems of `rig` on a model of `nodes` nodes: at most one per joint and per node.
+impl super::Rig {
+    /// What is wrong with this rig for a model of `nodes` nodes (empty: nothing), as
+    /// [`SpringModel::validate`] finds it: for an editor that changes a rig before it validates
+    /// the whole model.
+    pub fn problems(&self, nodes: usize) -> Vec<Problem> {
+        let mut out = Vec::new();
+        rig_problems(self, nodes, &mut out);
+        out
+    }
+}
+
 fn rig_problems(rig: &super::Rig, nodes: usize, out: &mut Vec<Problem>) {
     let mut bad = |reason: String| out.push(Problem::BadRig { reason });
     let joints = rig.joints.len();

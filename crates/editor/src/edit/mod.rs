@@ -10,10 +10,13 @@
 //! renumbers everything after them, so its inverse is the whole previous model.
 
 mod remove_nodes;
+mod rig;
 
+pub use rig::{set_body_colliders, set_max_distance};
 pub use springmesh_analysis::connect::{Connect, connecting_springs};
 
 use crate::error::EditorError;
+use springmesh_core::model::Rig;
 use springmesh_core::{Node, NodeId, SimParams, Spring, SpringId, SpringModel};
 use std::collections::BTreeSet;
 
@@ -39,6 +42,14 @@ pub enum Edit {
     RemoveNodes(Vec<NodeId>),
     /// Replaces the simulation parameters.
     SetParams(Box<SimParams>),
+    /// Replaces a worn model's skeleton binding (its max distances, back-stops and the body's
+    /// colliders) and its anchors with it: a node of max distance 0 is kinematic, an anchor.
+    SetRig {
+        /// The new binding.
+        rig: Box<Rig>,
+        /// The new anchors.
+        anchors: Vec<NodeId>,
+    },
     /// Replaces the whole model (a new conversion; the undo of [`Edit::RemoveNodes`]).
     Replace(Box<SpringModel>),
 }
@@ -139,6 +150,19 @@ pub fn apply(model: &mut SpringModel, edit: Edit) -> Result<Edit, EditorError> {
         }
         Edit::SetParams(params) => {
             Ok(Edit::SetParams(Box::new(std::mem::replace(&mut model.params, *params))))
+        }
+        Edit::SetRig { rig, anchors } => {
+            let count = model.nodes.len();
+            let Some(old) = model.rig.as_mut() else { return Err(EditorError::NotWorn) };
+            if let Some(p) = rig.problems(count).first() {
+                return Err(EditorError::BadRig { reason: p.to_string() });
+            }
+            if let Some(bad) = anchors.iter().find(|n| n.index() >= count) {
+                return Err(Item::Node.missing(bad.index(), count));
+            }
+            let old_rig = Box::new(std::mem::replace(old, *rig));
+            let old_anchors = std::mem::replace(&mut model.anchors, anchors);
+            Ok(Edit::SetRig { rig: old_rig, anchors: old_anchors })
         }
         Edit::Replace(other) => Ok(Edit::Replace(Box::new(std::mem::replace(model, *other)))),
     }

@@ -3,6 +3,7 @@
 use super::*;
 use glam::Vec3;
 use proptest::prelude::*;
+use springmesh_core::model::Shape;
 use springmesh_core::{Face, SpringKind};
 
 /// A unit square of two triangles, 0 (0,0) 1 (1,0) 2 (1,1) 3 (0,1), faces 0-1-2 and 0-2-3:
@@ -192,4 +193,63 @@ proptest! {
         }
         prop_assert_eq!(model, original);
     }
+}
+
+/// The square worn on one joint at the origin: every node bound to it, nodes 0 and 3
+/// kinematic (max distance 0, the anchors), 1 and 2 within 0.2 m; a capsule on the joint.
+fn worn_square() -> SpringModel {
+    use springmesh_core::model::{Joint, JointCollider, Obstacle, Rig, Shape, Surface};
+    let mut m = square();
+    let capsule =
+        Shape::Capsule { a: Vec3::new(0.0, 0.0, -0.5), b: Vec3::new(1.0, 0.0, -0.5), radius: 0.1 };
+    m.rig = Some(Rig {
+        joints: vec![Joint {
+            name: "root".into(),
+            parent: None,
+            inverse_bind: glam::Mat4::IDENTITY,
+        }],
+        node_joints: vec![[0; 4]; 4],
+        node_weights: vec![[1.0, 0.0, 0.0, 0.0]; 4],
+        max_distance: vec![Some(0.0), Some(0.2), Some(0.2), Some(0.0)],
+        backstop: Vec::new(),
+        colliders: vec![JointCollider {
+            joint: 0,
+            collider: Obstacle { shape: capsule, surface: Surface::default() },
+        }],
+    });
+    assert_eq!(m.validate(), Ok(()));
+    m
+}
+
+#[test]
+fn a_max_distance_of_zero_anchors_a_node_and_any_other_frees_it_and_undo_restores_both() {
+    let m = worn_square();
+    let pinned = round_trip(&m, set_max_distance(&m, &[NodeId(1)], Some(0.0)).expect("worn"));
+    assert_eq!(pinned.anchors, vec![NodeId(0), NodeId(3), NodeId(1)]);
+    assert_eq!(pinned.rig.as_ref().expect("worn").max_distance[1], Some(0.0));
+    let freed = round_trip(&m, set_max_distance(&m, &[NodeId(0), NodeId(2)], None).expect("worn"));
+    assert_eq!(freed.anchors, vec![NodeId(3)]);
+    assert_eq!(
+        freed.rig.as_ref().expect("worn").max_distance,
+        vec![None, Some(0.2), None, Some(0.0)]
+    );
+    assert_eq!(freed.validate(), Ok(()));
+    assert_eq!(set_max_distance(&square(), &[NodeId(1)], Some(0.1)), None, "not worn");
+}
+
+#[test]
+fn body_colliders_are_replaced_and_a_collider_on_a_missing_joint_is_refused() {
+    let m = worn_square();
+    let mut colliders = m.rig.as_ref().expect("worn").colliders.clone();
+    colliders[0].collider.shape = Shape::Sphere { center: Vec3::ZERO, radius: 0.3 };
+    let edited = round_trip(&m, set_body_colliders(&m, colliders.clone()).expect("worn"));
+    assert_eq!(edited.rig.as_ref().expect("worn").colliders, colliders);
+    colliders[0].joint = 1;
+    let mut refused = m.clone();
+    let edit = set_body_colliders(&m, colliders).expect("worn");
+    assert!(matches!(apply(&mut refused, edit), Err(EditorError::BadRig { .. })));
+    assert_eq!(refused, m, "a refused edit changes nothing");
+    let mut plain = square();
+    let edit = Edit::SetRig { rig: Box::default(), anchors: Vec::new() };
+    assert_eq!(apply(&mut plain, edit), Err(EditorError::NotWorn));
 }

@@ -8,10 +8,12 @@
 //! [`Live::bare`] is set, the test puts a ground just under its lowest node (a setting of the
 //! test, not of the model: the model gets a ground only when the user saves it into it).
 
+mod playback;
 mod runner;
 
 use crate::document::Document;
-use glam::{Vec3, Vec3A};
+use glam::{Mat4, Vec3, Vec3A};
+use playback::Playback;
 use runner::Runner;
 use springmesh_core::model::Ground;
 use springmesh_core::sim::Threads;
@@ -70,6 +72,11 @@ pub struct Live {
     grab: std::sync::Arc<crate::grab::Grab>,
     /// The test runs a free model without the ground it would otherwise put under it.
     pub bare: bool,
+    /// The clip of the document's character played on a worn model (an index into its
+    /// clips), `None`: the character stands in its rest pose.
+    pub clip: Option<usize>,
+    /// The joints' world matrices last taken from the thread (empty: no clip plays).
+    pose: Vec<Mat4>,
 }
 
 impl Live {
@@ -77,6 +84,7 @@ impl Live {
     pub fn reset(&mut self) {
         self.runner = None;
         self.positions.clear();
+        self.pose.clear();
         self.error = None;
         self.version += 1;
         self.energy.clear();
@@ -104,6 +112,12 @@ impl Live {
     /// The simulated positions, when a simulation exists.
     pub fn positions(&self) -> Option<&[Vec3A]> {
         self.runner.as_ref().map(|_| self.positions.as_slice())
+    }
+
+    /// The pose the clip has put the skeleton in (the joints' world matrices), while one
+    /// plays and has been stepped.
+    pub fn pose(&self) -> Option<&[Mat4]> {
+        (self.runner.is_some() && !self.pose.is_empty()).then_some(self.pose.as_slice())
     }
 
     /// Simulated time (s), when a simulation exists.
@@ -139,7 +153,8 @@ impl Live {
                 self.positions = sim.positions().to_vec();
                 self.time = sim.time();
                 self.seen = 0;
-                self.runner = Some(Runner::start(sim, self.grab.clone(), threads));
+                let playback = self.playback(doc);
+                self.runner = Some(Runner::start(sim, self.grab.clone(), threads, playback));
                 self.built_from = doc.revision();
                 self.built_structure = doc.structure();
                 true
@@ -150,6 +165,12 @@ impl Live {
                 false
             }
         }
+    }
+
+    /// The chosen clip of the document's character, for its model's skeleton.
+    fn playback(&self, doc: &Document) -> Option<Playback> {
+        let joints = doc.model().rig.as_ref()?.joints.iter().map(|j| j.name.clone()).collect();
+        Playback::new(doc.character.clone()?, self.clip?, joints)
     }
 
     /// The parameters the test runs `model` with: its own, and a ground just under it when it
@@ -210,6 +231,7 @@ impl Live {
         if moved {
             self.seen = p.steps;
             self.positions = p.positions;
+            self.pose = p.pose;
             self.time = p.time;
             self.step_ms = p.step_ms;
             self.version += 1;

@@ -6,7 +6,8 @@
 //! other: after every step the thread publishes the positions, the time, the energy, the
 //! springs that broke and any error; the window copies them when it draws.
 
-use glam::{Vec3, Vec3A};
+use super::playback::Playback;
+use glam::{Mat4, Vec3, Vec3A};
 use springmesh_core::sim::Threads;
 use springmesh_core::{ForceField, NodeId, SimParams, Simulation, SpringId};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -60,6 +61,8 @@ pub(super) struct Published {
     pub error: Option<String>,
     /// Wall time of the last step (ms).
     pub step_ms: f32,
+    /// The joints' world matrices the last step ended at, when a clip plays.
+    pub pose: Vec<Mat4>,
 }
 
 struct Shared {
@@ -81,8 +84,14 @@ pub(super) struct Runner {
 }
 
 impl Runner {
-    /// Starts a thread stepping `sim` (with `field` added) in steps of `dt` seconds.
-    pub fn start(mut sim: Simulation, field: Arc<dyn ForceField>, threads: Threads) -> Runner {
+    /// Starts a thread stepping `sim` (with `field` added) in steps of `dt` seconds, posing
+    /// it by `playback` before each step when a clip plays.
+    pub fn start(
+        mut sim: Simulation,
+        field: Arc<dyn ForceField>,
+        threads: Threads,
+        playback: Option<Playback>,
+    ) -> Runner {
         sim.add_force_field(field);
         sim.set_threads(threads);
         let dt = f64::from(sim.params().dt);
@@ -97,7 +106,7 @@ impl Runner {
             published: Mutex::new(first),
         });
         let theirs = shared.clone();
-        std::thread::spawn(move || run(sim, &theirs));
+        std::thread::spawn(move || run(sim, &theirs, playback.as_ref()));
         Runner { shared, dt }
     }
 
@@ -165,8 +174,8 @@ impl Drop for Runner {
     }
 }
 
-/// The thread: waits for orders, steps, publishes.
-fn run(mut sim: Simulation, shared: &Shared) {
+/// The thread: waits for orders, poses, steps, publishes.
+fn run(mut sim: Simulation, shared: &Shared, playback: Option<&Playback>) {
     loop {
         let (params, moves) = {
             let mut orders = lock(&shared.orders);
@@ -213,7 +222,15 @@ fn run(mut sim: Simulation, shared: &Shared) {
             continue;
         }
         let started = Instant::now();
-        let outcome = sim.step(dt);
+        let pose = match playback.map(|p| p.pose(sim.time() + f64::from(dt))) {
+            Some(Ok(pose)) => sim.set_pose(&pose).map(|()| pose).map_err(|e| e.to_string()),
+            Some(Err(e)) => Err(e),
+            None => Ok(Vec::new()),
+        };
+        let outcome = match &pose {
+            Ok(_) => sim.step(dt).map_err(|e| e.to_string()),
+            Err(e) => Err(e.clone()),
+        };
         let step_ms = started.elapsed().as_secs_f32() * 1e3;
         let energy = sim.energy();
         let failed = outcome.is_err();
@@ -221,7 +238,10 @@ fn run(mut sim: Simulation, shared: &Shared) {
             let mut p = lock(&shared.published);
             match outcome {
                 Ok(report) => p.broken.extend(report.broken),
-                Err(e) => p.error = Some(e.to_string()),
+                Err(e) => p.error = Some(e),
+            }
+            if let Ok(pose) = pose {
+                p.pose = pose;
             }
             p.steps += 1;
             p.positions.clear();

@@ -108,7 +108,7 @@ pub fn under(m: &SpringModel, kind: Kind) -> Shape {
 }
 
 /// The fields of `shape`, dragged in metres; true if one changed.
-fn shape_fields(ui: &mut egui::Ui, shape: &mut Shape) -> bool {
+pub(crate) fn shape_fields(ui: &mut egui::Ui, shape: &mut Shape) -> bool {
     let mut changed = false;
     egui::Grid::new("shape").num_columns(2).show(ui, |ui| {
         let mut row = |ui: &mut egui::Ui, label: &str, v: &mut Vec3| {
@@ -159,7 +159,7 @@ fn length(ui: &mut egui::Ui, label: &str, value: &mut f32) -> bool {
 }
 
 /// The friction and restitution of a collider's surface; true if one changed.
-fn surface_fields(ui: &mut egui::Ui, s: &mut Surface) -> bool {
+pub(crate) fn surface_fields(ui: &mut egui::Ui, s: &mut Surface) -> bool {
     ui.horizontal(|ui| {
         let l = ui.label("friction");
         let friction = egui::DragValue::new(&mut s.friction).speed(0.01).range(0.0..=10.0);

@@ -13,3 +13,4 @@ pub mod prompt;
 pub mod side;
 pub mod simulation;
 pub mod status;
+pub mod worn;

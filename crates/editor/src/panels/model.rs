@@ -376,6 +376,10 @@ fn report_view(ui: &mut egui::Ui, r: &ConvertReport) {
 fn view_toggles(ui: &mut egui::Ui, v: &mut ViewSettings) {
     ui.checkbox(&mut v.faces, "faces");
     ui.checkbox(&mut v.nodes, "nodes");
+    ui.checkbox(&mut v.body, "the character's body")
+        .on_hover_text("a worn model's body, posed by the clip the test plays");
+    ui.checkbox(&mut v.max_distance_colours, "nodes coloured by max distance")
+        .on_hover_text("a worn model's nodes: short leash cyan, long magenta; kinematic ones as anchors, free ones plain");
     ui.horizontal(|ui| {
         let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
         ui.painter().rect_filled(

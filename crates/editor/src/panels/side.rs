@@ -1,5 +1,5 @@
 //! The right panel: the inspector of the selection, the Edit section, the Test section, the
-//! Colliders section and the Tune section, one under the other in a scroll area. It owns what they keep between
+//! Worn section (a model worn on a skeleton), the Colliders section and the Tune section, one under the other in a scroll area. It owns what they keep between
 //! frames: the jump-to-node field, the values new springs get and the tune's target.
 
 use crate::actions::Action;
@@ -7,6 +7,7 @@ use crate::document::Document;
 use crate::live::Live;
 use crate::panels::behaviour::{self, BehaviourForm};
 use crate::panels::editing::{self, EditForm};
+use crate::panels::worn::{self, WornForm};
 use crate::panels::{colliders, inspector, simulation};
 use eframe::egui;
 
@@ -19,6 +20,8 @@ pub struct SidePanel {
     pub edit: EditForm,
     /// The target the Tune section aims at.
     pub behaviour: BehaviourForm,
+    /// The Worn section's max distance and joint.
+    pub worn: WornForm,
 }
 
 impl SidePanel {
@@ -37,6 +40,10 @@ impl SidePanel {
                         let k = (self.edit.stiffness, self.edit.damping);
                         actions.extend(simulation::show(ui, doc, live, k));
                         ui.separator();
+                        if doc.model().rig.is_some() {
+                            actions.extend(worn::show(ui, doc, live, &mut self.worn));
+                            ui.separator();
+                        }
                         actions.extend(colliders::show(ui, doc));
                         ui.separator();
                         actions.extend(behaviour::stiffness_fit_section(

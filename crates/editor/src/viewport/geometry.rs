@@ -5,17 +5,21 @@
 //! The position texture holds the nodes, then, for a model with a skin (a cage model), the
 //! skin's vertices where the cage carries them: springs and node billboards index the first
 //! part, the faces the second, so the artist sees the mesh they made over the cage they edit.
+//! For a worn model whose character was read, the body's vertices come last, posed where the
+//! playing clip has the skeleton (at rest otherwise), and the body's faces index them.
 
 use crate::document::{Document, TextureImage};
 use crate::live::Live;
 use crate::selection::Selection;
 use glam::{Vec3, Vec3A};
+use springmesh_convert::character::BodyMesh;
+use springmesh_core::NodeId;
 use springmesh_core::sim::vertex_normals;
 use std::sync::Arc;
 
-/// What the styles depend on besides the selection: the model revision, the run's tears and
-/// the stability check's version.
-type StyleKey = (u64, u64, u64);
+/// What the styles depend on besides the selection: the model revision, the run's tears, the
+/// stability check's version and whether nodes show their max distance.
+type StyleKey = (u64, u64, u64, bool);
 
 /// Texels per row of the position and normal textures.
 pub const ROW: usize = 1024;
@@ -37,6 +41,10 @@ pub struct Statics {
     pub face_uvs: Vec<[f32; 2]>,
     /// The faces' texture.
     pub texture: Option<Arc<TextureImage>>,
+    /// Per face corner of the character's body, its index in the position texture.
+    pub body_faces: Vec<f32>,
+    /// Per body face corner, a texture coordinate (0: the body is untextured).
+    pub body_uvs: Vec<[f32; 2]>,
 }
 
 /// Per-selection data.
@@ -102,6 +110,10 @@ impl GeometryCache {
             None => (&m.faces, 0),
         };
         let whole = |f: &springmesh_core::Face| offset > 0 || whole(f);
+        let before_body = (m.nodes.len() + m.skin.as_ref().map_or(0, |s| s.len())) as u32;
+        let body_faces: Vec<f32> = body(doc)
+            .map(|b| b.triangles.iter().flatten().map(|&v| (v + before_body) as f32).collect())
+            .unwrap_or_default();
         let statics = Arc::new(Statics {
             version: self.next_version(),
             node_count: m.nodes.len(),
@@ -125,14 +137,18 @@ impl GeometryCache {
                 .flat_map(|f| [0, 1, 2].map(|k| uv_of(&f, k)))
                 .collect(),
             texture: doc.texture.clone().map(Arc::new),
+            body_faces: body_faces.clone(),
+            body_uvs: vec![[0.0; 2]; body_faces.len()],
         });
         self.statics = Some((key, statics.clone()));
         statics
     }
 
-    /// The per-selection arrays of `doc` (and which springs broke in `live`'s run).
-    pub fn styles(&mut self, doc: &Document, live: &Live) -> Arc<Styles> {
-        let key = (doc.revision(), live.tears(), live.check.version());
+    /// The per-selection arrays of `doc` (and which springs broke in `live`'s run); with
+    /// `by_distance`, a worn model's nodes carry their max distance as their level (the
+    /// node shader's distance ramp) instead of the stability check's error.
+    pub fn styles(&mut self, doc: &Document, live: &Live, by_distance: bool) -> Arc<Styles> {
+        let key = (doc.revision(), live.tears(), live.check.version(), by_distance);
         if let Some((k, selection, s)) = &self.styles
             && *k == key
             && *selection == doc.selection
@@ -177,11 +193,16 @@ impl GeometryCache {
                 *v += 8.0 * f32::from(u8::from(!on_face));
             }
         }
-        // The check's error level, 1 + 0..255 in the bits above the state's four.
-        for (v, level) in
-            nodes.iter_mut().zip(live.check.node_levels(doc.revision()).unwrap_or_default())
-        {
-            *v += 16.0 * (1.0 + (level * 255.0).round());
+        // The check's error level (or the max distance's), 1 + 0..255 in the bits above the
+        // state's four.
+        let levels = match (&m.rig, by_distance) {
+            (Some(rig), true) => distance_levels(&rig.max_distance),
+            _ => live.check.node_levels(doc.revision()).unwrap_or_default(),
+        };
+        for (v, level) in nodes.iter_mut().zip(levels) {
+            if level >= 0.0 {
+                *v += 16.0 * (1.0 + (level * 255.0).round());
+            }
         }
         let styles = Arc::new(Styles { version: self.next_version(), springs, nodes });
         self.styles = Some((key, doc.selection.clone(), styles.clone()));
@@ -213,18 +234,49 @@ impl GeometryCache {
             None if !m.faces.is_empty() => vertex_normals(&nodes, m.faces.nodes(), &mut normals),
             None => {}
         }
-        let padded = (nodes.len() + skin.len()).div_ceil(ROW).max(1) * ROW;
+        let mut posed = Vec::new();
+        let mut body_normals = Vec::new();
+        if let (Some(b), Some(rig)) = (body(doc), &m.rig) {
+            let pose = live.pose().map_or_else(|| rig.rest_pose(), <[_]>::to_vec);
+            b.posed(&rig.skinning(&pose), &mut posed);
+            let faces: Vec<[NodeId; 3]> = b.triangles.iter().map(|t| t.map(NodeId)).collect();
+            vertex_normals(&posed, &faces, &mut body_normals);
+        }
+        let before_body = nodes.len() + skin.len();
+        let padded = (before_body + posed.len()).div_ceil(ROW).max(1) * ROW;
         let mut positions = Vec::with_capacity(padded);
-        positions.extend(nodes.iter().chain(&skin).map(|v| v.extend(1.0).to_array()));
+        positions.extend(nodes.iter().chain(&skin).chain(&posed).map(|v| v.extend(1.0).to_array()));
         positions.resize(padded, [0.0; 4]);
         let mut normals: Vec<[f32; 4]> = normals.iter().map(|n| n.extend(0.0).to_array()).collect();
-        if !normals.is_empty() {
+        if !normals.is_empty() || !posed.is_empty() {
+            normals.resize(before_body, [0.0; 4]);
+            normals.extend(body_normals.iter().map(|n| n.extend(0.0).to_array()));
             normals.resize(padded, [0.0; 4]);
         }
         let dynamic = Arc::new(Dynamic { version: self.next_version(), positions, normals });
         self.dynamic = Some((key, dynamic.clone()));
         dynamic
     }
+}
+
+/// Per node, its max distance as a fraction of the largest (0..1), or −1 (no level: drawn in
+/// its state's colour) for a free node and a kinematic one (max distance 0, an anchor).
+pub fn distance_levels(max_distance: &[Option<f32>]) -> Vec<f32> {
+    let largest = max_distance.iter().flatten().fold(0.0f32, |a, &b| a.max(b));
+    max_distance
+        .iter()
+        .map(|r| match r {
+            Some(r) if *r > 0.0 && largest > 0.0 => r / largest,
+            _ => -1.0,
+        })
+        .collect()
+}
+
+/// The body of the character `doc`'s worn model is worn on, when one was read.
+fn body(doc: &Document) -> Option<&BodyMesh> {
+    doc.model().rig.as_ref()?;
+    let body = &doc.character.as_ref()?.body;
+    (!body.triangles.is_empty()).then_some(body)
 }
 
 /// The node pairs (smaller index first) of the springs broken in `live`'s run.
@@ -259,7 +311,7 @@ mod tests {
         let mut live = Live::default();
         let mut cache = GeometryCache::default();
         let versions = |c: &mut GeometryCache, d: &Document, l: &Live| {
-            (c.statics(d, l).version, c.styles(d, l).version, c.dynamic(d, l).version)
+            (c.statics(d, l).version, c.styles(d, l, false).version, c.dynamic(d, l).version)
         };
         let first = versions(&mut cache, &doc, &live);
         assert_eq!(versions(&mut cache, &doc, &live), first, "an unchanged frame uploads nothing");
@@ -272,7 +324,11 @@ mod tests {
             "a selection changes only the styles"
         );
         assert_ne!(selected.1, first.1);
-        assert_eq!(cache.styles(&doc, &live).nodes[3], 4.0, "node 3 is drawn as the current node");
+        assert_eq!(
+            cache.styles(&doc, &live, false).nodes[3],
+            4.0,
+            "node 3 is drawn as the current node"
+        );
 
         live.playing = true;
         live.advance(&doc, 1.0 / 60.0);
@@ -313,7 +369,7 @@ mod tests {
             live.catch_up(&doc);
         }
         assert!(!live.broken().is_empty(), "the ball tore the cloth");
-        let styles = cache.styles(&doc, &live);
+        let styles = cache.styles(&doc, &live, false);
         let hidden = styles.springs.iter().filter(|s| s[2] >= 2.0).count();
         assert_eq!(hidden, live.broken().len(), "every broken spring is flagged");
         let faces_after = cache.statics(&doc, &live).face_nodes.len();

@@ -22,6 +22,7 @@ use geometry::{Dynamic, GeometryCache, Statics, Styles, current_positions};
 use gesture::Drag;
 use glam::{Mat4, Vec2, Vec3};
 use springmesh_core::SpringKind;
+use springmesh_core::model::Shape;
 use std::sync::{Arc, Mutex};
 
 /// What the viewport shows.
@@ -31,6 +32,11 @@ pub struct ViewSettings {
     pub faces: bool,
     /// Node points.
     pub nodes: bool,
+    /// The character a worn model is worn on (its body, posed by the playing clip).
+    pub body: bool,
+    /// Nodes of a worn model coloured by their max distance (module doc of
+    /// [`geometry`]) instead of their state.
+    pub max_distance_colours: bool,
     /// Interior nodes (on no face: a solid's lattice), when nodes are shown.
     pub interior_nodes: bool,
     /// The camera follows the test simulation's centre.
@@ -68,6 +74,8 @@ impl Default for ViewSettings {
         Self {
             faces: true,
             nodes: true,
+            body: true,
+            max_distance_colours: false,
             interior_nodes: true,
             follow: false,
             kinds: [true; SpringKind::ALL.len()],
@@ -94,6 +102,7 @@ pub struct Colors {
     /// Per spring kind, in the order of [`SpringKind::ALL`].
     pub kinds: [[f32; 4]; SpringKind::ALL.len()],
     pub faces: [f32; 4],
+    pub body: [f32; 4],
     pub node: [f32; 4],
     pub interior: [f32; 4],
     pub anchor: [f32; 4],
@@ -112,6 +121,7 @@ pub const COLORS: Colors = Colors {
         [0.95, 0.85, 0.55, 1.0],
     ],
     faces: [0.55, 0.57, 0.62, 1.0],
+    body: [0.78, 0.62, 0.5, 1.0],
     node: [0.85, 0.85, 0.85, 1.0],
     interior: [0.95, 0.75, 0.35, 1.0],
     anchor: [1.0, 0.25, 0.2, 1.0],
@@ -119,6 +129,9 @@ pub const COLORS: Colors = Colors {
     current: [1.0, 1.0, 1.0, 1.0],
     grid: [0.6, 0.6, 0.65, 0.55],
 };
+
+/// The max-distance colours of nodes: the shortest leash, the longest (linear RGB).
+pub const DISTANCE_RAMP: [[f32; 3]; 2] = [[0.2, 0.85, 1.0], [1.0, 0.3, 0.9]];
 
 /// The colour of a spring kind, for legends.
 pub fn kind_color(kind: SpringKind) -> egui::Color32 {
@@ -204,15 +217,22 @@ impl Viewport {
     pub fn frame_all(&mut self, doc: &Document, live: &Live) {
         let positions = current_positions(doc, live);
         if let Some(b) = springmesh_core::Aabb::from_points(&positions) {
-            self.camera.frame(b);
+            self.camera.frame(b, self.aspect());
         }
     }
 
     /// Points the camera at a model just opened, and at the room it will hang into: a model
-    /// held by anchors under gravity swings down by up to its own size.
+    /// held by anchors under gravity swings down by up to its own size; a worn model with its
+    /// character is framed with the character's body.
     pub fn frame_opened(&mut self, doc: &Document) {
         let m = doc.model();
         let Some(mut b) = m.bounding_box() else { return };
+        let body = doc.character.as_ref().map(|c| &c.body.positions[..]).unwrap_or_default();
+        if let (Some(body), Some(_)) = (springmesh_core::Aabb::from_points(body), &m.rig) {
+            let both = springmesh_core::Aabb { min: b.min.min(body.min), max: b.max.max(body.max) };
+            self.camera.frame(both, self.aspect());
+            return;
+        }
         let gravity = m.params.gravity;
         if !m.anchors.is_empty() && gravity.length() > 0.0 {
             let size = (b.max - b.min).max_element();
@@ -222,7 +242,12 @@ impl Viewport {
                 max: b.max.max(b.max + reach),
             };
         }
-        self.camera.frame(b);
+        self.camera.frame(b, self.aspect());
+    }
+
+    /// The view's width over its height (1 before it is first shown).
+    fn aspect(&self) -> f32 {
+        if self.size.y > 0.0 { self.size.x / self.size.y } else { 1.0 }
     }
 
     /// Shows the viewport filling `ui`; handles the mouse and paints. Returns the edits and
@@ -298,10 +323,18 @@ impl Viewport {
             ui.painter().add(egui::PaintCallback { rect, callback: Arc::new(callback) });
             let m = doc.model();
             let size = m.bounding_box().map_or(1.0, |b| b.diagonal().max(1e-3));
-            // The model's colliders, and the body it is worn on (at rest).
-            let body = m.rig.iter().flat_map(|r| r.colliders.iter().map(|c| c.collider.shape));
-            let shapes = m.params.colliders.iter().map(|c| c.shape).chain(body);
-            outlines::paint(&ui.painter_at(rect), &self.camera, rect, shapes, size);
+            // The model's colliders, and those of the body it is worn on, where the playing
+            // clip has put their joints (at rest otherwise).
+            let mut shapes: Vec<Shape> = m.params.colliders.iter().map(|c| c.shape).collect();
+            if let Some(rig) = &m.rig {
+                let pose = live.pose().map_or_else(|| rig.rest_pose(), <[_]>::to_vec);
+                let skinning = rig.skinning(&pose);
+                shapes.extend(rig.colliders.iter().map(|c| {
+                    let moved = skinning.get(usize::from(c.joint));
+                    moved.map_or(c.collider.shape, |&j| c.collider.shape.transformed(j))
+                }));
+            }
+            outlines::paint(&ui.painter_at(rect), &self.camera, rect, shapes.into_iter(), size);
         }
         if let Some(Drag::Box { start, end }) = self.drag {
             let corner = |p: Vec2| egui::pos2(p.x + rect.left(), p.y + rect.top());
@@ -408,7 +441,7 @@ impl Viewport {
         let light = (eye_direction + Vec3::Y * 0.6).normalize_or(Vec3::Y);
         DrawFrame {
             statics: self.cache.statics(doc, live),
-            styles: self.cache.styles(doc, live),
+            styles: self.cache.styles(doc, live, self.settings.max_distance_colours),
             dynamic: self.cache.dynamic(doc, live),
             view_projection: self.camera.view_projection(self.size.x / self.size.y.max(1.0)),
             settings: self.settings,

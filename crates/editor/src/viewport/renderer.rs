@@ -67,6 +67,8 @@ struct StaticBuffers {
     face_nodes: Option<VertexBuffer<f32>>,
     face_uvs: Option<VertexBuffer<[f32; 2]>>,
     texture: Option<Texture2D>,
+    body_faces: Option<VertexBuffer<f32>>,
+    body_uvs: Option<VertexBuffer<[f32; 2]>>,
 }
 
 struct StyleBuffers {
@@ -212,6 +214,8 @@ impl Renderer {
                     face_nodes: vertices(c, &statics.face_nodes),
                     face_uvs: vertices(c, &statics.face_uvs),
                     texture,
+                    body_faces: vertices(c, &statics.body_faces),
+                    body_uvs: vertices(c, &statics.body_uvs),
                 },
             });
         }
@@ -279,28 +283,39 @@ impl Renderer {
             p.draw_arrays(states, viewport, 6);
         }
 
-        if let (true, Some(nodes), Some(uvs), Some(normals)) =
-            (frame.settings.faces, &statics.face_nodes, &statics.face_uvs, &textures.normals)
-        {
+        // The model's faces (textured when it has a texture), then the character's body.
+        let surfaces = [
+            (
+                frame.settings.faces,
+                &statics.face_nodes,
+                &statics.face_uvs,
+                statics.texture.as_ref(),
+                frame.colors.faces,
+            ),
+            (frame.settings.body, &statics.body_faces, &statics.body_uvs, None, frame.colors.body),
+        ];
+        for (shown, corners, uvs, texture, color) in surfaces {
+            let (true, Some(corners), Some(uvs), Some(normals)) =
+                (shown, corners, uvs, &textures.normals)
+            else {
+                continue;
+            };
             let p = &self.faces;
             use_positions(p);
             if p.requires_uniform("u_normals") {
                 p.use_texture("u_normals", normals);
             }
             if p.requires_uniform("u_texture") {
-                p.use_texture("u_texture", statics.texture.as_ref().unwrap_or(&self.white));
+                p.use_texture("u_texture", texture.unwrap_or(&self.white));
             }
-            p.use_uniform_if_required(
-                "u_textured",
-                if statics.texture.is_some() { 1.0f32 } else { 0.0 },
-            );
+            p.use_uniform_if_required("u_textured", if texture.is_some() { 1.0f32 } else { 0.0 });
             p.use_uniform_if_required("u_light", three_d::Vec3::from(frame.light));
-            p.use_uniform_if_required("u_color", vec4(frame.colors.faces));
-            p.use_vertex_attribute("a_node", nodes);
+            p.use_uniform_if_required("u_color", vec4(color));
+            p.use_vertex_attribute("a_node", corners);
             if p.requires_attribute("a_uv") {
                 p.use_vertex_attribute("a_uv", uvs);
             }
-            p.draw_arrays(opaque, viewport, nodes.count());
+            p.draw_arrays(opaque, viewport, corners.count());
         }
 
         if let (Some(ends), Some(style)) = (&statics.spring_ends, &styles.springs) {
@@ -343,6 +358,10 @@ impl Renderer {
             );
             p.use_uniform_if_required("u_selected_color", vec4(frame.colors.selected));
             p.use_uniform_if_required("u_current_color", vec4(frame.colors.current));
+            p.use_uniform_if_required(
+                "u_level_mode",
+                f32::from(u8::from(frame.settings.max_distance_colours)),
+            );
             p.use_vertex_attribute("a_corner", &self.square);
             p.use_instance_attribute("i_node", ids);
             p.use_instance_attribute("i_state", state);

@@ -131,8 +131,10 @@ void main() {
 /// Nodes as round billboards; anchors as larger squares; selected nodes larger still, the
 /// current node with a ring; interior nodes (on no face) in their own colour, hidden unless
 /// `u_show_interior` (or selected). `i_state` is `anchored + 2 × selection + 8 × interior +
-/// 16 × level` with selection 0 (none), 1 (selected) or 2 (current) and level 0 (no check) or
-/// 1 + 0..255, the node's error in the stability check: green (none) through yellow to red.
+/// 16 × level` with selection 0 (none), 1 (selected) or 2 (current) and level 0 (none) or
+/// 1 + 0..255: with `u_level_mode` 0 the node's error in the stability check, green (none)
+/// through yellow to red; with 1 its max distance over the model's largest, cyan (short)
+/// to magenta (the largest) ([`super::DISTANCE_RAMP`]).
 pub fn nodes() -> (String, String) {
     let vertex = format!(
         "{FETCH}
@@ -163,7 +165,11 @@ void main() {{
     gl_Position = c + vec4(a_corner * u_radius * scale / u_viewport * c.w, -4e-4 * c.w, 0.0);
 }}"
     );
-    let fragment = r"
+    let [short, long] = super::DISTANCE_RAMP.map(|[r, g, b]| format!("vec3({r:?}, {g:?}, {b:?})"));
+    let ramp = format!("const vec3 u_short = {short};\nconst vec3 u_long = {long};\n");
+    let fragment = ramp
+        + r"
+uniform float u_level_mode;
 uniform vec4 u_node_color;
 uniform vec4 u_anchor_color;
 uniform vec4 u_interior_color;
@@ -179,12 +185,15 @@ void main() {
     float r = length(v_corner);
     if (!anchored && r > 1.0) discard;
     vec4 color = anchored ? u_anchor_color : ((v_state & 8) == 8 ? u_interior_color : u_node_color);
-    if (v_error >= 0.0) color = vec4(min(2.0 * v_error, 1.0), min(2.0 - 2.0 * v_error, 1.0), 0.1, 1.0);
+    if (v_error >= 0.0) {
+        color = u_level_mode > 0.5
+            ? vec4(mix(u_short, u_long, v_error), 1.0)
+            : vec4(min(2.0 * v_error, 1.0), min(2.0 - 2.0 * v_error, 1.0), 0.1, 1.0);
+    }
     if (selection == 1) color = u_selected_color;
     if (selection == 2) color = r > 0.6 ? u_current_color : u_selected_color;
     out_color = color;
-}"
-    .to_string();
+}";
     (vertex, fragment)
 }
 

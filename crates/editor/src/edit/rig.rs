@@ -1,0 +1,33 @@
+//! Edits of a worn model's skeleton binding: what the editor's max-distance field and the
+//! body's colliders make ([`Edit::SetRig`]).
+
+use super::Edit;
+use springmesh_core::model::JointCollider;
+use springmesh_core::{NodeId, SpringModel};
+
+/// The edit that gives `nodes` the max distance `r` (m; `None`: free of the skin): 0 makes a
+/// node kinematic, so it is anchored; any other value frees an anchored one. `None` when the
+/// model is worn on no skeleton.
+pub fn set_max_distance(model: &SpringModel, nodes: &[NodeId], r: Option<f32>) -> Option<Edit> {
+    let mut rig = model.rig.clone()?;
+    let mut anchors = model.anchors.clone();
+    let kinematic = r == Some(0.0);
+    for &n in nodes {
+        if let Some(d) = rig.max_distance.get_mut(n.index()) {
+            *d = r;
+        }
+    }
+    anchors.retain(|a| kinematic || !nodes.contains(a));
+    if kinematic {
+        anchors.extend(nodes.iter().filter(|n| !model.anchors.contains(n)));
+    }
+    Some(Edit::SetRig { rig: Box::new(rig), anchors })
+}
+
+/// The edit that gives a worn model the body colliders `colliders`; `None` when the model is
+/// worn on no skeleton.
+pub fn set_body_colliders(model: &SpringModel, colliders: Vec<JointCollider>) -> Option<Edit> {
+    let mut rig = model.rig.clone()?;
+    rig.colliders = colliders;
+    Some(Edit::SetRig { rig: Box::new(rig), anchors: model.anchors.clone() })
+}

@@ -1,0 +1,44 @@
+//! A clip played in a loop on a worn model (a cape on its character): before each step the
+//! runner poses the skeleton where the clip is at the end of that step, so the simulation
+//! moves the kinematic nodes there across the step's sub-steps
+//! ([`springmesh_core::Simulation::set_pose`]). The clip's time is the simulated time modulo
+//! its length; at the wrap the character jumps back to the clip's first pose, as a looping
+//! clip in a game does.
+
+use glam::Mat4;
+use springmesh_convert::character::Character;
+use springmesh_convert::import::animation::Clip;
+use std::sync::Arc;
+
+/// A clip of a character, played on a rig's joints.
+#[derive(Clone, Debug)]
+pub struct Playback {
+    character: Arc<Character>,
+    clip: usize,
+    /// The rig's joint names, in its order.
+    joints: Vec<String>,
+}
+
+impl Playback {
+    /// Clip `clip` of `character` for a rig with the joints `joints`; `None` when the
+    /// character has no such clip.
+    pub fn new(character: Arc<Character>, clip: usize, joints: Vec<String>) -> Option<Playback> {
+        character.clips.get(clip)?;
+        Some(Playback { character, clip, joints })
+    }
+
+    fn clip(&self) -> Option<&Clip> {
+        self.character.clips.get(self.clip)
+    }
+
+    /// The joints' world matrices at simulated time `t` (s); the error names the first joint
+    /// the clip's file does not have.
+    pub fn pose(&self, t: f64) -> Result<Vec<Mat4>, String> {
+        let Some(clip) = self.clip() else { return Err("no clip".into()) };
+        let length = f64::from(clip.duration);
+        let at = if length > 0.0 { t.rem_euclid(length) } else { 0.0 };
+        let names: Vec<&str> = self.joints.iter().map(String::as_str).collect();
+        clip.pose(at as f32, &names)
+            .map_err(|joint| format!("clip \"{}\" has no joint called \"{joint}\"", clip.name))
+    }
+}
