@@ -6,7 +6,8 @@ use bevy::asset::Handle;
 use bevy::ecs::component::Component;
 use bevy::ecs::entity::Entity;
 use bevy::math::Vec3;
-use springmesh_core::{CoreError, Energy, NodeId, Simulation, SpringId};
+use springmesh_core::sim::Touching;
+use springmesh_core::{CoreError, Energy, NodeId, Simulation, SpringId, glam};
 
 /// Most steps a body takes in one frame. After a hitch (a level load, a breakpoint) the body
 /// drops the time it could not catch up on instead of taking ever more steps per frame.
@@ -33,6 +34,10 @@ pub struct SoftBody {
     pub report_energy: bool,
     /// Most steps in one frame ([`MAX_STEPS_PER_FRAME`]).
     pub max_steps_per_frame: u32,
+    /// The character the body is worn on ([`SoftBody::worn_by`]).
+    pub worn_by: Option<Entity>,
+    /// Whether the body collides with the app's other soft bodies (default: yes).
+    pub meets_bodies: bool,
 }
 
 impl SoftBody {
@@ -45,7 +50,28 @@ impl SoftBody {
             wind: None,
             report_energy: false,
             max_steps_per_frame: MAX_STEPS_PER_FRAME,
+            worn_by: None,
+            meets_bodies: true,
         }
+    }
+
+    /// The body is worn by the character whose root (the entity its glTF scene was spawned
+    /// under, or its skinned mesh's entity) is `character`: a model converted from a mesh
+    /// skinned to that character's skeleton (`convert hero.glb --mesh Cape`). The plugin finds
+    /// the joints among `character`'s descendants by the names the model keeps, puts the body
+    /// on them when it starts, and poses it from their `GlobalTransform`s every frame, after
+    /// animation and transform propagation ([`crate::systems`]). A joint the character does
+    /// not have is a [`SoftBodyFailed`](crate::SoftBodyFailed) naming it.
+    pub fn worn_by(mut self, character: Entity) -> SoftBody {
+        self.worn_by = Some(character);
+        self
+    }
+
+    /// The body does not collide with the app's other soft bodies (it still collides with
+    /// every [`SoftCollider`](crate::SoftCollider)).
+    pub fn alone(mut self) -> SoftBody {
+        self.meets_bodies = false;
+        self
     }
 
     /// Node `node` follows `target`'s `GlobalTransform`, keeping the offset (in the target's
@@ -88,30 +114,44 @@ pub(crate) struct Follow {
     pub goal: Vec3,
 }
 
+/// The skeleton a worn body follows: its joints' entities (in the rig's order) and their
+/// world matrices at the end of the last frame and this frame.
+#[derive(Clone, Debug)]
+pub(crate) struct Worn {
+    pub joints: Vec<Entity>,
+    pub last: Vec<glam::Mat4>,
+    pub goal: Vec<glam::Mat4>,
+}
+
 /// The running simulation of a [`SoftBody`], inserted once its model has loaded.
 #[derive(Component, Debug)]
 pub struct SoftBodyState {
     pub(crate) sim: Simulation,
+    /// What the body touches other bodies with.
+    pub(crate) touching: Touching,
     pub(crate) positions: Vec<Vec3>,
     pub(crate) follows: Vec<Follow>,
-    /// Simulated time owed to the body (s).
-    pub(crate) owed: f64,
+    pub(crate) worn: Option<Worn>,
     /// How many colliders the model brought; the game's follow them.
     pub(crate) own_colliders: usize,
+    /// The game's colliders the body has after its own, by entity.
+    pub(crate) game_colliders: Vec<Entity>,
     pub(crate) broken: Vec<SpringId>,
     pub(crate) steps: u32,
     pub(crate) failure: Option<CoreError>,
 }
 
 impl SoftBodyState {
-    pub(crate) fn new(sim: Simulation, follows: Vec<Follow>) -> SoftBodyState {
+    pub(crate) fn new(sim: Simulation, follows: Vec<Follow>, worn: Option<Worn>) -> SoftBodyState {
         let own_colliders = sim.params().colliders.len();
         let mut state = SoftBodyState {
+            touching: Touching::of(&sim),
             sim,
             positions: Vec::new(),
             follows,
-            owed: 0.0,
+            worn,
             own_colliders,
+            game_colliders: Vec::new(),
             broken: Vec::new(),
             steps: 0,
             failure: None,
@@ -135,7 +175,8 @@ impl SoftBodyState {
         &self.broken
     }
 
-    /// Steps taken this frame (0 when the frame was shorter than the model's `dt`).
+    /// Steps taken this frame (0 when the frame was shorter than the model's `dt`; a world
+    /// step cut into several for bodies that meet counts as one).
     pub fn steps_this_frame(&self) -> u32 {
         self.steps
     }

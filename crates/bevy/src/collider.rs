@@ -1,10 +1,13 @@
-//! The game's colliders: [`SoftCollider`] on any entity.
+//! The game's colliders: [`SoftCollider`] on any entity (a child of a joint entity rides on
+//! the bone).
 //!
-//! Every frame, before the bodies step, each collider is turned into the core's
-//! [`Obstacle`] at its entity's current `GlobalTransform` and handed to every body after
-//! the model's own colliders: the nodes are pushed out of it (with its friction and
-//! restitution) exactly as out of a collider saved in the model, by the core's one contact
-//! routine ([`springmesh_core::sim::contacts`]).
+//! Every body gets each collider after the model's own, as the core's [`Obstacle`] at its
+//! entity's `GlobalTransform`; within a frame the collider moves across the body's steps from
+//! where it was at the end of the last frame to where it is now, at constant velocity
+//! ([`springmesh_core::Simulation::move_collider`]), so it pushes and drags the cloth at its
+//! own speed. The nodes are pushed out of it (with its friction and restitution) exactly as
+//! out of a collider saved in the model, by the core's one contact routine
+//! ([`springmesh_core::sim::contacts`]).
 
 use crate::convert::{quat_to_core, to_core};
 use bevy::ecs::component::Component;
@@ -19,6 +22,14 @@ pub enum SoftColliderShape {
     Sphere {
         /// Radius (m).
         radius: f32,
+    },
+    /// A segment of half length `half_length` (m) along the entity's y axis, through its
+    /// origin, grown by `radius` (m): a limb, a pole (Bevy's `Capsule3d` convention).
+    Capsule {
+        /// Radius (m).
+        radius: f32,
+        /// Half the length of the segment between the caps' centres (m).
+        half_length: f32,
     },
     /// A box of these half extents (m), centred on the entity and turned with it.
     Cuboid {
@@ -50,6 +61,12 @@ impl SoftCollider {
         SoftCollider::from_shape(SoftColliderShape::Sphere { radius })
     }
 
+    /// A capsule of `radius` (m) around a segment of `2 × half_length` (m) along the entity's
+    /// y axis: put it on a child of a joint entity and it rides on the bone.
+    pub fn capsule(radius: f32, half_length: f32) -> SoftCollider {
+        SoftCollider::from_shape(SoftColliderShape::Capsule { radius, half_length })
+    }
+
     /// A box of `half_extents` (m).
     pub fn cuboid(half_extents: Vec3) -> SoftCollider {
         SoftCollider::from_shape(SoftColliderShape::Cuboid { half_extents })
@@ -78,8 +95,8 @@ impl SoftCollider {
         self
     }
 
-    /// The collider in world space at `at`. Scale stretches a box along its axes and a ball
-    /// by its largest factor.
+    /// The collider in world space at `at`. Scale stretches a box along its axes, a ball by
+    /// its largest factor, a capsule's segment by y and its radius by the larger of x and z.
     pub(crate) fn obstacle(&self, at: &GlobalTransform) -> Obstacle {
         let (scale, rotation, center) = at.to_scale_rotation_translation();
         let shape = match self.shape {
@@ -87,6 +104,14 @@ impl SoftCollider {
                 center: to_core(center),
                 radius: radius * scale.abs().max_element(),
             },
+            SoftColliderShape::Capsule { radius, half_length } => {
+                let half = rotation * Vec3::Y * (half_length * scale.y.abs());
+                Shape::Capsule {
+                    a: to_core(center - half),
+                    b: to_core(center + half),
+                    radius: radius * scale.x.abs().max(scale.z.abs()),
+                }
+            }
             SoftColliderShape::Cuboid { half_extents } => Shape::Box {
                 center: to_core(center),
                 half_extents: to_core(half_extents * scale.abs()),

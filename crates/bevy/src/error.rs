@@ -1,3 +1,4 @@
+use bevy::ecs::entity::Entity;
 use springmesh_core::CoreError;
 use std::path::PathBuf;
 
@@ -16,4 +17,21 @@ pub enum SpringmeshBevyError {
     /// the file and the reason.
     #[error(transparent)]
     Model(#[from] CoreError),
+    /// A body worn by a character whose hierarchy has no joint of that name.
+    #[error("the character {character} has no joint called \"{joint}\" for the model's skeleton")]
+    MissingJoint {
+        /// The joint's name, as the model keeps it.
+        joint: String,
+        /// The character's root entity.
+        character: Entity,
+    },
+    /// A body worn by a character that is not (or no longer) in the world.
+    #[error("the character {character} the body is worn by does not exist")]
+    NoCharacter {
+        /// The entity given to `worn_by`.
+        character: Entity,
+    },
+    /// A body worn by a character whose model is worn on no skeleton.
+    #[error("the model is worn on no skeleton: convert a mesh skinned to the character (--mesh)")]
+    NotWorn,
 }

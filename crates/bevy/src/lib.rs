@@ -40,6 +40,7 @@ mod error;
 pub mod mesh;
 mod messages;
 pub mod systems;
+mod world;
 
 pub use asset::{SpringModelAsset, SpringModelLoader};
 pub use body::{MAX_STEPS_PER_FRAME, SoftBody, SoftBodyState};
@@ -70,12 +71,13 @@ impl Plugin for SpringmeshPlugin {
             .init_asset_loader::<SpringModelLoader>()
             .add_message::<SpringBroken>()
             .add_message::<SoftBodyEnergy>()
+            .init_resource::<world::SoftWorld>()
             .configure_sets(PostUpdate, SpringmeshSystems.after(TransformSystems::Propagate))
             .add_systems(
                 PostUpdate,
                 (
                     systems::start_bodies,
-                    systems::step_bodies,
+                    world::step_bodies,
                     systems::report,
                     systems::update_meshes,
                 )

@@ -3,15 +3,19 @@
 //!
 //! 1. [`start_bodies`]: a body whose model has loaded gets its [`SoftBodyState`] (and, when
 //!    the app has meshes, its [`Mesh3d`]).
-//! 2. [`step_bodies`]: each body owes the frame's virtual time; it takes as many steps of its
-//!    model's `dt` as fit (at most [`SoftBody::max_steps_per_frame`]), its followed anchors
-//!    moving in equal parts from where their targets were last frame to where they are now.
+//!    A body worn by a character starts once the character's hierarchy is there, put on its
+//!    joints where they are.
+//! 2. `step_bodies` (the `world` module): the bodies' world owes the frame's virtual time; it
+//!    takes as many steps of the models' `dt` as fit (at most
+//!    [`SoftBody::max_steps_per_frame`]), each cut into world steps for the bodies that meet,
+//!    the bodies stepped in parallel; followed anchors, worn bodies' joints and colliders move
+//!    in equal parts from where they were last frame to where they are now.
 //! 3. [`report`]: broken springs and energies as messages.
 //! 4. [`update_meshes`]: the meshes of bodies that moved.
 
-use crate::body::Follow;
-use crate::collider::SoftCollider;
-use crate::convert::{quat_to_core, to_bevy, to_core};
+use crate::SpringmeshBevyError;
+use crate::body::{Follow, Worn};
+use crate::convert::{quat_to_core, to_bevy, to_core, to_core_matrix};
 use crate::mesh::SoftBodyMesh;
 use crate::messages::{SoftBodyEnergy, SpringBroken};
 use crate::{SoftBody, SoftBodyState, SpringModelAsset};
@@ -19,27 +23,24 @@ use bevy::asset::Assets;
 use bevy::ecs::change_detection::{DetectChanges, Ref};
 use bevy::ecs::component::Component;
 use bevy::ecs::entity::Entity;
+use bevy::ecs::hierarchy::Children;
 use bevy::ecs::message::MessageWriter;
+use bevy::ecs::name::Name;
 use bevy::ecs::query::{Changed, Or, Without};
 use bevy::ecs::system::{Commands, Query, Res, ResMut};
 use bevy::log::{error, warn};
 use bevy::mesh::{Mesh, Mesh3d};
-use bevy::time::Time;
+use bevy::platform::collections::HashMap;
 use bevy::transform::components::GlobalTransform;
-use springmesh_core::model::Obstacle;
 use springmesh_core::{CoreError, NodeId, Simulation, ValidModel};
 
-/// Why a body could not start (its model cannot be simulated as placed); the body stays
-/// without a [`SoftBodyState`].
+/// Why a body could not start (its model cannot be simulated as placed, the character it is
+/// worn by lacks a joint); the body stays without a [`SoftBodyState`].
 #[derive(Component, Debug)]
 pub struct SoftBodyFailed {
     /// The reason.
-    pub error: CoreError,
+    pub error: SpringmeshBevyError,
 }
-
-/// How close to a whole step the owed time must be to take it: virtual time advances in
-/// whole nanoseconds, so a frame of exactly `dt` may be a hair shorter than `dt`.
-const STEP_SLACK: f64 = 1e-4;
 
 /// Bodies not started yet (and not failed).
 type Waiting = (Without<SoftBodyState>, Without<SoftBodyFailed>);
@@ -47,22 +48,47 @@ type Waiting = (Without<SoftBodyState>, Without<SoftBodyFailed>);
 /// Bodies that may have moved since their mesh was written.
 type Moved = Or<(Changed<SoftBodyState>, Changed<GlobalTransform>)>;
 
-/// Starts every body whose model has loaded.
+/// The character hierarchy a worn body looks its joints up in.
+type Hierarchy<'w, 's> = (Query<'w, 's, &'static Children>, Query<'w, 's, &'static Name>);
+
+/// Starts every body whose model has loaded (and whose character is there).
 pub(crate) fn start_bodies(
     mut commands: Commands,
     bodies: Query<(Entity, &SoftBody, Option<&GlobalTransform>), Waiting>,
     models: Res<Assets<SpringModelAsset>>,
     targets: Query<&GlobalTransform>,
+    hierarchy: Hierarchy,
     mut meshes: Option<ResMut<Assets<Mesh>>>,
 ) {
     for (entity, body, placed) in &bodies {
         let Some(asset) = models.get(&body.model) else { continue };
         let mut model = asset.model.clone();
-        match place(&mut model, placed.copied().unwrap_or_default()) {
-            Ok(()) => {
-                let follows = follows(&mut model, body, entity, &targets);
-                let sim = Simulation::new(&model);
-                let mut state = SoftBodyState::new(sim, follows);
+        let worn = match body.worn_by.map(|c| joints(&model, c, &hierarchy, &targets)) {
+            None => None,
+            Some(Ok(Some(worn))) => Some(worn),
+            // The character's scene has not been spawned yet.
+            Some(Ok(None)) => continue,
+            Some(Err(error)) => {
+                error!("soft body {entity}: {error}");
+                commands.entity(entity).insert(SoftBodyFailed { error });
+                continue;
+            }
+        };
+        let placed = match &worn {
+            // A worn body is put on its joints, in world space.
+            Some(_) => Ok(()),
+            None => place(&mut model, placed.copied().unwrap_or_default()),
+        };
+        let started = placed.and_then(|()| {
+            let follows = follows(&mut model, body, entity, &targets);
+            let mut sim = Simulation::new(&model);
+            if let Some(w) = &worn {
+                sim.put_on(&w.goal)?;
+            }
+            Ok(SoftBodyState::new(sim, follows, worn))
+        });
+        match started {
+            Ok(mut state) => {
                 state.apply(body);
                 let mut e = commands.entity(entity);
                 if let Some(meshes) = meshes.as_deref_mut() {
@@ -74,10 +100,45 @@ pub(crate) fn start_bodies(
             }
             Err(error) => {
                 error!("soft body {entity}: {error}");
-                commands.entity(entity).insert(SoftBodyFailed { error });
+                commands.entity(entity).insert(SoftBodyFailed { error: error.into() });
             }
         }
     }
+}
+
+/// The joints of `model`'s skeleton among `character` and its descendants, found by name, with
+/// their world matrices now; `None` while the character has no descendants yet (its scene is
+/// still loading). Errors: a model worn on no skeleton, no such character, a joint missing.
+fn joints(
+    model: &ValidModel,
+    character: Entity,
+    (children, names): &Hierarchy,
+    targets: &Query<&GlobalTransform>,
+) -> Result<Option<Worn>, SpringmeshBevyError> {
+    let rig = model.rig.as_ref().ok_or(SpringmeshBevyError::NotWorn)?;
+    if targets.get(character).is_err() {
+        return Err(SpringmeshBevyError::NoCharacter { character });
+    }
+    if children.get(character).is_err() {
+        return Ok(None);
+    }
+    let mut named: HashMap<&str, Entity> = HashMap::default();
+    for e in std::iter::once(character).chain(children.iter_descendants(character)) {
+        if let Ok(name) = names.get(e) {
+            named.entry(name.as_str()).or_insert(e);
+        }
+    }
+    let mut worn = Worn { joints: Vec::new(), last: Vec::new(), goal: Vec::new() };
+    for joint in &rig.joints {
+        let found = named.get(joint.name.as_str()).copied();
+        let (Some(e), Some(at)) = (found, found.and_then(|e| targets.get(e).ok())) else {
+            return Err(SpringmeshBevyError::MissingJoint { joint: joint.name.clone(), character });
+        };
+        worn.joints.push(e);
+        worn.goal.push(to_core_matrix(at.to_matrix()));
+    }
+    worn.last.clone_from(&worn.goal);
+    Ok(Some(worn))
 }
 
 /// Moves the model's nodes rigidly to where the entity is (rotation and translation); an
@@ -116,73 +177,6 @@ fn follows(
         follows.push(Follow { node: id, target, offset, last, goal: last });
     }
     follows
-}
-
-/// Steps every body by the frame's virtual time.
-pub(crate) fn step_bodies(
-    time: Res<Time>,
-    mut bodies: Query<(Entity, Ref<SoftBody>, &mut SoftBodyState)>,
-    colliders: Query<(&SoftCollider, &GlobalTransform)>,
-    targets: Query<&GlobalTransform>,
-) {
-    let obstacles: Vec<Obstacle> = colliders.iter().map(|(c, at)| c.obstacle(at)).collect();
-    let elapsed = time.delta_secs_f64();
-    for (entity, body, mut state) in &mut bodies {
-        let state = &mut *state;
-        if body.is_changed() {
-            state.apply(&body);
-        }
-        state.broken.clear();
-        state.steps = 0;
-        if state.failure.is_some() {
-            continue;
-        }
-        let colliders = &mut state.sim.params_mut().colliders;
-        colliders.truncate(state.own_colliders);
-        colliders.extend_from_slice(&obstacles);
-        for f in &mut state.follows {
-            f.goal = targets.get(f.target).map_or(f.last, |t| t.transform_point(f.offset));
-        }
-        let steps = owed_steps(state, elapsed, body.max_steps_per_frame);
-        for i in 1..=steps {
-            let share = i as f32 / steps as f32;
-            for f in &state.follows {
-                // A node that is no longer an anchor (unpinned through `simulation_mut`)
-                // simply stops following.
-                let _ = state.sim.set_anchor_position(f.node, to_core(f.last.lerp(f.goal, share)));
-            }
-            let dt = state.sim.params().dt;
-            match state.sim.step(dt) {
-                Ok(report) => state.broken.extend(report.broken),
-                Err(error) => {
-                    error!("soft body {entity} stopped: {error}");
-                    state.failure = Some(error);
-                    break;
-                }
-            }
-            state.steps += 1;
-        }
-        if steps > 0 {
-            for f in &mut state.follows {
-                f.last = f.goal;
-            }
-            state.read_positions();
-        }
-    }
-}
-
-/// How many steps of the model's `dt` the body takes now that `elapsed` more seconds are
-/// owed, at most `cap`; time beyond the cap is forgiven.
-fn owed_steps(state: &mut SoftBodyState, elapsed: f64, cap: u32) -> u32 {
-    let dt = f64::from(state.sim.params().dt);
-    state.owed += elapsed;
-    let due = (state.owed / dt + STEP_SLACK).floor().max(0.0);
-    if due > f64::from(cap) {
-        state.owed = 0.0;
-        return cap;
-    }
-    state.owed -= due * dt;
-    due as u32
 }
 
 /// Sends the frame's broken springs and energies.

@@ -25,6 +25,7 @@
 
 pub mod align;
 mod bounded;
+pub mod depth;
 mod error;
 pub mod geometry;
 mod ids;

@@ -39,6 +39,7 @@ mod settle;
 pub mod state;
 mod surroundings;
 mod threads;
+mod wearing;
 pub mod world;
 
 pub use breakage::BreakEvent;
@@ -48,7 +49,7 @@ pub use external::ForceField;
 pub use normals::vertex_normals;
 pub use settle::{SettleOptions, SettleReport};
 pub use threads::Threads;
-pub use world::{Overlap, World, WorldStepReport};
+pub use world::{Meeting, Member, Overlap, Touching, World, WorldStepReport};
 
 use crate::model::MAX_SUBSTEPS;
 use crate::model::{Obstacle, Rig, Shape};
@@ -200,12 +201,7 @@ impl Simulation {
             return Err(CoreError::NonFinite { node: self.first_non_finite(), time: self.time });
         };
         self.states.commit(result);
-        let targets = self.moves.targets.drain(..);
-        for (collider, target) in self.c.params.colliders.iter_mut().zip(targets) {
-            if let Some(shape) = target {
-                collider.shape = shape;
-            }
-        }
+        self.colliders_arrive();
         let anchors = &mut self.c.anchors;
         anchors.start.clone_from(&anchors.target);
         if let Some(posed) = &mut self.c.rig {
@@ -301,6 +297,16 @@ impl Simulation {
             })
             .min()
             .map_or(NodeId(0), NodeId::from_index)
+    }
+
+    /// Puts each collider moved by [`Simulation::move_collider`] where it was moving to.
+    fn colliders_arrive(&mut self) {
+        let targets = self.moves.targets.drain(..);
+        for (collider, target) in self.c.params.colliders.iter_mut().zip(targets) {
+            if let Some(shape) = target {
+                collider.shape = shape;
+            }
+        }
     }
 
     /// Moves the model's collider `index` to `shape` by the end of the next step, at a constant

@@ -148,3 +148,30 @@ fn a_strip_pressed_onto_its_back_stops_stays_out_of_them_and_never_speeds_up_on_
     assert!(deepest < 1e-4, "out of the back-stops ({deepest} m in)");
     assert!(last_speed < settling, "resting on them, no speed grows ({last_speed} m/s)");
 }
+
+#[test]
+fn put_on_a_joint_far_away_the_strip_starts_on_its_skin_at_rest_and_stays_there() {
+    // The joint 10 m along x and turned half round: put on there, every node is at its
+    // skinned position and at rest; a step later the top row has not moved and no node is
+    // faster than gravity makes it in one step.
+    let model = strip();
+    let rest: Vec<Vec3> = model.nodes.positions().to_vec();
+    let mut sim = Simulation::new(&ValidModel::new(model).expect("valid"));
+    let far =
+        Mat4::from_rotation_translation(Quat::from_rotation_y(3.0), Vec3::new(10.0, 1.0, 0.0));
+    let skinned = |i: usize| (far * rest_joint().inverse()).transform_point3(rest[i]);
+    sim.put_on(&[far]).expect("one joint");
+    for (i, (&x, &v)) in sim.positions().iter().zip(sim.velocities()).enumerate() {
+        assert!(Vec3::from(x).distance(skinned(i)) < 1e-5, "node {i} at {x}");
+        assert_eq!(Vec3::from(v), Vec3::ZERO);
+    }
+    sim.set_pose(&[far]).expect("one joint");
+    sim.step(DT).expect("finite");
+    for (i, (&x, &v)) in sim.positions().iter().zip(sim.velocities()).enumerate() {
+        if i < COLUMNS {
+            assert!(Vec3::from(x).distance(skinned(i)) < 1e-5, "top node {i} moved to {x}");
+        }
+        assert!(v.length() <= 9.81 * DT + 1e-3, "node {i} at {v} m/s");
+    }
+    assert!(matches!(sim.put_on(&[]), Err(CoreError::PoseJoints { .. })));
+}

@@ -67,9 +67,10 @@ const MAX_CONTACTS_PER_POINT: usize = 16;
 /// The share of a body's mean drawn edge its points keep from another body's.
 const CONTACT_PER_EDGE: f32 = 0.75;
 
-/// The points of a body's drawn surface, each on up to four nodes.
+/// The points of a body's drawn surface, each on up to four nodes: what it touches other
+/// bodies with ([`Touching::of`]; kept with the body, it changes only with its model).
 #[derive(Clone, Debug, Default)]
-struct Touching {
+pub struct Touching {
     nodes: Vec<[u32; 4]>,
     weights: Vec<[f32; 4]>,
     /// The mean edge of the drawn surface (m).
@@ -79,7 +80,7 @@ struct Touching {
 impl Touching {
     /// The drawn surface of `sim`: its skin's vertices, or the nodes its faces use (every
     /// node when it has no faces).
-    fn of(sim: &Simulation) -> Touching {
+    pub fn of(sim: &Simulation) -> Touching {
         let mut t = Touching::default();
         let faces = sim.surface_faces();
         match &sim.c.skin {
@@ -165,8 +166,30 @@ struct Pair {
 pub struct World {
     bodies: Vec<Simulation>,
     touching: Vec<Touching>,
-    threads: Threads,
     time: f64,
+    meeting: Meeting,
+}
+
+/// A body of a world as its keeper holds it: the simulation and the points it touches with.
+/// A game that keeps its simulations elsewhere (in an ECS) lends them to a [`Meeting`] so.
+#[derive(Debug)]
+pub struct Member<'a> {
+    /// The body's simulation.
+    pub sim: &'a mut Simulation,
+    /// Its drawn points ([`Touching::of`] the same simulation).
+    pub touching: &'a Touching,
+}
+
+/// The bodies `bodies` with their points `touching`, lent as members.
+fn members<'a>(bodies: &'a mut [Simulation], touching: &'a [Touching]) -> Vec<Member<'a>> {
+    bodies.iter_mut().zip(touching).map(|(sim, touching)| Member { sim, touching }).collect()
+}
+
+/// How bodies meet: the world steps a frame needs and the contacts between bodies, for
+/// bodies kept by [`World`] or by a game (module doc). It keeps only scratch between calls.
+#[derive(Clone, Debug, Default)]
+pub struct Meeting {
+    threads: Threads,
     /// Scratch: each body's points now, and the box around them.
     points: Vec<Points>,
     pairs: Vec<Pair>,
@@ -239,21 +262,12 @@ impl World {
     /// with how many pairs of points are: bodies placed overlapping, which the next step
     /// pushes apart at once (a game places them apart, or is told here why they fly).
     pub fn overlaps(&mut self) -> Vec<Overlap> {
-        self.find_contacts();
-        let mut out: Vec<Overlap> = Vec::new();
-        for pair in &self.pairs {
-            let bodies = (pair.a.0, pair.b.0);
-            match out.last_mut() {
-                Some(last) if last.bodies == bodies => last.points += 1,
-                _ => out.push(Overlap { bodies, points: 1 }),
-            }
-        }
-        out
+        self.meeting.overlaps(&members(&mut self.bodies, &self.touching))
     }
 
     /// Whether the bodies step in parallel.
     pub fn set_threads(&mut self, threads: Threads) {
-        self.threads = threads;
+        self.meeting.set_threads(threads);
     }
 
     /// Simulated time (s).
@@ -268,7 +282,7 @@ impl World {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(CoreError::BadTimeStep { dt });
         }
-        let k = self.world_steps(dt);
+        let k = self.meeting.world_steps(&members(&mut self.bodies, &self.touching), dt);
         let h = dt / k as f32;
         let mut report = WorldStepReport { world_steps: k, ..WorldStepReport::default() };
         report.bodies = vec![StepReport::default(); self.bodies.len()];
@@ -277,10 +291,44 @@ impl World {
                 all.substeps += step.substeps;
                 all.broken.extend(step.broken);
             }
-            report.contacts += self.answer_contacts();
+            report.contacts += self.meeting.answer(&mut members(&mut self.bodies, &self.touching));
         }
         self.time += f64::from(dt);
         Ok(report)
+    }
+
+    /// Steps every body by `h`, in parallel when allowed.
+    fn step_bodies(&mut self, h: f32) -> Result<Vec<StepReport>, CoreError> {
+        let per_task = self.meeting.per_task();
+        let steps = self.bodies.par_iter_mut().with_min_len(per_task).map(|b| b.step(h));
+        steps.collect::<Vec<_>>().into_iter().collect()
+    }
+}
+
+impl Meeting {
+    /// Whether the contacts are searched in parallel (rayon's pool).
+    pub fn set_threads(&mut self, threads: Threads) {
+        self.threads = threads;
+    }
+
+    /// Items per parallel task: one with every core, all of them on one thread.
+    fn per_task(&self) -> usize {
+        if self.threads == Threads::All { 1 } else { usize::MAX }
+    }
+
+    /// The pairs of `bodies` closer than their contact distance now (see
+    /// [`World::overlaps`]).
+    pub fn overlaps(&mut self, bodies: &[Member]) -> Vec<Overlap> {
+        self.find_contacts(bodies);
+        let mut out: Vec<Overlap> = Vec::new();
+        for pair in &self.pairs {
+            let bodies = (pair.a.0, pair.b.0);
+            match out.last_mut() {
+                Some(last) if last.bodies == bodies => last.points += 1,
+                _ => out.push(Overlap { bodies, points: 1 }),
+            }
+        }
+        out
     }
 
     /// The world steps for a frame of `dt`: the fewest that keep the relative travel of any two
@@ -288,15 +336,17 @@ impl World {
     /// world of one body (which steps exactly as its simulation alone). A body's speed is its
     /// fastest drawn point's (the points are what touch), plus what gravity adds over the
     /// frame; two bodies may meet when their points' boxes, grown by the pair's travel and
-    /// contact distance, overlap.
-    fn world_steps(&self, dt: f32) -> u32 {
-        if self.bodies.len() < 2 {
+    /// contact distance, overlap. The caller steps each body by `dt` / k, k times, answering
+    /// the contacts ([`Meeting::answer`]) after each.
+    pub fn world_steps(&self, bodies: &[Member], dt: f32) -> u32 {
+        if bodies.len() < 2 {
             return 1;
         }
-        let per_task = if self.threads == Threads::All { 1 } else { usize::MAX };
-        let bodies = self.bodies.par_iter().zip(&self.touching).with_min_len(per_task);
         let motion: Vec<(Vec3A, Vec3A, f32)> = bodies
-            .map(|(b, t)| {
+            .par_iter()
+            .with_min_len(self.per_task())
+            .map(|m| {
+                let (b, t) = (&*m.sim, m.touching);
                 let (x, v) = (b.positions(), b.velocities());
                 let (mut lo, mut hi) =
                     (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY));
@@ -310,9 +360,9 @@ impl World {
             })
             .collect();
         let mut k = 1.0f32;
-        for j in 1..self.bodies.len() {
+        for j in 1..bodies.len() {
             for i in 0..j {
-                let distance = CONTACT_PER_EDGE * self.touching[i].edge.max(self.touching[j].edge);
+                let distance = contact_distance(bodies[i].touching, bodies[j].touching);
                 let ((lo_i, hi_i, s_i), (lo_j, hi_j, s_j)) = (motion[i], motion[j]);
                 let travel = (s_i + s_j) * dt;
                 let margin = Vec3A::splat(distance + travel);
@@ -325,27 +375,19 @@ impl World {
         if k.is_finite() { (k as u32).clamp(1, MAX_WORLD_STEPS) } else { MAX_WORLD_STEPS }
     }
 
-    /// Steps every body by `h`, in parallel when allowed.
-    fn step_bodies(&mut self, h: f32) -> Result<Vec<StepReport>, CoreError> {
-        let per_task = if self.threads == Threads::All { 1 } else { usize::MAX };
-        let steps = self.bodies.par_iter_mut().with_min_len(per_task).map(|b| b.step(h));
-        steps.collect::<Vec<_>>().into_iter().collect()
-    }
-
-    /// Finds the contacts between bodies and answers them: first as between rigid bodies for
-    /// the bodies with shape matching ([`rigid`]), then point by point; returns how many
+    /// Finds the contacts between `bodies` and answers them: first as between rigid bodies
+    /// for the bodies with shape matching ([`rigid`]), then point by point; returns how many
     /// pairs of points were in contact.
-    fn answer_contacts(&mut self) -> usize {
-        self.find_contacts();
-        self.share_rigidly();
+    pub fn answer(&mut self, bodies: &mut [Member]) -> usize {
+        self.find_contacts(bodies);
+        self.share_rigidly(bodies);
         for _ in 0..CONTACT_ITERATIONS {
             for &Pair { a, b, distance } in &self.pairs {
-                let (first, second) = self.bodies.split_at_mut(b.0);
-                let (Some(sa), Some(sb)) = (first.get_mut(a.0), second.first_mut()) else {
+                let (first, second) = bodies.split_at_mut(b.0);
+                let (Some(ma), Some(mb)) = (first.get_mut(a.0), second.first_mut()) else {
                     continue;
                 };
-                let (ta, tb) = (&self.touching[a.0], &self.touching[b.0]);
-                answer((sa, ta, a.1), (sb, tb, b.1), distance);
+                answer((ma.sim, ma.touching, a.1), (mb.sim, mb.touching, b.1), distance);
             }
         }
         self.pairs.len()
@@ -353,8 +395,8 @@ impl World {
 
     /// Answers the contacts as between rigid bodies, positions then velocities, and moves each
     /// body with shape matching as its answer says ([`rigid`]).
-    fn share_rigidly(&mut self) {
-        let mut frames: Vec<Option<Rigid>> = self.bodies.iter().map(Rigid::of).collect();
+    fn share_rigidly(&mut self, bodies: &mut [Member]) {
+        let mut frames: Vec<Option<Rigid>> = bodies.iter().map(|m| Rigid::of(m.sim)).collect();
         if self.pairs.is_empty() || frames.iter().all(Option::is_none) {
             return;
         }
@@ -369,9 +411,9 @@ impl World {
             self.touches.clear();
             for pair in &self.pairs {
                 let ((a, pa), (b, pb)) = (pair.a, pair.b);
-                let (sa, sb) = (&self.bodies[a], &self.bodies[b]);
-                let (xa, va) = self.touching[a].point(pa, sa.positions(), sa.velocities());
-                let (xb, vb) = self.touching[b].point(pb, sb.positions(), sb.velocities());
+                let (ma, mb) = (&bodies[a], &bodies[b]);
+                let (xa, va) = ma.touching.point(pa, ma.sim.positions(), ma.sim.velocities());
+                let (xb, vb) = mb.touching.point(pb, mb.sim.positions(), mb.sim.velocities());
                 let length = (xa - xb).length();
                 let n = if length > 0.0 { (xa - xb) / length } else { Vec3A::ZERO };
                 let light = frames[a].map_or(0.0, |f| f.lightness(xa, n))
@@ -402,9 +444,9 @@ impl World {
                     }
                 }
             }
-            for (body, frame) in self.bodies.iter_mut().zip(&mut frames) {
+            for (body, frame) in bodies.iter_mut().zip(&mut frames) {
                 if let Some(f) = frame {
-                    let state = body.states.committed_mut();
+                    let state = body.sim.states.committed_mut();
                     if velocities {
                         f.change_velocities(&state.pos, &mut state.vel);
                     } else {
@@ -420,21 +462,22 @@ impl World {
     /// a grid of cells as large as the distance, and the first's points near the second's box
     /// looking in the 27 cells around their own; body pair by body pair, in point order. The
     /// body pairs are searched in parallel when allowed, and their pairs kept in that order.
-    fn find_contacts(&mut self) {
-        self.points.resize_with(self.bodies.len(), Default::default);
-        let per_task = if self.threads == Threads::All { 1 } else { usize::MAX };
-        let bodies = self.bodies.par_iter().zip(&self.touching).zip(&mut self.points);
-        bodies.with_min_len(per_task).for_each(|((sim, t), (at, bounds))| {
-            let (x, v) = (sim.positions(), sim.velocities());
+    fn find_contacts(&mut self, bodies: &[Member]) {
+        self.points.resize_with(bodies.len(), Default::default);
+        self.points.truncate(bodies.len());
+        let per_task = self.per_task();
+        let all = bodies.par_iter().zip(&mut self.points);
+        all.with_min_len(per_task).for_each(|(m, (at, bounds))| {
+            let (x, v) = (m.sim.positions(), m.sim.velocities());
             at.clear();
-            at.extend((0..t.nodes.len()).map(|p| t.point(p, x, v).0));
+            at.extend((0..m.touching.nodes.len()).map(|p| m.touching.point(p, x, v).0));
             let first = at.first().copied().unwrap_or_default();
             *bounds = at.iter().fold((first, first), |(lo, hi), &p| (lo.min(p), hi.max(p)));
         });
         let mut meeting = Vec::new();
-        for j in 1..self.bodies.len() {
+        for j in 1..bodies.len() {
             for i in 0..j {
-                let distance = CONTACT_PER_EDGE * self.touching[i].edge.max(self.touching[j].edge);
+                let distance = contact_distance(bodies[i].touching, bodies[j].touching);
                 let (mine, others) = (&self.points[i], &self.points[j]);
                 let margin = Vec3A::splat(distance);
                 let meet = mine.1.0.cmple(others.1.1 + margin).all()
@@ -458,6 +501,11 @@ impl World {
         self.pairs.clear();
         self.pairs.extend(found.into_iter().flatten());
     }
+}
+
+/// The contact distance δ of two bodies (module doc).
+fn contact_distance(a: &Touching, b: &Touching) -> f32 {
+    CONTACT_PER_EDGE * a.edge.max(b.edge)
 }
 
 /// A body's drawn points now, and the box around them.
