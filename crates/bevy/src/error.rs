@@ -17,6 +17,12 @@ pub enum SpringmeshBevyError {
     /// the file and the reason.
     #[error(transparent)]
     Model(#[from] CoreError),
+    /// The body's model asset failed to load.
+    #[error("the model failed to load: {reason}")]
+    Asset {
+        /// The asset server's reason (the file and what is wrong with it).
+        reason: String,
+    },
     /// A body worn by a character whose hierarchy has no joint of that name.
     #[error("the character {character} has no joint called \"{joint}\" for the model's skeleton")]
     MissingJoint {

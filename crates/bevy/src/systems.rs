@@ -19,7 +19,7 @@ use crate::convert::{quat_to_core, to_bevy, to_core, to_core_matrix};
 use crate::mesh::SoftBodyMesh;
 use crate::messages::{SoftBodyEnergy, SpringBroken};
 use crate::{SoftBody, SoftBodyState, SpringModelAsset};
-use bevy::asset::Assets;
+use bevy::asset::{AssetServer, Assets, LoadState};
 use bevy::ecs::change_detection::{DetectChanges, Ref};
 use bevy::ecs::component::Component;
 use bevy::ecs::entity::Entity;
@@ -34,8 +34,8 @@ use bevy::platform::collections::HashMap;
 use bevy::transform::components::GlobalTransform;
 use springmesh_core::{CoreError, NodeId, Simulation, ValidModel};
 
-/// Why a body could not start (its model cannot be simulated as placed, the character it is
-/// worn by lacks a joint); the body stays without a [`SoftBodyState`].
+/// Why a body could not start (its model failed to load or cannot be simulated as placed, the
+/// character it is worn by lacks a joint); the body stays without a [`SoftBodyState`].
 #[derive(Component, Debug)]
 pub struct SoftBodyFailed {
     /// The reason.
@@ -58,10 +58,18 @@ pub(crate) fn start_bodies(
     models: Res<Assets<SpringModelAsset>>,
     targets: Query<&GlobalTransform>,
     hierarchy: Hierarchy,
+    server: Option<Res<AssetServer>>,
     mut meshes: Option<ResMut<Assets<Mesh>>>,
 ) {
     for (entity, body, placed) in &bodies {
-        let Some(asset) = models.get(&body.model) else { continue };
+        let Some(asset) = models.get(&body.model) else {
+            if let Some(LoadState::Failed(e)) = server.as_ref().map(|s| s.load_state(&body.model)) {
+                let error = SpringmeshBevyError::Asset { reason: e.to_string() };
+                error!("soft body {entity}: {error}");
+                commands.entity(entity).insert(SoftBodyFailed { error });
+            }
+            continue;
+        };
         let mut model = asset.model.clone();
         let worn = match body.worn_by.map(|c| joints(&model, c, &hierarchy, &targets)) {
             None => None,

@@ -188,6 +188,8 @@ fn a_file_that_is_not_a_model_fails_to_load_with_the_reason() {
     assert!(reason[0].contains("notes.spring"), "{}", reason[0]);
     app.update();
     assert!(app.world().get::<SoftBodyState>(body).is_none());
+    let failed = app.world().get::<springmesh_bevy::SoftBodyFailed>(body).expect("failed");
+    assert!(failed.error.to_string().contains("notes.spring"), "{}", failed.error);
 }
 
 #[test]

@@ -1,0 +1,200 @@
+//! A cape worn by a character that Bevy itself loads (its glTF loader) and animates (its
+//! `AnimationPlayer`), headless: the project's Blender-made figure walking. The truth is Bevy's
+//! own skinning of the cape's vertices: each joint's `GlobalTransform` × its inverse bind
+//! matrix, blended by the vertex's weights, exactly as Bevy's skinned mesh draws it.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Test code.
+
+use bevy::animation::{AnimationPlayer, AnimationPlugin};
+use bevy::asset::LoadState;
+use bevy::gltf::{Gltf, GltfAssetLabel, GltfPlugin};
+use bevy::mesh::skinning::{SkinnedMesh, SkinnedMeshInverseBindposes};
+use bevy::mesh::{Mesh, MeshPlugin, VertexAttributeValues};
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy::world_serialization::{WorldAssetRoot, WorldSerializationPlugin};
+use springmesh_bevy::{
+    SoftBody, SoftBodyFailed, SoftBodyState, SpringModelAsset, SpringmeshBevyError,
+    SpringmeshPlugin,
+};
+use springmesh_convert::{ConvertOptions, convert_file};
+use std::path::Path;
+use std::time::Duration;
+
+const DT: f32 = 1.0 / 60.0;
+
+fn assets() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets")
+}
+
+/// A headless app with Bevy's glTF loader and animation, reading the project's assets.
+fn app() -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        AssetPlugin { file_path: assets().display().to_string(), ..Default::default() },
+        TransformPlugin,
+        MeshPlugin,
+        WorldSerializationPlugin,
+        GltfPlugin::default(),
+        AnimationPlugin,
+        SpringmeshPlugin,
+    ));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(DT)));
+    app.finish();
+    app.cleanup();
+    app
+}
+
+/// The cape converted as `springmesh convert hero.glb --mesh Cape` does, as an asset.
+fn cape(app: &mut App) -> Handle<SpringModelAsset> {
+    let options = ConvertOptions { mesh: Some("Cape".into()), ..ConvertOptions::default() };
+    let model = convert_file(&assets().join("characters/hero.glb"), &options).unwrap().model;
+    app.world_mut().resource_mut::<Assets<SpringModelAsset>>().add(SpringModelAsset { model })
+}
+
+/// Updates until `done` holds (at most 5 s of wall time: the glTF loads on another thread).
+fn until(app: &mut App, what: &str, done: impl Fn(&mut App) -> bool) {
+    for _ in 0..5000 {
+        app.update();
+        if done(app) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    panic!("{what} never happened");
+}
+
+/// The figure spawned from its glTF scene, its walk playing in a loop; returns its root.
+fn figure(app: &mut App) -> Entity {
+    let server = app.world().resource::<AssetServer>().clone();
+    let gltf: Handle<Gltf> = server.load("characters/hero.glb");
+    until(app, "the glTF load", |_| {
+        matches!(server.load_state(&gltf), LoadState::Loaded | LoadState::Failed(_))
+    });
+    let walk =
+        app.world().resource::<Assets<Gltf>>().get(&gltf).unwrap().named_animations["Walk"].clone();
+    let (graph, index) = AnimationGraph::from_clip(walk);
+    let graph = app.world_mut().resource_mut::<Assets<AnimationGraph>>().add(graph);
+    let scene = server.load(GltfAssetLabel::Scene(0).from_asset("characters/hero.glb"));
+    let root = app.world_mut().spawn((WorldAssetRoot(scene), Transform::default())).id();
+    until(app, "the scene's players", |app| {
+        let mut players = app.world_mut().query::<&AnimationPlayer>();
+        players.iter(app.world()).next().is_some()
+    });
+    let mut players = app.world_mut().query::<(Entity, &mut AnimationPlayer)>();
+    let (player, mut p) = players.single_mut(app.world_mut()).unwrap();
+    p.play(index).repeat();
+    app.world_mut().entity_mut(player).insert(AnimationGraphHandle(graph));
+    root
+}
+
+/// Bevy's own skinning of the figure's Cape mesh: each vertex's world position.
+fn bevy_skinned_cape(app: &mut App) -> Vec<Vec3> {
+    let mut q = app.world_mut().query::<(&Name, &Mesh3d, &SkinnedMesh)>();
+    let (_, mesh, skin) = q
+        .iter(app.world())
+        .find(|(n, ..)| n.as_str().starts_with("Cape"))
+        .expect("the cape's skinned mesh");
+    let (mesh, skin) = (mesh.0.clone(), skin.clone());
+    let world = app.world();
+    let mesh = world.resource::<Assets<Mesh>>().get(&mesh).unwrap();
+    let binds = world
+        .resource::<Assets<SkinnedMeshInverseBindposes>>()
+        .get(&skin.inverse_bindposes)
+        .unwrap();
+    let Some(VertexAttributeValues::Float32x3(positions)) =
+        mesh.attribute(Mesh::ATTRIBUTE_POSITION)
+    else {
+        panic!("positions");
+    };
+    let Some(VertexAttributeValues::Uint16x4(joints)) = mesh.attribute(Mesh::ATTRIBUTE_JOINT_INDEX)
+    else {
+        panic!("joints");
+    };
+    let Some(VertexAttributeValues::Float32x4(weights)) =
+        mesh.attribute(Mesh::ATTRIBUTE_JOINT_WEIGHT)
+    else {
+        panic!("weights");
+    };
+    let matrices: Vec<Mat4> = skin
+        .joints
+        .iter()
+        .zip(binds.iter())
+        .map(|(&j, bind)| world.get::<GlobalTransform>(j).unwrap().to_matrix() * *bind)
+        .collect();
+    positions
+        .iter()
+        .zip(joints.iter().zip(weights))
+        .map(|(p, (j, w))| {
+            (0..4)
+                .map(|k| w[k] * matrices[j[k] as usize].transform_point3(Vec3::from_array(*p)))
+                .sum()
+        })
+        .collect()
+}
+
+#[test]
+fn a_cape_worn_by_bevys_animated_figure_keeps_its_kinematic_nodes_on_bevys_skin() {
+    let mut app = app();
+    let handle = cape(&mut app);
+    let root = figure(&mut app);
+    let body = app.world_mut().spawn(SoftBody::new(handle).worn_by(root)).id();
+    until(&mut app, "the cape's start", |app| app.world().get::<SoftBodyState>(body).is_some());
+    let kinematic: Vec<usize> = {
+        let sim = app.world().get::<SoftBodyState>(body).unwrap().simulation();
+        sim.anchors().map(|n| n.index()).collect()
+    };
+    assert_eq!(kinematic.len(), 11, "the painted pins");
+    // Each kinematic node is the Bevy mesh vertex it sits on now (nodes are welded vertices).
+    let skinned = bevy_skinned_cape(&mut app);
+    let positions = app.world().get::<SoftBodyState>(body).unwrap().positions().to_vec();
+    let vertex: Vec<usize> = kinematic
+        .iter()
+        .map(|&n| {
+            let d = |v: &usize| skinned[*v].distance(positions[n]);
+            (0..skinned.len()).min_by(|a, b| d(a).total_cmp(&d(b))).unwrap()
+        })
+        .collect();
+    let (mut worst, first) = (0.0f32, skinned[vertex[0]]);
+    for frame in 0..150 {
+        // At 1 s the character is teleported 5 m along x; at 1.5 s turned a quarter round.
+        let mut at = app.world_mut().get_mut::<Transform>(root).unwrap();
+        if frame == 60 {
+            at.translation.x += 5.0;
+        }
+        if frame == 90 {
+            at.rotate_y(std::f32::consts::FRAC_PI_2);
+        }
+        app.update();
+        let skinned = bevy_skinned_cape(&mut app);
+        if frame == 59 {
+            let walked = skinned[vertex[0]].distance(first);
+            assert!(walked > 0.05, "the walk moves the shoulders: {walked} m in 1 s");
+        }
+        let state = app.world().get::<SoftBodyState>(body).unwrap();
+        assert!(state.failure().is_none(), "{:?}", state.failure());
+        for (&n, &v) in kinematic.iter().zip(&vertex) {
+            let off = state.positions()[n].distance(skinned[v]);
+            assert!(off < 1e-3, "frame {frame}: kinematic node {n} is {off} m off Bevy's skin");
+            worst = worst.max(off);
+        }
+    }
+    eprintln!("kinematic nodes at most {worst} m off Bevy's skin over 150 frames");
+}
+
+#[test]
+fn a_character_without_the_joints_fails_the_body_with_the_joints_name() {
+    let mut app = app();
+    let handle = cape(&mut app);
+    let stranger = app.world_mut().spawn((Transform::default(), Name::new("Stranger"))).id();
+    app.world_mut().spawn((Transform::default(), Name::new("Pelvis"), ChildOf(stranger)));
+    let body = app.world_mut().spawn(SoftBody::new(handle).worn_by(stranger)).id();
+    until(&mut app, "the failure", |app| app.world().get::<SoftBodyFailed>(body).is_some());
+    let failed = app.world().get::<SoftBodyFailed>(body).unwrap();
+    assert!(
+        matches!(&failed.error, SpringmeshBevyError::MissingJoint { joint, .. } if joint == "Hips"),
+        "{}",
+        failed.error
+    );
+    assert!(failed.error.to_string().contains("\"Hips\""), "{}", failed.error);
+}
