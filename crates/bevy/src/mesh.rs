@@ -95,12 +95,20 @@ impl SoftBodyMesh {
             positions: Vec::new(),
             normals: Vec::new(),
         };
+        this.prepare(sim);
         this.write(sim, &Affine3A::IDENTITY, &mut mesh);
         this.handle = meshes.add(mesh);
         this
     }
 
-    /// Rewrites the mesh from `sim`'s surface now, in the frame of an entity at `entity`.
+    /// Works out `sim`'s surface now (positions and normals): the costly part of an update,
+    /// which touches no asset, so the bodies do it in parallel.
+    pub fn prepare(&mut self, sim: &Simulation) {
+        sim.surface(&mut self.positions, &mut self.normals);
+    }
+
+    /// Rewrites the mesh from the surface [`SoftBodyMesh::prepare`] worked out, in the frame
+    /// of an entity at `entity`.
     pub fn update(&mut self, sim: &Simulation, entity: &Affine3A, meshes: &mut Assets<Mesh>) {
         if let Some(mut mesh) = meshes.get_mut(&self.handle) {
             self.write(sim, entity, &mut mesh);
@@ -108,7 +116,6 @@ impl SoftBodyMesh {
     }
 
     fn write(&mut self, sim: &Simulation, entity: &Affine3A, mesh: &mut Mesh) {
-        sim.surface(&mut self.positions, &mut self.normals);
         if sim.surface_faces().len() != self.faces {
             mesh.insert_indices(Indices::U32(self.triangles(sim.surface_faces())));
             self.faces = sim.surface_faces().len();

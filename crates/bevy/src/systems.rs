@@ -29,6 +29,7 @@ use bevy::ecs::name::Name;
 use bevy::ecs::query::{Changed, Or, Without};
 use bevy::ecs::system::{Commands, Query, Res, ResMut};
 use bevy::log::{error, warn};
+use bevy::mesh::skinning::SkinnedMesh;
 use bevy::mesh::{Mesh, Mesh3d};
 use bevy::platform::collections::HashMap;
 use bevy::transform::components::GlobalTransform;
@@ -48,8 +49,13 @@ type Waiting = (Without<SoftBodyState>, Without<SoftBodyFailed>);
 /// Bodies that may have moved since their mesh was written.
 type Moved = Or<(Changed<SoftBodyState>, Changed<GlobalTransform>)>;
 
-/// The character hierarchy a worn body looks its joints up in.
-type Hierarchy<'w, 's> = (Query<'w, 's, &'static Children>, Query<'w, 's, &'static Name>);
+/// The character hierarchy a worn body looks its joints up in: children, names, and a
+/// skinned mesh's joints.
+type Hierarchy<'w, 's> = (
+    Query<'w, 's, &'static Children>,
+    Query<'w, 's, &'static Name>,
+    Query<'w, 's, &'static SkinnedMesh>,
+);
 
 /// Starts every body whose model has loaded (and whose character is there).
 pub(crate) fn start_bodies(
@@ -114,24 +120,27 @@ pub(crate) fn start_bodies(
     }
 }
 
-/// The joints of `model`'s skeleton among `character` and its descendants, found by name, with
-/// their world matrices now; `None` while the character has no descendants yet (its scene is
-/// still loading). Errors: a model worn on no skeleton, no such character, a joint missing.
+/// The joints of `model`'s skeleton among `character`, its descendants and, for a skinned
+/// mesh, its joints, found by name, with their world matrices now; `None` while the character
+/// has neither descendants nor a skin yet (its scene is still loading). Errors: a model worn on
+/// no skeleton, no such character, a joint missing.
 fn joints(
     model: &ValidModel,
     character: Entity,
-    (children, names): &Hierarchy,
+    (children, names, skins): &Hierarchy,
     targets: &Query<&GlobalTransform>,
 ) -> Result<Option<Worn>, SpringmeshBevyError> {
     let rig = model.rig.as_ref().ok_or(SpringmeshBevyError::NotWorn)?;
     if targets.get(character).is_err() {
         return Err(SpringmeshBevyError::NoCharacter { character });
     }
-    if children.get(character).is_err() {
+    let skin = skins.get(character).map(|s| &s.joints[..]).unwrap_or_default();
+    if children.get(character).is_err() && skin.is_empty() {
         return Ok(None);
     }
     let mut named: HashMap<&str, Entity> = HashMap::default();
-    for e in std::iter::once(character).chain(children.iter_descendants(character)) {
+    let below = std::iter::once(character).chain(children.iter_descendants(character));
+    for e in below.chain(skin.iter().copied()) {
         if let Ok(name) = names.get(e) {
             named.entry(name.as_str()).or_insert(e);
         }
@@ -206,14 +215,23 @@ pub(crate) fn report(
     }
 }
 
-/// Rewrites the meshes of the bodies that stepped or moved.
+/// Rewrites the meshes of the bodies that stepped or moved: their surfaces worked out in
+/// parallel on the compute task pool, then copied into the mesh assets.
 pub(crate) fn update_meshes(
     mut bodies: Query<(Ref<SoftBodyState>, &mut SoftBodyMesh, Ref<GlobalTransform>), Moved>,
     meshes: Option<ResMut<Assets<Mesh>>>,
 ) {
     let Some(mut meshes) = meshes else { return };
+    let due = |state: &Ref<SoftBodyState>, at: &Ref<GlobalTransform>| {
+        state.steps > 0 || state.is_added() || at.is_changed()
+    };
+    bodies.par_iter_mut().for_each(|(state, mut mesh, at)| {
+        if due(&state, &at) {
+            mesh.prepare(&state.sim);
+        }
+    });
     for (state, mut mesh, at) in &mut bodies {
-        if state.steps > 0 || state.is_added() || at.is_changed() {
+        if due(&state, &at) {
             mesh.update(&state.sim, &at.affine(), &mut meshes);
         }
     }

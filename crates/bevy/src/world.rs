@@ -26,7 +26,7 @@ use bevy::platform::collections::HashMap;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
 use bevy::time::Time;
 use bevy::transform::components::GlobalTransform;
-use springmesh_core::sim::{Meeting, Member};
+use springmesh_core::sim::{Meeting, Member, Threads};
 use springmesh_core::{CoreError, StepReport};
 
 /// How close to a whole step the owed time must be to take it: virtual time advances in
@@ -35,11 +35,21 @@ const STEP_SLACK: f64 = 1e-4;
 
 /// The bodies' shared world: the simulated time owed to it, the core's contact scratch and
 /// where each of the game's colliders was at the end of the last frame.
-#[derive(Resource, Default)]
+#[derive(Resource)]
 pub(crate) struct SoftWorld {
     owed: f64,
     meeting: Meeting,
     colliders: HashMap<Entity, GlobalTransform>,
+}
+
+impl Default for SoftWorld {
+    /// The contacts between bodies are searched on every core (rayon's pool, between the
+    /// bodies' steps on Bevy's: the two are never busy at once).
+    fn default() -> SoftWorld {
+        let mut meeting = Meeting::default();
+        meeting.set_threads(Threads::All);
+        SoftWorld { owed: 0.0, meeting, colliders: HashMap::default() }
+    }
 }
 
 /// A game collider this frame: its shape, and where it was and is.

@@ -183,6 +183,23 @@ fn a_cape_worn_by_bevys_animated_figure_keeps_its_kinematic_nodes_on_bevys_skin(
 }
 
 #[test]
+fn a_cape_worn_by_the_characters_skinned_mesh_entity_finds_the_joints_through_its_skin() {
+    let mut app = app();
+    let handle = cape(&mut app);
+    figure(&mut app);
+    let mut q = app.world_mut().query::<(Entity, &Name, &SkinnedMesh)>();
+    let (mesh, ..) =
+        q.iter(app.world()).find(|(_, n, _)| n.as_str().starts_with("Body")).expect("the body");
+    let body = app.world_mut().spawn(SoftBody::new(handle).worn_by(mesh)).id();
+    until(&mut app, "the cape's start", |app| app.world().get::<SoftBodyState>(body).is_some());
+    for _ in 0..30 {
+        app.update();
+    }
+    let state = app.world().get::<SoftBodyState>(body).unwrap();
+    assert!(state.failure().is_none() && state.steps_this_frame() == 1);
+}
+
+#[test]
 fn a_character_without_the_joints_fails_the_body_with_the_joints_name() {
     let mut app = app();
     let handle = cape(&mut app);

@@ -10,38 +10,18 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Bench code.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use glam::{Quat, Vec3};
-use springmesh_convert::{ConvertOptions, MassMode, SolidOptions, convert_file};
+use springmesh_convert::samples;
 use springmesh_core::World;
-use springmesh_core::model::Ground;
 use springmesh_core::sim::Threads;
 use std::path::Path;
 
 /// The pile after 3 s, its bodies stepped on `threads`.
 fn pile(threads: Threads) -> World {
-    let options = ConvertOptions {
-        bend: false,
-        mass: MassMode::Density { density: 1000.0 },
-        solid: Some(SolidOptions::default()),
-        ..ConvertOptions::default()
-    };
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/meshes/blob.obj");
-    let mut blob = convert_file(&path, &options).expect("converts").model;
-    let mut params = blob.params.clone();
-    params.ground = Some(Ground { height: blob.ground_under(), ..Ground::default() });
-    blob.set_params(params).expect("a ground");
-    let centre = blob.bounding_box().expect("nodes").center() * Vec3::new(1.0, 0.0, 1.0);
+    let blob = samples::pile::solid(&path).expect("converts");
     let mut world = World::new();
-    for k in 0..32 {
-        // Two layers of 4 × 4, 1.7 m apart (a turned blob's footprint is at most 1.66 m
-        // across), the upper one 1.2 m up and 0.3 m aside: it lands on the lower blobs' backs.
-        let (i, j, layer) = (k % 4, (k / 4) % 4, k / 16);
-        let mut body = blob.clone();
-        let turn = Quat::from_rotation_y(0.7 * k as f32);
-        let shift = 0.3 * layer as f32;
-        let at = Vec3::new(1.7 * i as f32 + shift, 1.2 * layer as f32, 1.7 * j as f32 + shift);
-        // Turned about its own vertical axis, so that its footprint stays within 0.66 m of it.
-        body.place(turn, at + centre - turn * centre).expect("placed");
+    // Two layers of 4 × 4 ([`samples::pile::pile`]): the upper lands on the lower's backs.
+    for body in samples::pile::pile(&blob, 32, (4, 4)) {
         world.add(&body);
     }
     world.set_threads(threads);

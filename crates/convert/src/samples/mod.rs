@@ -14,6 +14,7 @@ mod build;
 mod cloth;
 mod flag;
 mod jelly;
+pub mod pile;
 mod rope;
 mod tear;
 

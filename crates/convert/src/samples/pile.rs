@@ -1,0 +1,59 @@
+//! Many solids dropped in a heap: the scene of the pile benchmarks (the core's `World` and the
+//! Bevy plugin's) and examples.
+
+use crate::{ConvertError, ConvertOptions, MassMode, SolidOptions, convert_file};
+use glam::{Quat, Vec3};
+use springmesh_core::ValidModel;
+use springmesh_core::model::Ground;
+use std::path::Path;
+
+/// Distance between neighbouring bodies of a layer (m): a turned blob's footprint is at most
+/// 1.66 m across.
+const SPACING: f32 = 1.7;
+
+/// How far above the layer under it a layer starts (m), and how far aside (m), so that it
+/// lands on the lower bodies' backs.
+const LAYER_RISE: f32 = 1.2;
+const LAYER_SHIFT: f32 = 0.3;
+
+/// The mesh `path` converted as a solid (as `springmesh convert --solid` does: no bend
+/// springs, 1000 kg/m³), on a ground just under it.
+pub fn solid(path: &Path) -> Result<ValidModel, ConvertError> {
+    let options = ConvertOptions {
+        bend: false,
+        mass: MassMode::Density { density: 1000.0 },
+        solid: Some(SolidOptions::default()),
+        ..ConvertOptions::default()
+    };
+    let mut model = convert_file(path, &options)?.model;
+    let mut params = model.params.clone();
+    params.ground = Some(Ground { height: model.ground_under(), ..Ground::default() });
+    model.set_params(params).map_err(ConvertError::Simulation)?;
+    Ok(model)
+}
+
+/// `count` copies of `body` in layers of `columns` × `rows`, [`SPACING`] apart, each layer
+/// [`LAYER_RISE`] over the last and [`LAYER_SHIFT`] aside, each copy turned 0.7 rad more than
+/// the last about its own vertical axis (so its footprint stays where it is placed). Copies
+/// that cannot be placed (beyond the model's coordinate limits) are left out.
+pub fn pile(body: &ValidModel, count: usize, (columns, rows): (usize, usize)) -> Vec<ValidModel> {
+    let Some(bounds) = body.bounding_box() else { return Vec::new() };
+    let centre = bounds.center() * Vec3::new(1.0, 0.0, 1.0);
+    let per_layer = (columns * rows).max(1);
+    (0..count)
+        .filter_map(|k| {
+            let (i, j, layer) =
+                (k % columns.max(1), (k / columns.max(1)) % rows.max(1), k / per_layer);
+            let mut copy = body.clone();
+            let turn = Quat::from_rotation_y(0.7 * k as f32);
+            let shift = LAYER_SHIFT * layer as f32;
+            let at = Vec3::new(
+                SPACING * i as f32 + shift,
+                LAYER_RISE * layer as f32,
+                SPACING * j as f32 + shift,
+            );
+            copy.place(turn, at + centre - turn * centre).ok()?;
+            Some(copy)
+        })
+        .collect()
+}
