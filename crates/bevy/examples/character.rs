@@ -66,14 +66,7 @@ fn setup(
             ..default()
         })),
     ));
-    commands.spawn((
-        Mesh3d(meshes.add(Plane3d::default().mesh().size(12.0, 12.0))),
-        MeshMaterial3d(materials.add(Color::srgb(0.35, 0.5, 0.3))),
-    ));
-    commands.spawn((
-        DirectionalLight { illuminance: 8000.0, shadow_maps_enabled: true, ..default() },
-        Transform::from_xyz(2.0, 5.0, -4.0).looking_at(Vec3::ZERO, Vec3::Y),
-    ));
+    common::stage(&mut commands, &mut meshes, &mut materials, Vec3::new(2.0, 5.0, -4.0));
     // From behind and to the side, where the cape shows.
     commands.spawn((
         Camera3d::default(),

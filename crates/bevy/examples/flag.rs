@@ -63,15 +63,7 @@ fn setup(
         MeshMaterial3d(materials.add(Color::srgb(0.2, 0.45, 0.8))),
         Transform::from_translation(BALL),
     ));
-    commands.spawn((
-        SoftCollider::plane(Vec3::Y),
-        Mesh3d(meshes.add(Plane3d::default().mesh().size(12.0, 12.0))),
-        MeshMaterial3d(materials.add(Color::srgb(0.35, 0.5, 0.3))),
-    ));
-    commands.spawn((
-        DirectionalLight { illuminance: 8000.0, shadow_maps_enabled: true, ..default() },
-        Transform::from_xyz(3.0, 6.0, 4.0).looking_at(Vec3::ZERO, Vec3::Y),
-    ));
+    common::stage(&mut commands, &mut meshes, &mut materials, Vec3::new(3.0, 6.0, 4.0));
     commands.spawn((
         Camera3d::default(),
         Transform::from_xyz(0.6, 1.8, 3.6).looking_at(Vec3::new(0.0, 1.4, 0.0), Vec3::Y),

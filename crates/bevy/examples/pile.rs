@@ -9,8 +9,8 @@ mod common;
 
 use bevy::prelude::*;
 use common::Args;
-use springmesh_bevy::{SoftBody, SoftCollider, SpringModelAsset};
-use springmesh_convert::{ConvertOptions, MassMode, SolidOptions, convert_file};
+use springmesh_bevy::{SoftBody, SpringModelAsset};
+use springmesh_convert::convert_file;
 
 /// The repository's `assets` folder, wherever the example is run from.
 const ASSETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets");
@@ -35,12 +35,7 @@ fn setup(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    let options = ConvertOptions {
-        bend: false,
-        mass: MassMode::Density { density: 1000.0 },
-        solid: Some(SolidOptions::default()),
-        ..ConvertOptions::default()
-    };
+    let options = springmesh_convert::samples::pile::solid_options();
     let blob = std::path::Path::new(ASSETS).join("meshes/blob.obj");
     let mut model = match convert_file(&blob, &options) {
         Ok(c) => c.model,
@@ -74,15 +69,7 @@ fn setup(
             MeshMaterial3d(materials.add(Color::hsl(hue, 0.6, 0.55))),
         ));
     }
-    commands.spawn((
-        SoftCollider::plane(Vec3::Y),
-        Mesh3d(meshes.add(Plane3d::default().mesh().size(12.0, 12.0))),
-        MeshMaterial3d(materials.add(Color::srgb(0.35, 0.5, 0.3))),
-    ));
-    commands.spawn((
-        DirectionalLight { illuminance: 8000.0, shadow_maps_enabled: true, ..default() },
-        Transform::from_xyz(3.0, 6.0, 4.0).looking_at(Vec3::ZERO, Vec3::Y),
-    ));
+    common::stage(&mut commands, &mut meshes, &mut materials, Vec3::new(3.0, 6.0, 4.0));
     commands.spawn((
         Camera3d::default(),
         Transform::from_xyz(1.2 * size, 1.6 * size, 2.4 * size)

@@ -110,13 +110,7 @@ pub(crate) fn step_bodies(
     let steps = owed_steps(&mut world.owed, time.delta_secs_f64(), f64::from(dt), cap);
     let pool = ComputeTaskPool::get_or_init(TaskPool::default);
     for i in 0..steps {
-        let meeting: Vec<Member> = running
-            .iter_mut()
-            .filter(|(_, meets, s)| *meets && s.failure.is_none())
-            .map(|(_, _, s)| Member { sim: &mut s.sim, touching: &s.touching })
-            .collect();
-        let k = world.meeting.world_steps(&meeting, dt);
-        drop(meeting);
+        let k = world.meeting.world_steps(&members(&mut running), dt);
         for j in 0..k {
             let share = (i as f32 + (j + 1) as f32 / k as f32) / steps as f32;
             let whole = (i + 1) as f32 / steps as f32;
@@ -148,12 +142,7 @@ pub(crate) fn step_bodies(
                     }
                 }
             }
-            let mut meeting: Vec<Member> = running
-                .iter_mut()
-                .filter(|(_, meets, s)| *meets && s.failure.is_none())
-                .map(|(_, _, s)| Member { sim: &mut s.sim, touching: &s.touching })
-                .collect();
-            world.meeting.answer(&mut meeting);
+            world.meeting.answer(&mut members(&mut running));
         }
         for (_, _, state) in running.iter_mut().filter(|(_, _, s)| s.failure.is_none()) {
             state.steps += 1;
@@ -170,6 +159,15 @@ pub(crate) fn step_bodies(
             state.read_positions();
         }
     }
+}
+
+/// The running bodies that meet the others (not alone, not failed), lent to the core.
+fn members<'a>(running: &'a mut [(Entity, bool, &mut SoftBodyState)]) -> Vec<Member<'a>> {
+    running
+        .iter_mut()
+        .filter(|(_, meets, s)| *meets && s.failure.is_none())
+        .map(|(_, _, s)| Member { sim: &mut s.sim, touching: &s.touching })
+        .collect()
 }
 
 /// One world step of `h` seconds for a body whose targets are at `share` of the way from

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use springmesh_bevy::{SoftBody, SoftBodyState, SoftCollider, SpringModelAsset, SpringmeshPlugin};
 use springmesh_convert::samples::Sample;
-use springmesh_convert::{ConvertOptions, MassMode, SolidOptions, convert_mesh, shapes};
+use springmesh_convert::{convert_mesh, samples, shapes};
 use springmesh_core::depth::deepest_inside;
 use springmesh_core::model::Ground;
 use springmesh_core::{Simulation, ValidModel};
@@ -44,12 +44,7 @@ fn until_started(app: &mut App, bodies: &[Entity]) {
 /// The blob converted as a solid (as `springmesh convert --solid` does) on a ground at y = 0,
 /// centred on the y axis with its lowest point at y = 0.
 fn blob() -> ValidModel {
-    let options = ConvertOptions {
-        bend: false,
-        mass: MassMode::Density { density: 1000.0 },
-        solid: Some(SolidOptions::default()),
-        ..ConvertOptions::default()
-    };
+    let options = samples::pile::solid_options();
     let mut model =
         convert_mesh(shapes::blob(), &options, Path::new("blob.obj")).expect("converts").model;
     let mut params = model.params.clone();

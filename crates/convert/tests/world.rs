@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Test code.
 
 use glam::{Quat, Vec3};
-use springmesh_convert::{ConvertOptions, MassMode, SolidOptions, convert_mesh, shapes};
+use springmesh_convert::{convert_mesh, samples, shapes};
 use springmesh_core::depth::deepest_inside;
 use springmesh_core::model::Ground;
 use springmesh_core::{Simulation, ValidModel, World};
@@ -14,12 +14,7 @@ use std::path::Path;
 /// The blob converted as a solid (as `springmesh convert --solid` does), turned by `turn`
 /// about y and moved so that its lowest point is at `lowest` m, on a ground at y = 0.
 fn blob(turn: f32, lowest: f32) -> ValidModel {
-    let options = ConvertOptions {
-        bend: false,
-        mass: MassMode::Density { density: 1000.0 },
-        solid: Some(SolidOptions::default()),
-        ..ConvertOptions::default()
-    };
+    let options = samples::pile::solid_options();
     let mut model =
         convert_mesh(shapes::blob(), &options, Path::new("blob.obj")).expect("converts").model;
     let mut params = model.params.clone();

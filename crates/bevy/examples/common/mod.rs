@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
-use springmesh_bevy::{SoftBodyState, SpringmeshPlugin};
+use springmesh_bevy::{SoftBodyState, SoftCollider, SpringmeshPlugin};
 use std::path::PathBuf;
 
 /// The command line: `--screenshot OUT.png` anywhere, the other arguments in order.
@@ -44,6 +44,26 @@ pub fn app(title: String, assets: String, args: &Args) -> App {
         app.add_plugins(ScreenshotPlugin { path: path.clone() });
     }
     app
+}
+
+/// The examples' stage: a 12 m grass ground at y = 0 that the bodies land on, and a sun
+/// shining from `sun` towards the origin.
+#[allow(dead_code, reason = "the viewer sizes its own ground to the model it shows")]
+pub fn stage(
+    commands: &mut Commands,
+    meshes: &mut Assets<Mesh>,
+    materials: &mut Assets<StandardMaterial>,
+    sun: Vec3,
+) {
+    commands.spawn((
+        SoftCollider::plane(Vec3::Y),
+        Mesh3d(meshes.add(Plane3d::default().mesh().size(12.0, 12.0))),
+        MeshMaterial3d(materials.add(Color::srgb(0.35, 0.5, 0.3))),
+    ));
+    commands.spawn((
+        DirectionalLight { illuminance: 8000.0, shadow_maps_enabled: true, ..default() },
+        Transform::from_translation(sun).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
 }
 
 /// Seconds of simulation before the screenshot: long enough for the body to move.

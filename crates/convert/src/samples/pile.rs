@@ -16,16 +16,20 @@ const SPACING: f32 = 1.7;
 const LAYER_RISE: f32 = 1.2;
 const LAYER_SHIFT: f32 = 0.3;
 
-/// The mesh `path` converted as a solid (as `springmesh convert --solid` does: no bend
-/// springs, 1000 kg/m³), on a ground just under it.
-pub fn solid(path: &Path) -> Result<ValidModel, ConvertError> {
-    let options = ConvertOptions {
+/// The options of `springmesh convert --solid`: no bend springs (the lattice holds the
+/// surface), masses from a density of 1000 kg/m³ (water), the default lattice.
+pub fn solid_options() -> ConvertOptions {
+    ConvertOptions {
         bend: false,
         mass: MassMode::Density { density: 1000.0 },
         solid: Some(SolidOptions::default()),
         ..ConvertOptions::default()
-    };
-    let mut model = convert_file(path, &options)?.model;
+    }
+}
+
+/// The mesh `path` converted as a solid ([`solid_options`]), on a ground just under it.
+pub fn solid(path: &Path) -> Result<ValidModel, ConvertError> {
+    let mut model = convert_file(path, &solid_options())?.model;
     let mut params = model.params.clone();
     params.ground = Some(Ground { height: model.ground_under(), ..Ground::default() });
     model.set_params(params).map_err(ConvertError::Simulation)?;
