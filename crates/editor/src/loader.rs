@@ -137,8 +137,22 @@ fn open(request: Request, control: Control) -> Result<Document, String> {
             let name = file_name(&path);
             let mut doc = Document::new(model, Origin::ModelFile, Some(path), name);
             let recorded = ConvertOptions::from_metadata(&doc.model().metadata.conversion);
-            if let (Some(source), Some(options)) = (doc.source_mesh(), recorded) {
-                read_character(&mut doc, &source, &options);
+            // A model file may come from anywhere: the file its metadata names is read by
+            // itself only inside the model's folder.
+            let inside = |source: &PathBuf| {
+                let folder = doc.path.as_ref().and_then(|p| p.parent()?.canonicalize().ok());
+                folder.zip(source.canonicalize().ok()).is_some_and(|(f, s)| s.starts_with(f))
+            };
+            match (doc.source_mesh(), recorded) {
+                (Some(source), Some(options)) if inside(&source) => {
+                    read_character(&mut doc, &source, &options);
+                }
+                (Some(source), Some(_)) if doc.model().rig.is_some() => doc.notes.push(format!(
+                    "the character is not shown: {} is outside the model's folder (put the \
+                     glTF beside the model)",
+                    source.display()
+                )),
+                _ => {}
             }
             return Ok(doc);
         }

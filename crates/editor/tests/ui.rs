@@ -788,9 +788,12 @@ fn a_capsule_is_added_under_the_model_then_removed_and_undo_brings_it_back() {
 }
 
 /// The editor with the Blender-made figure's cape open, converted as `convert hero.glb --mesh
-/// Cape` does and saved in the scratch directory `name` (its source, hero.glb, recorded).
+/// Cape` does from a copy of the figure in the scratch directory `name` and saved beside it.
 fn worn_cape(name: &str) -> Harness<'static, EditorApp> {
-    let glb = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/hero.glb");
+    // The figure beside the model: the editor reads a model's source only in its folder.
+    let figure = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/hero.glb");
+    let glb = scratch(name).join("hero.glb");
+    std::fs::copy(figure, &glb).unwrap();
     let options =
         springmesh_convert::ConvertOptions { mesh: Some("Cape".into()), ..Default::default() };
     let cape = springmesh_convert::convert_file(&glb, &options).unwrap().model;
@@ -903,4 +906,21 @@ fn a_worn_cape_plays_the_walk_on_its_body_and_its_max_distances_and_colliders_ar
     harness.state_mut().doc.go(Direction::Undo).unwrap();
     harness.run();
     assert_eq!(harness.state().doc.model(), &before, "undone");
+}
+
+#[test]
+fn a_model_naming_a_source_outside_its_folder_does_not_read_it() {
+    // The cape converted from the figure in assets/, saved elsewhere: its metadata names a
+    // file outside the model's folder, which a downloaded model could point anywhere.
+    let glb = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/hero.glb");
+    let options =
+        springmesh_convert::ConvertOptions { mesh: Some("Cape".into()), ..Default::default() };
+    let cape = springmesh_convert::convert_file(&glb, &options).unwrap().model;
+    let path = scratch("worn-outside").join("cape.spring");
+    springmesh_core::io::save(&cape, &path).unwrap();
+    let mut harness = editor(Sample::Cloth);
+    open_file(&mut harness, path);
+    let doc = &harness.state().doc;
+    assert!(doc.model().rig.is_some() && doc.character.is_none(), "not read");
+    assert!(doc.notes.iter().any(|n| n.contains("outside the model's folder")), "{:?}", doc.notes);
 }
