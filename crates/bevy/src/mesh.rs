@@ -33,8 +33,11 @@ pub(crate) struct SoftBodyMesh {
     first_drawn: Vec<u32>,
     /// How many faces the triangles were built from.
     faces: usize,
+    /// The surface's positions and normals, and the drawn vertices' ([`SoftBodyMesh::prepare`]).
     positions: Vec<glam::Vec3>,
     normals: Vec<glam::Vec3>,
+    drawn_positions: Vec<[f32; 3]>,
+    drawn_normals: Vec<[f32; 3]>,
 }
 
 fn key(face: [u32; 3]) -> FaceKey {
@@ -94,53 +97,61 @@ impl SoftBodyMesh {
             faces: usize::MAX,
             positions: Vec::new(),
             normals: Vec::new(),
+            drawn_positions: Vec::new(),
+            drawn_normals: Vec::new(),
         };
-        this.prepare(sim);
-        this.write(sim, &Affine3A::IDENTITY, &mut mesh);
+        this.prepare(sim, &Affine3A::IDENTITY);
+        this.write(sim, &mut mesh);
         this.handle = meshes.add(mesh);
         this
     }
 
-    /// Works out `sim`'s surface now (positions and normals): the costly part of an update,
-    /// which touches no asset, so the bodies do it in parallel.
-    pub fn prepare(&mut self, sim: &Simulation) {
+    /// Works out `sim`'s surface now, as the drawn vertices in the frame of an entity at
+    /// `entity`: the costly part of an update, which touches no asset, so the bodies do it in
+    /// parallel.
+    pub fn prepare(&mut self, sim: &Simulation, entity: &Affine3A) {
         sim.surface(&mut self.positions, &mut self.normals);
-    }
-
-    /// Rewrites the mesh from the surface [`SoftBodyMesh::prepare`] worked out, in the frame
-    /// of an entity at `entity`.
-    pub fn update(&mut self, sim: &Simulation, entity: &Affine3A, meshes: &mut Assets<Mesh>) {
-        if let Some(mut mesh) = meshes.get_mut(&self.handle) {
-            self.write(sim, entity, &mut mesh);
-        }
-    }
-
-    fn write(&mut self, sim: &Simulation, entity: &Affine3A, mesh: &mut Mesh) {
-        if sim.surface_faces().len() != self.faces {
-            mesh.insert_indices(Indices::U32(self.triangles(sim.surface_faces())));
-            self.faces = sim.surface_faces().len();
-        }
         let identity = *entity == Affine3A::IDENTITY;
         let to_local = entity.inverse();
         // Normals go to the entity's frame by the transpose of its linear part: the
         // renderer takes them back by the inverse transpose.
         let normal_to_local = entity.matrix3.transpose();
-        if let Ok(VertexAttributeValues::Float32x3(out)) =
-            mesh.try_attribute_mut(Mesh::ATTRIBUTE_POSITION)
-        {
-            for (o, &v) in out.iter_mut().zip(&self.vertex_of) {
-                let p = self.positions.get(v as usize).map_or(Vec3::ZERO, |&p| to_bevy(p));
-                let p = if identity { p } else { to_local.transform_point3(p) };
-                *o = p.to_array();
-            }
+        let (positions, normals) = (&self.positions, &self.normals);
+        self.drawn_positions.clear();
+        self.drawn_positions.extend(self.vertex_of.iter().map(|&v| {
+            let p = positions.get(v as usize).map_or(Vec3::ZERO, |&p| to_bevy(p));
+            let p = if identity { p } else { to_local.transform_point3(p) };
+            p.to_array()
+        }));
+        self.drawn_normals.clear();
+        self.drawn_normals.extend(self.vertex_of.iter().map(|&v| {
+            let n = normals.get(v as usize).map_or(Vec3::Y, |&n| to_bevy(n));
+            let n = if identity { n } else { (normal_to_local * n).normalize_or_zero() };
+            n.to_array()
+        }));
+    }
+
+    /// Rewrites the mesh from the surface [`SoftBodyMesh::prepare`] worked out.
+    pub fn update(&mut self, sim: &Simulation, meshes: &mut Assets<Mesh>) {
+        if let Some(mut mesh) = meshes.get_mut(&self.handle) {
+            self.write(sim, &mut mesh);
         }
-        if let Ok(VertexAttributeValues::Float32x3(out)) =
-            mesh.try_attribute_mut(Mesh::ATTRIBUTE_NORMAL)
-        {
-            for (o, &v) in out.iter_mut().zip(&self.vertex_of) {
-                let n = self.normals.get(v as usize).map_or(Vec3::Y, |&n| to_bevy(n));
-                let n = if identity { n } else { (normal_to_local * n).normalize_or_zero() };
-                *o = n.to_array();
+    }
+
+    fn write(&mut self, sim: &Simulation, mesh: &mut Mesh) {
+        if sim.surface_faces().len() != self.faces {
+            mesh.insert_indices(Indices::U32(self.triangles(sim.surface_faces())));
+            self.faces = sim.surface_faces().len();
+        }
+        let attributes = [
+            (Mesh::ATTRIBUTE_POSITION, &self.drawn_positions),
+            (Mesh::ATTRIBUTE_NORMAL, &self.drawn_normals),
+        ];
+        for (attribute, drawn) in attributes {
+            if let Ok(VertexAttributeValues::Float32x3(out)) = mesh.try_attribute_mut(attribute)
+                && out.len() == drawn.len()
+            {
+                out.copy_from_slice(drawn);
             }
         }
     }

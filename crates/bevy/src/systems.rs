@@ -227,12 +227,12 @@ pub(crate) fn update_meshes(
     };
     bodies.par_iter_mut().for_each(|(state, mut mesh, at)| {
         if due(&state, &at) {
-            mesh.prepare(&state.sim);
+            mesh.prepare(&state.sim, &at.affine());
         }
     });
     for (state, mut mesh, at) in &mut bodies {
         if due(&state, &at) {
-            mesh.update(&state.sim, &at.affine(), &mut meshes);
+            mesh.update(&state.sim, &mut meshes);
         }
     }
 }

@@ -48,7 +48,7 @@ pub use energy::Energy;
 pub use external::ForceField;
 pub use normals::vertex_normals;
 pub use settle::{SettleOptions, SettleReport};
-pub use threads::Threads;
+pub use threads::{Pool, Threads};
 pub use world::{Meeting, Member, Overlap, Touching, World, WorldStepReport};
 
 use crate::model::MAX_SUBSTEPS;

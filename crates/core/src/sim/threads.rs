@@ -8,9 +8,15 @@
 //! chunk order on one thread, whatever the number of threads, so that splitting changes
 //! nothing: one thread and two give the same positions.
 //!
+//! A loop over independent items that is not the solver's own (the contacts between a world's
+//! bodies, [`crate::sim::Meeting`]) runs on a [`Pool`]: the core's [`Threads`], or a game
+//! engine's own pool, so that an engine's threads and rayon's do not take turns on its cores.
+//!
 //! Splitting costs a fork-join (a few microseconds on a pool thread), so a piece must hold
 //! enough work to repay it: [`NODES_PER_TASK`] nodes of a node pass, and the thresholds of the
 //! spring loops ([`crate::sim::forces::kernels`]).
+
+use rayon::prelude::*;
 
 /// Nodes per task when a pass over the nodes is split between threads: on 2 cores, the
 /// 226k-spring converted sphere's node passes (37,802 nodes) gained with 4,096 and lost with
@@ -39,6 +45,22 @@ impl Threads {
         match self {
             Threads::One => usize::MAX,
             Threads::All => per_task,
+        }
+    }
+}
+
+/// Where a loop of independent items runs (module doc).
+pub trait Pool: Sync {
+    /// `f(i)` for each `i` in `0..n`, the results in the order of `i`.
+    fn map<T: Send + 'static, F: Fn(usize) -> T + Sync + Send>(&self, n: usize, f: F) -> Vec<T>;
+}
+
+impl Pool for Threads {
+    /// On this thread (`One`), or one item per task on rayon's global pool (`All`).
+    fn map<T: Send + 'static, F: Fn(usize) -> T + Sync + Send>(&self, n: usize, f: F) -> Vec<T> {
+        match self {
+            Threads::One => (0..n).map(f).collect(),
+            Threads::All => (0..n).into_par_iter().map(f).collect(),
         }
     }
 }

@@ -35,14 +35,16 @@
 //! then the contacts: k is the fewest that keep the relative travel per world step of any two
 //! bodies that may meet in the frame under half their δ ([`MAX_WORLD_STEPS`] at most), so
 //! that no point crosses a contact distance unseen. The bodies step in parallel ([`Threads::All`]), each on one
-//! thread; the contacts are found with a spatial hash ([`crate::sim::contacts::grid`]) per
-//! pair of bodies whose boxes meet and solved one after another, [`CONTACT_ITERATIONS`]
-//! passes in body and point order, so the result does not depend on the threads.
+//! thread; the contacts are found with a spatial hash ([`crate::sim::contacts::grid`], cells
+//! twice the contact distance, the 8 that can hold a point's neighbours looked in) per pair of
+//! bodies whose boxes meet, the pairs searched on a [`Pool`] (rayon's, or a game engine's),
+//! and solved one after another, [`CONTACT_ITERATIONS`] passes in body and point order, so the
+//! result does not depend on the threads.
 
 mod rigid;
 
-use crate::sim::contacts::grid::{AROUND, Grid, cell_of, offset};
-use crate::sim::threads::Threads;
+use crate::sim::contacts::grid::{Grid, cells_within_half};
+use crate::sim::threads::{Pool, Threads};
 use crate::sim::{Simulation, StepReport};
 use crate::{CoreError, ValidModel};
 use glam::Vec3A;
@@ -115,7 +117,15 @@ impl Touching {
         t
     }
 
+    /// Where point `p` is, on nodes at `x`.
+    #[inline]
+    fn at(&self, p: usize, x: &[Vec3A]) -> Vec3A {
+        let nodes = self.nodes[p].iter().zip(&self.weights[p]);
+        nodes.map(|(&n, &w)| x.get(n as usize).map_or(Vec3A::ZERO, |&xn| xn * w)).sum()
+    }
+
     /// Where point `p` is and how fast it moves, on nodes at `x` moving at `v`.
+    #[inline]
     fn point(&self, p: usize, x: &[Vec3A], v: &[Vec3A]) -> (Vec3A, Vec3A) {
         let (mut at, mut speed) = (Vec3A::ZERO, Vec3A::ZERO);
         for (&n, &w) in self.nodes[p].iter().zip(&self.weights[p]) {
@@ -167,6 +177,7 @@ pub struct World {
     bodies: Vec<Simulation>,
     touching: Vec<Touching>,
     time: f64,
+    threads: Threads,
     meeting: Meeting,
 }
 
@@ -186,10 +197,10 @@ fn members<'a>(bodies: &'a mut [Simulation], touching: &'a [Touching]) -> Vec<Me
 }
 
 /// How bodies meet: the world steps a frame needs and the contacts between bodies, for
-/// bodies kept by [`World`] or by a game (module doc). It keeps only scratch between calls.
+/// bodies kept by [`World`] or by a game (module doc), their searches run on the [`Pool`]
+/// given. It keeps only scratch between calls.
 #[derive(Clone, Debug, Default)]
 pub struct Meeting {
-    threads: Threads,
     /// Scratch: each body's points now, and the box around them.
     points: Vec<Points>,
     pairs: Vec<Pair>,
@@ -262,12 +273,12 @@ impl World {
     /// with how many pairs of points are: bodies placed overlapping, which the next step
     /// pushes apart at once (a game places them apart, or is told here why they fly).
     pub fn overlaps(&mut self) -> Vec<Overlap> {
-        self.meeting.overlaps(&members(&mut self.bodies, &self.touching))
+        self.meeting.overlaps(&members(&mut self.bodies, &self.touching), &self.threads)
     }
 
-    /// Whether the bodies step in parallel.
+    /// Whether the bodies step, and their contacts are searched, in parallel.
     pub fn set_threads(&mut self, threads: Threads) {
-        self.meeting.set_threads(threads);
+        self.threads = threads;
     }
 
     /// Simulated time (s).
@@ -282,7 +293,8 @@ impl World {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(CoreError::BadTimeStep { dt });
         }
-        let k = self.meeting.world_steps(&members(&mut self.bodies, &self.touching), dt);
+        let k =
+            self.meeting.world_steps(&members(&mut self.bodies, &self.touching), dt, &self.threads);
         let h = dt / k as f32;
         let mut report = WorldStepReport { world_steps: k, ..WorldStepReport::default() };
         report.bodies = vec![StepReport::default(); self.bodies.len()];
@@ -291,7 +303,8 @@ impl World {
                 all.substeps += step.substeps;
                 all.broken.extend(step.broken);
             }
-            report.contacts += self.meeting.answer(&mut members(&mut self.bodies, &self.touching));
+            let mut bodies = members(&mut self.bodies, &self.touching);
+            report.contacts += self.meeting.answer(&mut bodies, &self.threads);
         }
         self.time += f64::from(dt);
         Ok(report)
@@ -299,27 +312,18 @@ impl World {
 
     /// Steps every body by `h`, in parallel when allowed.
     fn step_bodies(&mut self, h: f32) -> Result<Vec<StepReport>, CoreError> {
-        let per_task = self.meeting.per_task();
+        // One body per task on all threads, every body in one on one thread.
+        let per_task = if self.threads == Threads::All { 1 } else { usize::MAX };
         let steps = self.bodies.par_iter_mut().with_min_len(per_task).map(|b| b.step(h));
         steps.collect::<Vec<_>>().into_iter().collect()
     }
 }
 
 impl Meeting {
-    /// Whether the contacts are searched in parallel (rayon's pool).
-    pub fn set_threads(&mut self, threads: Threads) {
-        self.threads = threads;
-    }
-
-    /// Items per parallel task: one with every core, all of them on one thread.
-    fn per_task(&self) -> usize {
-        if self.threads == Threads::All { 1 } else { usize::MAX }
-    }
-
     /// The pairs of `bodies` closer than their contact distance now (see
-    /// [`World::overlaps`]).
-    pub fn overlaps(&mut self, bodies: &[Member]) -> Vec<Overlap> {
-        self.find_contacts(bodies);
+    /// [`World::overlaps`]), searched on `pool`.
+    pub fn overlaps(&mut self, bodies: &[Member], pool: &impl Pool) -> Vec<Overlap> {
+        self.find_contacts(bodies, pool);
         let mut out: Vec<Overlap> = Vec::new();
         for pair in &self.pairs {
             let bodies = (pair.a.0, pair.b.0);
@@ -337,28 +341,23 @@ impl Meeting {
     /// fastest drawn point's (the points are what touch), plus what gravity adds over the
     /// frame; two bodies may meet when their points' boxes, grown by the pair's travel and
     /// contact distance, overlap. The caller steps each body by `dt` / k, k times, answering
-    /// the contacts ([`Meeting::answer`]) after each.
-    pub fn world_steps(&self, bodies: &[Member], dt: f32) -> u32 {
+    /// the contacts ([`Meeting::answer`]) after each. The bodies are looked at on `pool`.
+    pub fn world_steps(&self, bodies: &[Member], dt: f32, pool: &impl Pool) -> u32 {
         if bodies.len() < 2 {
             return 1;
         }
-        let motion: Vec<(Vec3A, Vec3A, f32)> = bodies
-            .par_iter()
-            .with_min_len(self.per_task())
-            .map(|m| {
-                let (b, t) = (&*m.sim, m.touching);
-                let (x, v) = (b.positions(), b.velocities());
-                let (mut lo, mut hi) =
-                    (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY));
-                let mut fastest = 0.0f32;
-                for p in 0..t.nodes.len() {
-                    let (at, speed) = t.point(p, x, v);
-                    (lo, hi) = (lo.min(at), hi.max(at));
-                    fastest = fastest.max(speed.length());
-                }
-                (lo, hi, fastest + b.params().gravity.length() * dt)
-            })
-            .collect();
+        let motion: Vec<(Vec3A, Vec3A, f32)> = pool.map(bodies.len(), |i| {
+            let (b, t) = (&*bodies[i].sim, bodies[i].touching);
+            let (x, v) = (b.positions(), b.velocities());
+            let (mut lo, mut hi) = (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY));
+            let mut fastest = 0.0f32;
+            for p in 0..t.nodes.len() {
+                let (at, speed) = t.point(p, x, v);
+                (lo, hi) = (lo.min(at), hi.max(at));
+                fastest = fastest.max(speed.length());
+            }
+            (lo, hi, fastest + b.params().gravity.length() * dt)
+        });
         let mut k = 1.0f32;
         for j in 1..bodies.len() {
             for i in 0..j {
@@ -377,9 +376,9 @@ impl Meeting {
 
     /// Finds the contacts between `bodies` and answers them: first as between rigid bodies
     /// for the bodies with shape matching ([`rigid`]), then point by point; returns how many
-    /// pairs of points were in contact.
-    pub fn answer(&mut self, bodies: &mut [Member]) -> usize {
-        self.find_contacts(bodies);
+    /// pairs of points were in contact. The contacts are searched on `pool`.
+    pub fn answer(&mut self, bodies: &mut [Member], pool: &impl Pool) -> usize {
+        self.find_contacts(bodies, pool);
         self.share_rigidly(bodies);
         for _ in 0..CONTACT_ITERATIONS {
             for &Pair { a, b, distance } in &self.pairs {
@@ -459,20 +458,18 @@ impl Meeting {
 
     /// The pairs of points of different bodies closer than their contact distance: for each
     /// pair of bodies whose boxes come that close, the second's points near the first's box in
-    /// a grid of cells as large as the distance, and the first's points near the second's box
-    /// looking in the 27 cells around their own; body pair by body pair, in point order. The
-    /// body pairs are searched in parallel when allowed, and their pairs kept in that order.
-    fn find_contacts(&mut self, bodies: &[Member]) {
-        self.points.resize_with(bodies.len(), Default::default);
-        self.points.truncate(bodies.len());
-        let per_task = self.per_task();
-        let all = bodies.par_iter().zip(&mut self.points);
-        all.with_min_len(per_task).for_each(|(m, (at, bounds))| {
-            let (x, v) = (m.sim.positions(), m.sim.velocities());
-            at.clear();
-            at.extend((0..m.touching.nodes.len()).map(|p| m.touching.point(p, x, v).0));
+    /// a grid of cells twice the distance, and the first's points near the second's box
+    /// looking in the 8 cells that can hold their neighbours; body pair by body pair, in point
+    /// order. The bodies' points and the body pairs are worked out on `pool`, and the pairs
+    /// kept in that order.
+    fn find_contacts(&mut self, bodies: &[Member], pool: &impl Pool) {
+        self.points = pool.map(bodies.len(), |b| {
+            let (m, mut at) = (&bodies[b], Vec::new());
+            let x = m.sim.positions();
+            at.extend((0..m.touching.nodes.len()).map(|p| m.touching.at(p, x)));
             let first = at.first().copied().unwrap_or_default();
-            *bounds = at.iter().fold((first, first), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+            let bounds = at.iter().fold((first, first), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+            (at, bounds)
         });
         let mut meeting = Vec::new();
         for j in 1..bodies.len() {
@@ -488,16 +485,13 @@ impl Meeting {
             }
         }
         let points = &self.points;
-        let found = meeting.par_iter().with_min_len(per_task).map_init(
-            || (Grid::default(), Vec::new()),
-            |(grid, near), &(i, j, distance)| {
-                let mut pairs = Vec::new();
-                let sides = (&points[i], &points[j]);
-                between((i, j, distance), sides, (grid, near), &mut pairs);
-                pairs
-            },
-        );
-        let found: Vec<Vec<Pair>> = found.collect();
+        let found = pool.map(meeting.len(), |k| {
+            let (i, j, distance) = meeting[k];
+            let (mut grid, mut near, mut pairs) = (Grid::default(), Vec::new(), Vec::new());
+            let sides = (&points[i], &points[j]);
+            between((i, j, distance), sides, (&mut grid, &mut near), &mut pairs);
+            pairs
+        });
         self.pairs.clear();
         self.pairs.extend(found.into_iter().flatten());
     }
@@ -529,14 +523,18 @@ fn between(
     let inside = |x: &Vec3A| x.cmpge(near_lo).all() && x.cmple(near_hi).all();
     near.clear();
     near.extend((0..others.len() as u32).filter(|&q| inside(&others[q as usize])));
-    grid.build(near.len(), |q| others[near[q] as usize], distance);
+    if near.is_empty() {
+        return;
+    }
+    let cell = 2.0 * distance;
+    grid.build(near.len(), |q| others[near[q] as usize], cell);
     for (p, &x) in mine.0.iter().enumerate() {
         if !(x.cmpge(lo).all() && x.cmple(hi).all()) {
             continue;
         }
-        let (c, mut kept) = (cell_of(x, distance), 0);
-        'cells: for &d in &AROUND {
-            for q in grid.points_in(offset(c, d)) {
+        let mut kept = 0;
+        'cells: for c in cells_within_half(x, cell) {
+            for q in grid.points_in(c) {
                 let q = near[q] as usize;
                 if others[q].distance_squared(x) < distance * distance {
                     out.push(Pair { a: (i, p), b: (j, q), distance });
