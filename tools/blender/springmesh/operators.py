@@ -72,11 +72,14 @@ class SPRINGMESH_OT_preview(bpy.types.Operator):
         fps = context.scene.render.fps / context.scene.render.fps_base
         try:
             run.binary(context)
-            run.export(context, obj, glb)
-            report = run.convert(context, obj, glb, model)
+            mesh = run.export(context, obj, glb)
+            report = run.convert(context, obj, glb, mesh, model)
+            # A worn cloth plays its armature's action on the body, as the timeline does.
+            action = run.clip(obj)
+            animation = ["--animation", glb, "--clip", action] if action else []
             report += "\n" + run.command(
                 context, "simulate", model, "--seconds", str(obj.springmesh.seconds),
-                "--fps", f"{fps:g}", "--pc2", pc2, "--frames", frames,
+                "--fps", f"{fps:g}", "--pc2", pc2, "--frames", frames, *animation,
             )
         except run.Failed as e:
             return _fail(self, obj, str(e))
@@ -130,8 +133,8 @@ class SPRINGMESH_OT_export(bpy.types.Operator):
         glb = os.path.join(_FOLDER, bpy.path.clean_name(obj.name) + "-export.glb")
         try:
             run.binary(context)
-            run.export(context, obj, glb)
-            obj.springmesh.report = run.convert(context, obj, glb, path)
+            mesh = run.export(context, obj, glb)
+            obj.springmesh.report = run.convert(context, obj, glb, mesh, path)
         except run.Failed as e:
             return _fail(self, obj, str(e))
         obj.springmesh.status = f"saved {path}"

@@ -40,8 +40,7 @@ class SPRINGMESH_PT_panel(bpy.types.Panel):
         box.prop(s, "self_collision")
         if s.self_collision:
             box.prop(s, "thickness")
-        box.prop(s, "worn_mesh")
-        box.prop(s, "body")
+        box.prop_search(s, "body", bpy.data, "objects")
         box = layout.box()
         box.prop(s, "seconds")
         row = box.row(align=True)

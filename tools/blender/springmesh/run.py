@@ -51,33 +51,67 @@ def weight(group, index):
         return 0.0
 
 
+def rig_of(obj):
+    """The armature `obj` is skinned to (its Armature modifier's), or None."""
+    for modifier in obj.modifiers:
+        if modifier.type == "ARMATURE" and modifier.object is not None:
+            return modifier.object
+    return None
+
+
+def body_of(obj):
+    """The object the settings name as the body `obj` is worn on, or None when none is named.
+    Failed when the name matches no mesh object."""
+    name = obj.springmesh.body
+    if not name:
+        return None
+    body = bpy.data.objects.get(name)
+    if body is None or body.type != "MESH":
+        raise Failed(f"the body {name!r} is not a mesh object of this file")
+    return body
+
+
 def export(context, obj, path):
     """Exports `obj` as a GLB at `path`: its mesh, and each painted vertex group of a name
     Springmesh reads as that float attribute (weight × the object's scale for it; Blender
-    paints weights, not attributes, and a group and an attribute cannot share a name)."""
+    paints weights, not attributes, and a group and an attribute cannot share a name). A cloth
+    worn on a body (Settings: Body) goes with its armature, with every action, and with the
+    body, its bone groups kept, so that Springmesh reads its skin and the body's and plays the
+    clips. Returns the name of the exported mesh (the glTF mesh to convert)."""
     if obj is None or obj.type != "MESH":
         raise Failed("select a mesh object")
     if not obj.data.polygons:
         raise Failed(f"{obj.name} has no faces: Springmesh converts faces (triangles, quads)")
     settings = obj.springmesh
+    body, rig = body_of(obj), rig_of(obj)
+    if body is not None and rig is None:
+        raise Failed(f"{obj.name} is worn on {body.name} but has no Armature modifier: skin it")
     mesh = obj.data.copy()
     copy = bpy.data.objects.new(obj.name, mesh)
     copy.matrix_world = obj.matrix_world
     try:
-        # The copy's mesh keeps the groups' names; the attributes take them.
-        copy.vertex_groups.clear()
+        # The copy's mesh keeps each vertex's group weights by group index: the same groups
+        # in the same order name them again, and the painted ones then become attributes.
+        for group in obj.vertex_groups:
+            copy.vertex_groups.new(name=group.name)
         for name, _, _, _ in PAINTED:
             group = obj.vertex_groups.get(name)
             if group is None:
                 continue
             scale = getattr(settings, "scale" + name.lower())
+            copy.vertex_groups.remove(copy.vertex_groups[name])
             values = mesh.attributes.new(name, "FLOAT", "POINT")
             for v in mesh.vertices:
                 values.data[v.index].value = weight(group, v.index) * scale
-        # Exported alone: the only object of a collection of its own, made the active one.
+        worn = body is not None
+        if worn:
+            copy.parent, copy.matrix_parent_inverse = obj.parent, obj.matrix_parent_inverse
+            copy.modifiers.new("Armature", "ARMATURE").object = rig
+        # Exported alone (with its figure): a collection of its own, made the active one.
         holder = bpy.data.collections.new("Springmesh export")
         context.scene.collection.children.link(holder)
-        holder.objects.link(copy)
+        for o in [copy] + ([rig, body] if worn else []):
+            holder.objects.link(o)
         layer = context.view_layer.layer_collection.children[holder.name]
         context.view_layer.active_layer_collection = layer
         bpy.ops.export_scene.gltf(
@@ -85,8 +119,13 @@ def export(context, obj, path):
             export_format="GLB",
             use_active_collection=True,
             export_attributes=True,
-            export_apply=True,
+            # Applying the modifiers would bake the armature's pose into a worn cloth.
+            export_apply=not worn,
+            export_skins=worn,
+            export_animations=worn,
+            export_materials="NONE",
         )
+        return mesh.name
     finally:
         bpy.data.objects.remove(copy)
         bpy.data.meshes.remove(mesh)
@@ -96,22 +135,29 @@ def export(context, obj, path):
         context.view_layer.objects.active = obj
 
 
-def convert(context, obj, glb, out):
-    """`springmesh convert` of the exported `glb` into `out` with the object's settings, then
-    `tune` when they ask for a behaviour; the reports."""
+def convert(context, obj, glb, mesh, out):
+    """`springmesh convert` of the glTF mesh `mesh` of the exported `glb` into `out` with the
+    object's settings, then `tune` when they ask for a behaviour; the reports."""
     s = obj.springmesh
-    args = ["convert", glb, "-o", out]
+    args = ["convert", glb, "-o", out, "--mesh", mesh]
     if s.kind == "SOLID":
         args.append("--solid")
     if s.self_collision:
         args += ["--self-collision"] + ([str(s.thickness)] if s.thickness > 0 else [])
-    if s.worn_mesh:
-        args += ["--mesh", s.worn_mesh]
-    if s.body:
-        args += ["--body", s.body]
+    body = body_of(obj)
+    if body is not None:
+        args += ["--body", body.data.name]
     report = command(context, *args)
     if s.behaviour == "FREQUENCY":
         report += "\n" + command(context, "tune", out, "-o", out, "--frequency", str(s.frequency))
     elif s.behaviour == "SAG":
         report += "\n" + command(context, "tune", out, "-o", out, "--sag", str(s.sag))
     return report
+
+
+def clip(obj):
+    """The name of the action the armature of a worn `obj` plays (the glTF clip of the same
+    name), or None."""
+    rig = rig_of(obj) if obj.springmesh.body else None
+    data = rig.animation_data if rig is not None else None
+    return data.action.name if data is not None and data.action is not None else None

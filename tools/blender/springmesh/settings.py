@@ -39,11 +39,10 @@ class SpringmeshObjectSettings(bpy.types.PropertyGroup):
     thickness: bpy.props.FloatProperty(
         name="Thickness (m)", description="0: from the mesh's edges", default=0.0, min=0.0
     )
-    worn_mesh: bpy.props.StringProperty(
-        name="Worn mesh", description="For a worn cloth: the glTF mesh to convert (--mesh)"
-    )
     body: bpy.props.StringProperty(
-        name="Body", description="For a worn cloth: the mesh it is worn on (--body)"
+        name="Body",
+        description="For a cloth worn by a skinned figure: the mesh object it is worn on (the "
+        "cloth's armature plays its action in the preview)",
     )
     seconds: bpy.props.FloatProperty(name="Seconds", default=3.0, min=0.1, max=600.0)
     status: bpy.props.StringProperty(name="Status")
