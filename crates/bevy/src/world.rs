@@ -141,23 +141,33 @@ pub(crate) fn step_bodies(
                     if state.failure.is_some() {
                         continue;
                     }
-                    let state: &mut SoftBodyState = state;
-                    scope.spawn(async move { advance(state, share, h, moving) });
+                    let (state, meets): (&mut SoftBodyState, bool) = (state, *meets);
+                    scope.spawn(async move {
+                        let outcome = advance(state, share, h, moving);
+                        // Its points for the contacts, while the body is in this core's cache.
+                        let drawn = meets.then(|| state.touching.drawn(&state.sim));
+                        (outcome, drawn)
+                    });
                 }
             });
             let stepped = running
                 .iter_mut()
                 .filter(|(_, meets, s)| (*meets || j == 0) && s.failure.is_none());
-            for ((entity, _, state), outcome) in stepped.zip(outcomes) {
+            // The members' points, in the order `members` lends them.
+            let mut drawn = Vec::new();
+            for ((entity, _, state), (outcome, points)) in stepped.zip(outcomes) {
                 match outcome {
-                    Ok(report) => state.broken.extend(report.broken),
+                    Ok(report) => {
+                        state.broken.extend(report.broken);
+                        drawn.extend(points);
+                    }
                     Err(e) => {
                         error!("soft body {entity} stopped: {e}");
                         state.failure = Some(e);
                     }
                 }
             }
-            world.meeting.answer(&mut members(&mut running), &Compute(pool));
+            world.meeting.answer_drawn(&mut members(&mut running), drawn, &Compute(pool));
         }
         for (_, _, state) in running.iter_mut().filter(|(_, _, s)| s.failure.is_none()) {
             state.steps += 1;

@@ -4,13 +4,15 @@
 //! so that it lands on the lower's backs, after 3 s of piling up (printed: the contacts and
 //! world steps of the last frame, and its fastest node); one 60 Hz frame of the whole world, the bodies
 //! stepped on one thread (`pile/32_blobs`) and on all (`pile/32_blobs_parallel`; issue 40:
-//! ≤ 5 ms on 2 cores, ≥ 1.6 × faster than on one).
+//! ≤ 5 ms on 2 cores, ≥ 1.6 × faster than on one), the mean of the same
+//! [`samples::pile::WINDOW`] frames from the settled pile ([`samples::pile::windowed`]).
 //!
 //! Run with `cargo bench -p springmesh-convert --bench pile`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Bench code.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use springmesh_convert::samples;
+use springmesh_convert::samples::pile::windowed;
 use springmesh_core::World;
 use springmesh_core::sim::Threads;
 use std::path::Path;
@@ -43,8 +45,14 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("pile");
     group.sample_size(10);
     for (name, threads) in [("32_blobs", Threads::One), ("32_blobs_parallel", Threads::All)] {
-        let mut world = pile(threads);
-        group.bench_function(name, |b| b.iter(|| world.step(1.0 / 60.0).expect("finite")));
+        let settled = pile(threads);
+        let mut world = settled.clone();
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                let reset = |w: &mut World| w.clone_from(&settled);
+                windowed(iters, &mut world, reset, |w| drop(w.step(1.0 / 60.0).expect("finite")))
+            });
+        });
     }
     group.finish();
 }

@@ -6,6 +6,7 @@ use glam::{Quat, Vec3};
 use springmesh_core::ValidModel;
 use springmesh_core::model::Ground;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 /// Distance between neighbouring bodies of a layer (m): a turned blob's footprint is at most
 /// 1.66 m across.
@@ -60,4 +61,30 @@ pub fn pile(body: &ValidModel, count: usize, (columns, rows): (usize, usize)) ->
             Some(copy)
         })
         .collect()
+}
+
+/// Frames a pile benchmark times from its settled pile before setting it back.
+pub const WINDOW: u64 = 60;
+
+/// The time of `iters` frames stepped by `frame` from a settled pile, which `reset` puts
+/// `pile` back to (untimed) before the first frame and every [`WINDOW`] frames: runs that step
+/// alike time the same frames, however fast they are (a pile still settling takes fewer world
+/// steps as it calms, so a run left to go on would time later, calmer frames the faster it
+/// is). For criterion's `iter_custom`.
+pub fn windowed<T>(
+    iters: u64,
+    pile: &mut T,
+    mut reset: impl FnMut(&mut T),
+    mut frame: impl FnMut(&mut T),
+) -> Duration {
+    let mut total = Duration::ZERO;
+    for i in 0..iters {
+        if i % WINDOW == 0 {
+            reset(pile);
+        }
+        let start = Instant::now();
+        frame(pile);
+        total += start.elapsed();
+    }
+    total
 }

@@ -49,7 +49,7 @@ pub use external::ForceField;
 pub use normals::vertex_normals;
 pub use settle::{SettleOptions, SettleReport};
 pub use threads::{Pool, Threads};
-pub use world::{Meeting, Member, Overlap, Touching, World, WorldStepReport};
+pub use world::{Drawn, Meeting, Member, Overlap, Touching, World, WorldStepReport};
 
 use crate::model::MAX_SUBSTEPS;
 use crate::model::{Obstacle, Rig, Shape};

@@ -64,7 +64,7 @@
 //! [`SWEEPS`] sweeps over the contacts; what they leave goes to the single nodes.
 
 use crate::sim::contacts::collision::Colliders;
-use crate::sim::contacts::surface::Frame;
+use crate::sim::contacts::surface::{Frame, reachable};
 use crate::sim::data::Compiled;
 use glam::{DMat3, DVec3, Mat3A, Vec3A};
 
@@ -230,10 +230,10 @@ impl Support {
                 continue;
             }
             for i in points.of(k) {
-                let (mut p, mut from, mut vp) = (Vec3A::ZERO, Vec3A::ZERO, Vec3A::ZERO);
+                let Some(p) = reachable(points, i, colliders, frame, x) else { continue };
+                let (mut from, mut vp) = (Vec3A::ZERO, Vec3A::ZERO);
                 for (&j, &w) in points.nodes[i].iter().zip(&points.weights[i]) {
                     let j = j as usize;
-                    p += w * frame.at(x, j);
                     from += w * frame.start_of(j);
                     vp += w * v[j];
                 }

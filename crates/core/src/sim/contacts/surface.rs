@@ -58,6 +58,23 @@ impl Frame<'_> {
     }
 }
 
+/// Where touching point `i` is, on nodes at `x`, when a collider may touch it there: `None`
+/// exactly when [`Colliders::resolve`] would find no contact (its first test), so that the
+/// points out of every collider's reach (most of a body's, away from where it rests) cost no
+/// more than their position.
+#[inline]
+pub(crate) fn reachable(
+    points: &TouchPoints,
+    i: usize,
+    colliders: &Colliders,
+    frame: &Frame,
+    x: &[Vec3A],
+) -> Option<Vec3A> {
+    let corners = points.nodes[i].iter().zip(&points.weights[i]);
+    let p: Vec3A = corners.map(|(&j, &w)| w * frame.at(x, j as usize)).sum();
+    colliders.may_touch(p, 0.0).then_some(p)
+}
+
 /// Resolves the contacts of the touching points `points` with `colliders` after a sub-step of
 /// `h`, moving the nodes' `x` and `v` (module docs). Returns true when a point touched.
 pub(crate) fn touch(
@@ -76,11 +93,10 @@ pub(crate) fn touch(
         }
         for i in points.of(k) {
             let (nodes, weights) = (points.nodes[i], points.weights[i]);
-            let (mut p, mut p_from, mut vp, mut share) =
-                (Vec3A::ZERO, Vec3A::ZERO, Vec3A::ZERO, 0.0);
+            let Some(p) = reachable(points, i, colliders, frame, x) else { continue };
+            let (mut p_from, mut vp, mut share) = (Vec3A::ZERO, Vec3A::ZERO, 0.0);
             for (&j, &w) in nodes.iter().zip(&weights) {
                 let j = j as usize;
-                p += w * frame.at(x, j);
                 p_from += w * frame.start_of(j);
                 vp += w * v[j];
                 share += w * w * inv_mass[j];

@@ -117,6 +117,15 @@ impl Touching {
         t
     }
 
+    /// The drawn points of `sim` (whose surface these are) where they are now.
+    pub fn drawn(&self, sim: &Simulation) -> Drawn {
+        let x = sim.positions();
+        let at: Vec<Vec3A> = (0..self.nodes.len()).map(|p| self.at(p, x)).collect();
+        let first = at.first().copied().unwrap_or_default();
+        let bounds = at.iter().fold((first, first), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+        Drawn { at, bounds }
+    }
+
     /// Where point `p` is, on nodes at `x`.
     #[inline]
     fn at(&self, p: usize, x: &[Vec3A]) -> Vec3A {
@@ -202,7 +211,7 @@ fn members<'a>(bodies: &'a mut [Simulation], touching: &'a [Touching]) -> Vec<Me
 #[derive(Clone, Debug, Default)]
 pub struct Meeting {
     /// Scratch: each body's points now, and the box around them.
-    points: Vec<Points>,
+    points: Vec<Drawn>,
     pairs: Vec<Pair>,
     /// Each contact's accumulated impulse in the rigid answer ([`rigid`]), and its points.
     lambda: Vec<f32>,
@@ -323,7 +332,8 @@ impl Meeting {
     /// The pairs of `bodies` closer than their contact distance now (see
     /// [`World::overlaps`]), searched on `pool`.
     pub fn overlaps(&mut self, bodies: &[Member], pool: &impl Pool) -> Vec<Overlap> {
-        self.find_contacts(bodies, pool);
+        self.points = pool.map(bodies.len(), |b| bodies[b].touching.drawn(bodies[b].sim));
+        self.find_pairs(bodies, pool);
         let mut out: Vec<Overlap> = Vec::new();
         for pair in &self.pairs {
             let bodies = (pair.a.0, pair.b.0);
@@ -378,7 +388,21 @@ impl Meeting {
     /// for the bodies with shape matching ([`rigid`]), then point by point; returns how many
     /// pairs of points were in contact. The contacts are searched on `pool`.
     pub fn answer(&mut self, bodies: &mut [Member], pool: &impl Pool) -> usize {
-        self.find_contacts(bodies, pool);
+        let drawn = pool.map(bodies.len(), |b| bodies[b].touching.drawn(bodies[b].sim));
+        self.answer_drawn(bodies, drawn, pool)
+    }
+
+    /// [`Meeting::answer`], with each body's drawn points worked out already (`drawn[b]` =
+    /// `bodies[b].touching.drawn(bodies[b].sim)`, for instance where the body stepped, so that
+    /// a game's pool need not be woken for them).
+    pub fn answer_drawn(
+        &mut self,
+        bodies: &mut [Member],
+        drawn: Vec<Drawn>,
+        pool: &impl Pool,
+    ) -> usize {
+        self.points = drawn;
+        self.find_pairs(bodies, pool);
         self.share_rigidly(bodies);
         for _ in 0..CONTACT_ITERATIONS {
             for &Pair { a, b, distance } in &self.pairs {
@@ -460,26 +484,18 @@ impl Meeting {
     /// pair of bodies whose boxes come that close, the second's points near the first's box in
     /// a grid of cells twice the distance, and the first's points near the second's box
     /// looking in the 8 cells that can hold their neighbours; body pair by body pair, in point
-    /// order. The bodies' points and the body pairs are worked out on `pool`, and the pairs
-    /// kept in that order.
-    fn find_contacts(&mut self, bodies: &[Member], pool: &impl Pool) {
-        self.points = pool.map(bodies.len(), |b| {
-            let (m, mut at) = (&bodies[b], Vec::new());
-            let x = m.sim.positions();
-            at.extend((0..m.touching.nodes.len()).map(|p| m.touching.at(p, x)));
-            let first = at.first().copied().unwrap_or_default();
-            let bounds = at.iter().fold((first, first), |(lo, hi), &p| (lo.min(p), hi.max(p)));
-            (at, bounds)
-        });
+    /// order, among the bodies' drawn points `self.points`. The body pairs are searched on
+    /// `pool`, and their pairs kept in that order.
+    fn find_pairs(&mut self, bodies: &[Member], pool: &impl Pool) {
         let mut meeting = Vec::new();
         for j in 1..bodies.len() {
             for i in 0..j {
                 let distance = contact_distance(bodies[i].touching, bodies[j].touching);
                 let (mine, others) = (&self.points[i], &self.points[j]);
                 let margin = Vec3A::splat(distance);
-                let meet = mine.1.0.cmple(others.1.1 + margin).all()
-                    && (others.1.0 - margin).cmple(mine.1.1).all();
-                if distance > 0.0 && meet && !mine.0.is_empty() && !others.0.is_empty() {
+                let meet = mine.bounds.0.cmple(others.bounds.1 + margin).all()
+                    && (others.bounds.0 - margin).cmple(mine.bounds.1).all();
+                if distance > 0.0 && meet && !mine.at.is_empty() && !others.at.is_empty() {
                     meeting.push((i, j, distance));
                 }
             }
@@ -502,24 +518,28 @@ fn contact_distance(a: &Touching, b: &Touching) -> f32 {
     CONTACT_PER_EDGE * a.edge.max(b.edge)
 }
 
-/// A body's drawn points now, and the box around them.
-type Points = (Vec<Vec3A>, (Vec3A, Vec3A));
+/// A body's drawn points where they are, and the box around them ([`Touching::drawn`]).
+#[derive(Clone, Debug, Default)]
+pub struct Drawn {
+    at: Vec<Vec3A>,
+    bounds: (Vec3A, Vec3A),
+}
 
 /// The pairs of points of bodies `i` and `j` closer than `distance`, given their points
 /// `(mine, others)`, appended to `out` in the order of `mine`'s points; `grid` and `near` are
 /// scratch.
 fn between(
     (i, j, distance): (usize, usize, f32),
-    (mine, others): (&Points, &Points),
+    (mine, others): (&Drawn, &Drawn),
     (grid, near): (&mut Grid, &mut Vec<u32>),
     out: &mut Vec<Pair>,
 ) {
     let margin = Vec3A::splat(distance);
-    let (lo, hi) = (others.1.0 - margin, others.1.1 + margin);
+    let (lo, hi) = (others.bounds.0 - margin, others.bounds.1 + margin);
     // Only the second's points near the first's box can touch it: the grid holds those
     // (where two bodies meet, a small share of their points).
-    let (near_lo, near_hi) = (mine.1.0 - margin, mine.1.1 + margin);
-    let others = &others.0;
+    let (near_lo, near_hi) = (mine.bounds.0 - margin, mine.bounds.1 + margin);
+    let others = &others.at;
     let inside = |x: &Vec3A| x.cmpge(near_lo).all() && x.cmple(near_hi).all();
     near.clear();
     near.extend((0..others.len() as u32).filter(|&q| inside(&others[q as usize])));
@@ -528,7 +548,7 @@ fn between(
     }
     let cell = 2.0 * distance;
     grid.build(near.len(), |q| others[near[q] as usize], cell);
-    for (p, &x) in mine.0.iter().enumerate() {
+    for (p, &x) in mine.at.iter().enumerate() {
         if !(x.cmpge(lo).all() && x.cmple(hi).all()) {
             continue;
         }
