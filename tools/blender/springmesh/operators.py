@@ -7,7 +7,7 @@ import tempfile
 import bpy
 
 from . import run
-from .settings import PAINTED
+from .settings import PAINTED, mesh_selected
 
 # Where each previewed object's files are kept (a folder per object, per session).
 _FOLDER = tempfile.mkdtemp(prefix="springmesh-blender-")
@@ -29,7 +29,7 @@ class SPRINGMESH_OT_paint(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context):
-        return context.object is not None and context.object.type == "MESH"
+        return mesh_selected(context)
 
     def execute(self, context):
         obj = context.object
@@ -59,7 +59,7 @@ class SPRINGMESH_OT_preview(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context):
-        return context.object is not None and context.object.type == "MESH"
+        return mesh_selected(context)
 
     def execute(self, context):
         obj = context.object
@@ -117,7 +117,7 @@ class SPRINGMESH_OT_export(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context):
-        return context.object is not None and context.object.type == "MESH"
+        return mesh_selected(context)
 
     def invoke(self, context, event):
         if not self.filepath:

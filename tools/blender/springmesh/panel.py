@@ -2,7 +2,7 @@
 
 import bpy
 
-from .settings import PAINTED
+from .settings import PAINTED, mesh_selected
 
 
 class SPRINGMESH_PT_panel(bpy.types.Panel):
@@ -13,7 +13,7 @@ class SPRINGMESH_PT_panel(bpy.types.Panel):
 
     @classmethod
     def poll(cls, context):
-        return context.object is not None and context.object.type == "MESH"
+        return mesh_selected(context)
 
     def draw(self, context):
         layout = self.layout
@@ -24,10 +24,8 @@ class SPRINGMESH_PT_panel(bpy.types.Panel):
         for name, meaning, unit, _ in PAINTED:
             row = box.row(align=True)
             row.operator("springmesh.paint", text=name).attribute = name
-            if unit and unit != "×":
+            if unit:
                 row.prop(s, "scale" + name.lower(), text=unit)
-            elif unit:
-                row.prop(s, "scale" + name.lower(), text="×")
             box.label(text=meaning)
         box = layout.box()
         box.label(text="Settings")

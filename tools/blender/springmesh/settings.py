@@ -68,6 +68,11 @@ class SpringmeshPreferences(bpy.types.AddonPreferences):
         self.layout.prop(self, "binary")
 
 
+def mesh_selected(context):
+    """Whether the active object is a mesh: what every Springmesh button and the panel need."""
+    return context.object is not None and context.object.type == "MESH"
+
+
 def preferences(context):
     """The add-on's preferences, or None when it runs as a plain module (tests)."""
     addon = context.preferences.addons.get(__package__)

@@ -332,7 +332,7 @@ impl Meeting {
     /// The pairs of `bodies` closer than their contact distance now (see
     /// [`World::overlaps`]), searched on `pool`.
     pub fn overlaps(&mut self, bodies: &[Member], pool: &impl Pool) -> Vec<Overlap> {
-        self.points = pool.map(bodies.len(), |b| bodies[b].touching.drawn(bodies[b].sim));
+        self.points = drawn(bodies, pool);
         self.find_pairs(bodies, pool);
         let mut out: Vec<Overlap> = Vec::new();
         for pair in &self.pairs {
@@ -388,7 +388,7 @@ impl Meeting {
     /// for the bodies with shape matching ([`rigid`]), then point by point; returns how many
     /// pairs of points were in contact. The contacts are searched on `pool`.
     pub fn answer(&mut self, bodies: &mut [Member], pool: &impl Pool) -> usize {
-        let drawn = pool.map(bodies.len(), |b| bodies[b].touching.drawn(bodies[b].sim));
+        let drawn = drawn(bodies, pool);
         self.answer_drawn(bodies, drawn, pool)
     }
 
@@ -511,6 +511,11 @@ impl Meeting {
         self.pairs.clear();
         self.pairs.extend(found.into_iter().flatten());
     }
+}
+
+/// Every body's drawn points where they are now, worked out on `pool`.
+fn drawn(bodies: &[Member], pool: &impl Pool) -> Vec<Drawn> {
+    pool.map(bodies.len(), |b| bodies[b].touching.drawn(bodies[b].sim))
 }
 
 /// The contact distance δ of two bodies (module doc).
