@@ -126,15 +126,19 @@ pub(crate) fn step_bodies(
     for i in 0..steps {
         // A look at every body's points, quicker on this thread than a scope's wake-up.
         let k = world.meeting.world_steps(&members(&mut running), dt, &Threads::One);
-        for j in 0..k {
-            let share = (i as f32 + (j + 1) as f32 / k as f32) / steps as f32;
+        let spans = world.meeting.spans(&members(&mut running), dt, k);
+        let mut done = 0.0;
+        for (j, &span) in spans.iter().enumerate() {
+            done += span;
+            let through = if j + 1 == spans.len() { 1.0 } else { done / dt };
+            let share = (i as f32 + through) / steps as f32;
             let whole = (i + 1) as f32 / steps as f32;
             let moving = &moving;
             let outcomes = pool.scope(|scope| {
                 for (_, meets, state) in running.iter_mut() {
                     // A body alone takes its frame step whole, with the first world step.
                     let (share, h) = match (*meets, j) {
-                        (true, _) => (share, dt / k as f32),
+                        (true, _) => (share, span),
                         (false, 0) => (whole, dt),
                         (false, _) => continue,
                     };

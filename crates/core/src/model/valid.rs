@@ -66,24 +66,35 @@ impl ValidModel {
         Ok(true)
     }
 
-    /// Moves every node rigidly: turned by `rotation` about the origin, then moved by
-    /// `translation` (a body placed in a game's world). Distances, and so every spring and
-    /// triangle, are kept; a position that would leave [`MAX_COORDINATE`] is an error and
-    /// changes nothing.
+    /// Moves every node, and a skin's rest positions with them, rigidly: turned by `rotation`
+    /// about the origin, then moved by `translation` (a body placed in a game's world).
+    /// Distances, and so every spring and triangle, are kept; a position that would leave
+    /// [`MAX_COORDINATE`] is an error and changes nothing.
     pub fn place(&mut self, rotation: Quat, translation: Vec3) -> Result<(), CoreError> {
         let rotation = rotation.normalize();
-        let moved: Vec<Vec3> =
-            self.0.nodes.positions().iter().map(|&p| rotation * p + translation).collect();
+        let to =
+            |p: &[Vec3]| -> Vec<Vec3> { p.iter().map(|&p| rotation * p + translation).collect() };
+        let moved = to(self.0.nodes.positions());
+        let skin = self.0.skin.as_ref().map(|skin| to(skin.positions()));
         let far = |p: &Vec3| !p.is_finite() || p.abs().max_element() > MAX_COORDINATE;
-        if let Some(node) = moved.iter().position(far) {
-            let problem = if moved[node].is_finite() {
-                Problem::FarPosition { node: NodeId(node as u32) }
+        let problem = if let Some(node) = moved.iter().position(far) {
+            let node = NodeId(node as u32);
+            Some(if moved[node.index()].is_finite() {
+                Problem::FarPosition { node }
             } else {
-                Problem::NonFinitePosition { node: NodeId(node as u32) }
-            };
+                Problem::NonFinitePosition { node }
+            })
+        } else {
+            let vertex = skin.as_ref().and_then(|s| s.iter().position(far));
+            vertex.map(|vertex| Problem::BadSkinPosition { vertex })
+        };
+        if let Some(problem) = problem {
             return Err(CoreError::InvalidModel { problems: Problems(vec![problem]) });
         }
         self.0.nodes.positions_mut().copy_from_slice(&moved);
+        if let (Some(skin), Some(moved)) = (&mut self.0.skin, skin) {
+            skin.positions_mut().copy_from_slice(&moved);
+        }
         if let Some(rig) = &mut self.0.rig {
             // Rest positions moved by M: each inverse bind takes them back first.
             let back = Mat4::from_rotation_translation(rotation, translation).inverse();
@@ -126,7 +137,7 @@ impl TryFrom<SpringModel> for ValidModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::SelfCollision;
+    use crate::model::{Faces, SelfCollision, Skin, SkinVertex};
     use crate::{Node, NodeId, Spring, SpringKind};
     use glam::Vec3;
 
@@ -173,6 +184,31 @@ mod tests {
         params.substeps = 7;
         valid.set_params(params).expect("7 sub-steps");
         assert_eq!((valid.params.substeps, valid.validate()), (7, Ok(())));
+    }
+
+    #[test]
+    fn a_placed_cage_carries_its_skin_where_its_weights_say() {
+        // A skin vertex at (0.5, 0, 0), halfway between two nodes: after a quarter turn about
+        // y and 5 m up it is at (0, 5, -0.5), where the moved nodes' weights put it.
+        let mut m = SpringModel::default();
+        m.nodes.push(Node { position: Vec3::ZERO, mass: 1.0 });
+        m.nodes.push(Node { position: Vec3::X, mass: 1.0 });
+        m.springs.push(Spring::new(NodeId(0), NodeId(1), 1.0, 10.0, SpringKind::Stretch));
+        let vertex = SkinVertex {
+            position: Vec3::X * 0.5,
+            nodes: [NodeId(0), NodeId(1), NodeId(0), NodeId(0)],
+            weights: [0.5, 0.5, 0.0, 0.0],
+        };
+        m.skin = Some(Skin::new([vertex], Faces::default(), Vec::new()));
+        let mut valid = ValidModel::new(m).expect("valid");
+        let quarter = Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
+        valid.place(quarter, Vec3::Y * 5.0).expect("near the origin");
+        let skin = valid.skin.as_ref().expect("kept");
+        let mut carried = Vec::new();
+        skin.deform(valid.nodes.positions(), &mut carried);
+        let rest = skin.positions()[0];
+        assert!(rest.distance(Vec3::new(0.0, 5.0, -0.5)) < 1e-6, "{rest}");
+        assert!(rest.distance(carried[0]) < 1e-6, "{rest} {carried:?}");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! the gas, and the colliders — gathered once per step by [`crate::Simulation::step`].
 
 use crate::sim::contacts::collision::Colliders;
-use crate::sim::contacts::surface::{Frame, touch};
+use crate::sim::contacts::surface::{Frame, Touched, touch};
 use crate::sim::data::Compiled;
 use crate::sim::forces::pressure::Gas;
 use crate::sim::state::State;
@@ -22,14 +22,22 @@ impl Surroundings<'_> {
     /// Resolves the collisions of the free nodes of `to`, which moved from `from` over a
     /// sub-step `h` ending at the fraction `progress` of the step (the explicit integrators'
     /// collision pass); of a cage, its skin's touching points instead.
-    pub fn collide_state(&self, c: &Compiled, from: &State, to: &mut State, h: f32, progress: f32) {
+    /// `touched` is the skin contacts' scratch.
+    pub fn collide_state(
+        &self,
+        c: &Compiled,
+        (from, to): (&State, &mut State),
+        (h, progress): (f32, f32),
+        touched: &mut Touched,
+    ) {
         let colliders = self.colliders.at(progress);
         if colliders.is_empty() {
             return;
         }
         if let Some(points) = &c.touch {
             let frame = Frame { base: None, from: &from.pos };
-            touch(points, &colliders, &c.nodes.inv_mass, &frame, &mut to.pos, &mut to.vel, h);
+            let (x, v) = (&mut to.pos, &mut to.vel);
+            touch(points, (&colliders, &frame), &c.nodes.inv_mass, (x, v), h, touched);
             return;
         }
         let nodes = c.nodes.free.iter().zip(&from.pos);

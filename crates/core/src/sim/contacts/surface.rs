@@ -10,15 +10,29 @@
 //! Dynamics", 2007, §3.3, with the gradient ∂p/∂x_j = w_j):
 //!
 //! ```text
-//! Δx_j = w_j m_j⁻¹ (p′ − p) / Σ_k w_k² m_k⁻¹,    Δv_j = w_j m_j⁻¹ (v′ − v_p) / Σ_k w_k² m_k⁻¹
+//! Δx_j = w_j m_j⁻¹ (p′ − p) / Σ_k w_k² m_k⁻¹
 //! ```
 //!
-//! so that Σ_j w_j Δx_j = p′ − p and Σ_j w_j Δv_j = v′ − v_p exactly: the point ends where the
-//! collider put it, at the velocity it gave (its bounce and friction), and the nodes share the
-//! change in proportion to their weight and their lightness (an anchored node, m⁻¹ = 0, keeps
-//! still). The position and the velocity are answered separately, as for a node, so a contact
-//! that pushes a point out adds no speed beyond what its answer gives: a resting body does not
-//! jump off the ground.
+//! so that Σ_j w_j Δx_j = p′ − p exactly: the point ends where the collider put it, and the
+//! nodes share the move in proportion to their weight and their lightness (an anchored node,
+//! m⁻¹ = 0, keeps still). Then the velocities, in two steps (as Müller et al., "Detailed Rigid
+//! Body Simulation with Extended Position Based Dynamics", SCA 2020, §3.5, do for bodies):
+//!
+//! ```text
+//! v_j ← v_j + Δx_j / h                             each node moves as far as it was moved
+//! Δv_j = w_j m_j⁻¹ n (v′·n − v_p·n) / Σ_k w_k² m_k⁻¹   each touching point, once all are placed
+//! ```
+//!
+//! The first keeps every node's velocity what its motion over the sub-step was, pushes
+//! included. (Answering each point's velocity on its own instead, its nodes shared by many
+//! points summed their changes past what their motion was: a blob resting on the ground kept
+//! cage nodes at 0.3 to 0.7 m/s, each pulled down by its springs and pushed back every
+//! sub-step, while none of them moved.) The second gives each touching point the speed along
+//! the normal n that the collider's answer v′ asks: stopped, bounced (see
+//! [`super::collision`]) or carried along by a moving surface, so that a contact that pushes
+//! a point out of a deep overlap adds no speed: a body placed in the ground does not jump off
+//! it. Friction is in the move already (the answer moves a sliding point back along the
+//! surface).
 //!
 //! - p, v_p: a point's position (m) and velocity (m/s); x_j, v_j, m_j: its nodes' positions,
 //!   velocities and masses (kg); w_j its weights (Σ w_j = 1).
@@ -75,18 +89,22 @@ pub(crate) fn reachable(
     colliders.may_touch(p, 0.0).then_some(p)
 }
 
+/// The points that touched in a sub-step, each with its normal and the speed along it that its
+/// answer asks for: the second pass of [`touch`] (scratch kept between sub-steps).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Touched(Vec<(usize, Vec3A, f32)>);
+
 /// Resolves the contacts of the touching points `points` with `colliders` after a sub-step of
 /// `h`, moving the nodes' `x` and `v` (module docs). Returns true when a point touched.
 pub(crate) fn touch(
     points: &TouchPoints,
-    colliders: &Colliders,
+    (colliders, frame): (&Colliders, &Frame),
     inv_mass: &[f32],
-    frame: &Frame,
-    x: &mut [Vec3A],
-    v: &mut [Vec3A],
+    (x, v): (&mut [Vec3A], &mut [Vec3A]),
     h: f32,
+    Touched(touched): &mut Touched,
 ) -> bool {
-    let mut touched = false;
+    touched.clear();
     for (k, (&owner, &reach)) in points.owners.iter().zip(&points.reach).enumerate() {
         if !colliders.may_touch(frame.at(x, owner as usize), reach) {
             continue;
@@ -102,20 +120,32 @@ pub(crate) fn touch(
                 share += w * w * inv_mass[j];
             }
             let (mut to, mut vt) = (p, vp);
-            if share <= 0.0 || colliders.resolve(p_from, &mut to, &mut vt, h).is_none() {
-                continue;
-            }
-            touched = true;
-            let (dp, dv) = ((to - p) / share, (vt - vp) / share);
+            let normal = match colliders.resolve(p_from, &mut to, &mut vt, h) {
+                Some(normal) if share > 0.0 => normal,
+                _ => continue,
+            };
+            touched.push((i, normal, vt.dot(normal)));
+            let dp = (to - p) / share;
             for (&j, &w) in nodes.iter().zip(&weights) {
                 let j = j as usize;
                 let g = w * inv_mass[j];
                 x[j] += dp * g;
-                v[j] += dv * g;
+                v[j] += dp * (g / h);
             }
         }
     }
-    touched
+    for &(i, n, speed) in touched.iter() {
+        let (nodes, weights) = (points.nodes[i], points.weights[i]);
+        let corners = nodes.iter().zip(&weights);
+        let (vp, share) = corners.fold((Vec3A::ZERO, 0.0), |(vp, share), (&j, &w)| {
+            (vp + w * v[j as usize], share + w * w * inv_mass[j as usize])
+        });
+        let dv = n * ((speed - vp.dot(n)) / share);
+        for (&j, &w) in nodes.iter().zip(&weights) {
+            v[j as usize] += dv * (w * inv_mass[j as usize]);
+        }
+    }
+    !touched.is_empty()
 }
 
 #[cfg(test)]
@@ -166,7 +196,15 @@ mod tests {
         let mut x = from.map(|p| p - Vec3A::Y * 0.4);
         let mut v = [Vec3A::new(0.0, -2.0, 0.0); 2];
         let frame = Frame { base: None, from: &from };
-        assert!(touch(&points, &colliders, &inv_mass, &frame, &mut x, &mut v, 0.01));
+        let mut touched = Touched::default();
+        assert!(touch(
+            &points,
+            (&colliders, &frame),
+            &inv_mass,
+            (&mut x, &mut v),
+            0.01,
+            &mut touched
+        ));
         let p = x[0] * 0.75 + x[1] * 0.25;
         assert!(p.y.abs() < 1e-6, "the point is on the ground: {p}");
         let vp = v[0] * 0.75 + v[1] * 0.25;
@@ -188,7 +226,32 @@ mod tests {
         let from = [Vec3A::Y, Vec3A::NEG_Y];
         let (mut x, mut v) = (from, [Vec3A::ZERO; 2]);
         let frame = Frame { base: None, from: &from };
-        assert!(!touch(&points, &colliders, &[1.0, 1.0], &frame, &mut x, &mut v, 0.01));
+        let touched = &mut Touched::default();
+        assert!(!touch(
+            &points,
+            (&colliders, &frame),
+            &[1.0, 1.0],
+            (&mut x, &mut v),
+            0.01,
+            touched
+        ));
         assert_eq!(x, from);
+    }
+
+    #[test]
+    fn a_point_pushed_out_of_a_deep_overlap_gains_no_speed() {
+        // Two nodes of 1 kg, still, 0.3 m under the ground, carry a point halfway: the ground
+        // lifts both 0.3 m, and the move adds no speed (a body placed in the ground does not
+        // jump off it), where the move alone over h = 0.01 s would be 30 m/s.
+        let g = ground();
+        let colliders = on(&g);
+        let points = one_point([0, 1, 0, 0], [0.5, 0.5, 0.0, 0.0], 2.0);
+        let from = [Vec3A::new(0.0, -0.3, 0.0), Vec3A::new(1.0, -0.3, 0.0)];
+        let (mut x, mut v) = (from, [Vec3A::ZERO; 2]);
+        let frame = Frame { base: None, from: &from };
+        let touched = &mut Touched::default();
+        assert!(touch(&points, (&colliders, &frame), &[1.0, 1.0], (&mut x, &mut v), 0.01, touched));
+        assert!(x.iter().all(|p| p.y.abs() < 1e-6), "both on the ground: {x:?}");
+        assert!(v.iter().all(|v| v.length() < 1e-5), "and still: {v:?}");
     }
 }

@@ -10,10 +10,10 @@
 //! a hoof, the front of a nose. A flat patch between them is held by their neighbours; a
 //! curved one dips between them by at most its sagitta over that spacing.
 //!
-//! Each owner keeps the reach of its points: twice the largest rest distance from the owner
-//! to one of them. While the owner is further than that from every collider, its points are
-//! not looked at ([`crate::sim::contacts::surface`]); a cage that stretches a patch to twice
-//! its rest size has long failed its shape check.
+//! Each owner keeps the reach of its points: twice the largest distance from the owner to one
+//! of them, where the cage at rest carries them. While the owner is further than that from
+//! every collider, its points are not looked at ([`crate::sim::contacts::surface`]); a cage
+//! that stretches a patch to twice its rest size has long failed its shape check.
 
 use crate::model::Skin;
 use glam::Vec3;
@@ -81,6 +81,11 @@ impl TouchPoints {
             }
         }
         let rest = skin.positions();
+        // Where the cage at rest carries each vertex, which is where it touches: a file's rest
+        // positions may lie elsewhere (moved without their cage, they gave every owner of a
+        // placed copy a reach of 10 m, so no point was ever skipped).
+        let mut carried = Vec::new();
+        skin.deform(nodes, &mut carried);
         let mut points = TouchPoints::default();
         let mut chosen = Vec::with_capacity(DIRECTIONS.len());
         for (owner, patch) in count.windows(2).enumerate() {
@@ -98,7 +103,8 @@ impl TouchPoints {
                 continue;
             }
             let centre = nodes[owner];
-            let far = chosen.iter().map(|&v| rest[v as usize].distance(centre)).fold(0.0, f32::max);
+            let far = chosen.iter().map(|&v| carried[v as usize].distance(centre));
+            let far = far.fold(0.0, f32::max);
             points.owners.push(owner as u32);
             points.first.push(points.nodes.len() as u32);
             points.reach.push(2.0 * far);
@@ -149,9 +155,10 @@ mod tests {
         // along the axes (a whole edge along ±x, the whole patch along ±y) go to the last
         // vertex, a corner too: 4 points per patch.
         assert_eq!((points.of(0).len(), points.of(1).len()), (4, 4));
-        let corner = (0.2f32 * 0.2 * 2.0).sqrt();
+        // The reach is from where the nodes carry the points: 0.1 of the way to the other
+        // node, 0.1 m (the rest positions, up to 0.28 m off, are not where they touch).
         for reach in &points.reach {
-            assert!((reach - 2.0 * corner).abs() < 1e-6, "{reach}");
+            assert!((reach - 2.0 * 0.1).abs() < 1e-6, "{reach}");
         }
         assert!(points.weights.iter().all(|w| w[0] == 0.9));
     }

@@ -87,7 +87,7 @@ pub(crate) fn step(
         };
         let before_contacts = (!world.colliders.is_empty()).then(|| {
             let energy = measure(c, states.get(dst)).total();
-            explicit::collide(c, world, states, (src, dst), h_try, span.1);
+            explicit::collide(c, world, (states, &mut scratch.touched), (src, dst), h_try, span.1);
             energy
         });
         let mut after = measure(c, states.get(dst));

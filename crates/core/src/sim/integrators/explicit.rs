@@ -35,6 +35,7 @@
 
 use crate::sim::columns::{Columns, gather, split};
 use crate::sim::constraints::rig;
+use crate::sim::contacts::surface::Touched;
 use crate::sim::data::Compiled;
 use crate::sim::data::NodeData;
 use crate::sim::forces::bands::BandScratch;
@@ -121,6 +122,8 @@ pub(crate) struct Scratch {
     pub reach: Vec<f32>,
     /// Shape matching's fit, warm-started from sub-step to sub-step.
     pub shape: ShapeFit,
+    /// The skin's contacts of a sub-step ([`crate::sim::contacts::surface`]).
+    pub touched: Touched,
 }
 
 /// One explicit sub-step of `h` seconds from buffer `src`, covering fractions `t0..t1` of a
@@ -181,13 +184,13 @@ pub(crate) fn substep(
 pub(crate) fn collide(
     c: &Compiled,
     world: &Surroundings,
-    states: &mut States,
+    (states, touched): (&mut States, &mut Touched),
     (src, dst): (usize, usize),
     h: f32,
     progress: f32,
 ) {
     let (from, to) = states.pair_at(src, dst);
-    world.collide_state(c, from, to, h, progress);
+    world.collide_state(c, (from, to), (h, progress), touched);
 }
 
 /// A whole explicit step: `n` equal sub-steps. Returns the buffer holding the result, or
@@ -206,7 +209,7 @@ pub(crate) fn step(
     for i in 0..n {
         let (t0, t1) = (i as f32 / n as f32, (i + 1) as f32 / n as f32);
         let dst = substep(c, world, states, scratch, threads, src, h, (t0, t1, dt)).dst?;
-        collide(c, world, states, (src, dst), h, t1);
+        collide(c, world, (states, &mut scratch.touched), (src, dst), h, t1);
         src = dst;
     }
     Some(src)

@@ -88,7 +88,7 @@ use crate::sim::columns::{Columns, gather, split};
 use crate::sim::constraints::rig;
 use crate::sim::contacts::body::{self, Support};
 use crate::sim::contacts::self_collision::{Nodes, SelfContacts};
-use crate::sim::contacts::surface::{Frame, touch};
+use crate::sim::contacts::surface::{Frame, Touched, touch};
 use crate::sim::data::Compiled;
 use crate::sim::forces::bands::{StripeWork, Stripes};
 use crate::sim::forces::damping::global_factor;
@@ -138,6 +138,8 @@ pub(crate) struct Workspace {
     support: Support,
     /// The pairs of nodes that may touch ([`crate::sim::contacts::self_collision`]).
     layers: SelfContacts,
+    /// The skin's contacts of a sub-step ([`crate::sim::contacts::surface`]).
+    touched: Touched,
 }
 
 impl Workspace {
@@ -186,6 +188,7 @@ impl Workspace {
             u_prev_columns,
             reach,
             support,
+            touched,
             ..
         } = self;
         if let (Some(_), Some(tethers)) = (c.params.tethers, &c.tethers) {
@@ -248,7 +251,7 @@ impl Workspace {
             support.answer(c, &colliders, &frame, (u, v), h, share);
         }
         if let Some(points) = &c.touch {
-            touch(points, &colliders, &c.nodes.inv_mass, &frame, u, v, h);
+            touch(points, (&colliders, &frame), &c.nodes.inv_mass, (u, v), h, touched);
         } else {
             let nodes = u.iter_mut().zip(u_prev.iter()).zip(v.iter_mut());
             for (((u, &u_prev), v), (&x0, &free)) in nodes.zip(base.iter().zip(&c.nodes.free)) {
