@@ -1,8 +1,8 @@
 //! The imported mesh: what the OBJ and glTF readers produce and the pipeline consumes.
 
-use crate::ConvertError;
 use crate::report::ConvertReport;
-use glam::{Vec2, Vec3};
+use crate::{ConvertError, rigging};
+use glam::{Mat4, Vec2, Vec3};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -116,9 +116,7 @@ impl RawMesh {
             return Err(ConvertError::TooLarge { file: file(), what });
         }
         if scale != 1.0 {
-            for p in &mut self.positions {
-                *p *= scale;
-            }
+            self.scale(scale);
             if let Some(vertex) = non_finite(&self.positions) {
                 return Err(ConvertError::NonFinite { file: file(), vertex });
             }
@@ -128,6 +126,30 @@ impl RawMesh {
             return Err(ConvertError::FarVertex { file: file(), vertex, limit });
         }
         Ok(())
+    }
+
+    /// Scales the mesh by `s` about the origin, with what is measured in its units: the body
+    /// it is worn on, the painted distances, and the skeleton's rest pose (each inverse bind
+    /// M⁻¹ becomes M⁻¹ S⁻¹, so the joints at rest are S M: a game scales the character's root
+    /// by `s` as well, and the skin of the scaled mesh is the scaled skin).
+    fn scale(&mut self, s: f32) {
+        for p in &mut self.positions {
+            *p *= s;
+        }
+        for (p, ..) in &mut self.body {
+            *p *= s;
+        }
+        let back = Mat4::from_scale(Vec3::splat(1.0 / s));
+        for joint in &mut self.skeleton {
+            joint.inverse_bind *= back;
+        }
+        let distances =
+            [rigging::MAX_DISTANCE, rigging::BACKSTOP_DISTANCE, rigging::BACKSTOP_RADIUS];
+        for name in distances {
+            if let Some(values) = self.attributes.get_mut(name) {
+                values.iter_mut().for_each(|v| *v *= s);
+            }
+        }
     }
 
     /// The import's part of the report: points and lines skipped, and the reader's notes.

@@ -190,6 +190,12 @@ impl ConvertOptions {
         None
     }
 
+    /// The scale `model` was converted at (1 for a model that records no conversion): the
+    /// scale its character's clips are played at ([`crate::import::animation::Clip::pose_scaled`]).
+    pub fn scale_of(model: &springmesh_core::SpringModel) -> f32 {
+        ConvertOptions::from_metadata(&model.metadata.conversion).map_or(1.0, |o| o.scale)
+    }
+
     /// The options a model's metadata records ([`ConvertOptions::to_metadata`]), or `None`
     /// when it records none (a hand-made model); a key missing or unreadable keeps its default.
     pub fn from_metadata(map: &BTreeMap<String, String>) -> Option<ConvertOptions> {

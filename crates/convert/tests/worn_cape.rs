@@ -46,12 +46,13 @@ fn read_pc2(path: &Path) -> Vec<Vec<Vec3>> {
         .collect()
 }
 
-/// The cape of `hero.glb` as `convert --mesh Cape` makes it (a worn mesh collides with
-/// itself), with its body or without.
-fn cape(body: bool) -> SpringModel {
+/// The cape of `hero.glb` as `convert --mesh Cape --scale S` makes it (a worn mesh collides
+/// with itself), with its body or without.
+fn cape(body: bool, scale: f32) -> SpringModel {
     let options = ConvertOptions {
         mesh: Some("Cape".into()),
         body: if body { Body::Others } else { Body::Off },
+        scale,
         ..ConvertOptions::default()
     };
     convert_file(&characters().join("hero.glb"), &options).expect("converts").model.into_inner()
@@ -68,11 +69,11 @@ struct Worst {
     hem_after_stop: f32,
 }
 
-/// How deep `p` is inside Blender's body at one frame: the torso's nine rings of sixteen
-/// vertices, radius 0.18 m: 0.18 minus the distance to the nearest segment between
-/// neighbouring rings' centres (negative outside; 0 beyond the end rings).
-fn depth_in_body(body: &[Vec3], p: Vec3) -> f32 {
-    let centre = |r: usize| body[16 * r..16 * r + 16].iter().copied().sum::<Vec3>() / 16.0;
+/// How deep `p` is inside Blender's body at one frame, scaled by `s`: the torso's nine rings
+/// of sixteen vertices, radius 0.18 m: 0.18 s minus the distance to the nearest segment
+/// between neighbouring rings' centres (negative outside; 0 beyond the end rings).
+fn depth_in_body(body: &[Vec3], s: f32, p: Vec3) -> f32 {
+    let centre = |r: usize| s * body[16 * r..16 * r + 16].iter().copied().sum::<Vec3>() / 16.0;
     let mut best = (f32::INFINITY, false);
     for r in 0..8 {
         let (a, b) = (centre(r), centre(r + 1));
@@ -83,11 +84,12 @@ fn depth_in_body(body: &[Vec3], p: Vec3) -> f32 {
             best = (d, beyond);
         }
     }
-    if best.1 { 0.0 } else { 0.18 - best.0 }
+    if best.1 { 0.0 } else { 0.18 * s - best.0 }
 }
 
-/// Plays the clip on `model` for its whole length at 60 Hz, judging every 30 Hz sample.
-fn play(model: &SpringModel) -> Worst {
+/// Plays the clip on `model` for its whole length at 60 Hz, judging every 30 Hz sample (the
+/// figure scaled by `s`, the scale the model was converted at).
+fn play(model: &SpringModel, s: f32) -> Worst {
     let dir = characters();
     let glb = dir.join("hero.glb");
     let clip = Clip::read(&glb, &std::fs::read(&glb).unwrap(), "Walk").expect("the clip");
@@ -103,9 +105,9 @@ fn play(model: &SpringModel) -> Worst {
             let nearest = skin[0]
                 .iter()
                 .enumerate()
-                .min_by(|a, b| a.1.distance(*p).total_cmp(&b.1.distance(*p)));
+                .min_by(|a, b| a.1.distance(*p / s).total_cmp(&b.1.distance(*p / s)));
             let (k, at) = nearest.unwrap();
-            assert!(at.distance(*p) < 1e-4, "node at {p} is a vertex of Blender's cape");
+            assert!(at.distance(*p / s) < 1e-4, "node at {p} is a vertex of Blender's cape");
             k
         })
         .collect();
@@ -121,20 +123,20 @@ fn play(model: &SpringModel) -> Worst {
     for frame in 1..skin.len() {
         for half in 1..=2 {
             let t = (2 * (frame - 1) + half) as f32 / 60.0;
-            sim.set_pose(&clip.pose(t, &names).expect("every joint")).expect("a pose");
+            sim.set_pose(&clip.pose_scaled(t, &names, s).expect("every joint")).expect("a pose");
             sim.step(1.0 / 60.0).expect("finite");
         }
         let at: Vec<Vec3> = sim.positions().iter().map(|&p| p.into()).collect();
         for (i, p) in at.iter().enumerate() {
-            let off = p.distance(skin[frame][vertex[i]]);
+            let off = p.distance(s * skin[frame][vertex[i]]);
             match rig.max_distance[i] {
                 Some(0.0) => worst.kinematic = worst.kinematic.max(off),
                 Some(r) => worst.over_max = worst.over_max.max(off - r),
                 None => {}
             }
-            worst.depth = worst.depth.max(depth_in_body(&body[frame], *p));
+            worst.depth = worst.depth.max(depth_in_body(&body[frame], s, *p));
             // The hem: the bottom row; the figure stops at 1.2 s, then turns.
-            if rest[i].y < 0.76 && frame as f32 / 30.0 >= 1.2 {
+            if rest[i].y < 0.76 * s && frame as f32 / 30.0 >= 1.2 {
                 worst.hem_after_stop = worst.hem_after_stop.max(off);
             }
         }
@@ -148,7 +150,7 @@ fn play(model: &SpringModel) -> Worst {
 
 #[test]
 fn the_cape_follows_the_walking_figure_around_its_body() {
-    let worn = play(&cape(true));
+    let worn = play(&cape(true, 1.0), 1.0);
     println!("with its body: {worn:?}");
     assert!(worn.kinematic < 1e-3, "painted 0: on the skin ({} m off)", worn.kinematic);
     assert!(worn.over_max < 0.01, "within the max distance + 1 cm ({} m over)", worn.over_max);
@@ -156,7 +158,20 @@ fn the_cape_follows_the_walking_figure_around_its_body() {
     assert!(worn.stretch < 0.10, "stretch ≤ 10% ({:.1}%)", worn.stretch * 100.0);
     assert_eq!(worn.crossings, 0, "never through itself");
     assert!(worn.hem_after_stop > 0.05, "the hem swings off the skin ({} m)", worn.hem_after_stop);
-    let bare = play(&cape(false));
+    let bare = play(&cape(false, 1.0), 1.0);
     println!("without its body: {bare:?}");
     assert!(bare.depth > 0.01, "without the body it goes in ({} m)", bare.depth);
+}
+
+#[test]
+fn a_cape_converted_at_twice_its_size_is_worn_by_the_figure_at_twice_its_size() {
+    // `--scale 2`: the skeleton, the body and the painted distances scale with the mesh, and
+    // the clip plays with the figure's root scaled by 2: the painted-0 nodes stay on twice
+    // Blender's own deformation, and the cape off the doubled body.
+    let worn = play(&cape(true, 2.0), 2.0);
+    println!("at twice the size: {worn:?}");
+    assert!(worn.kinematic < 2e-3, "painted 0: on the skin ({} m off)", worn.kinematic);
+    assert!(worn.over_max < 0.02, "within the max distance + 2 cm ({} m over)", worn.over_max);
+    assert!(worn.depth < 0.02, "no node 2 cm inside the body ({} m)", worn.depth);
+    assert_eq!(worn.crossings, 0, "never through itself");
 }

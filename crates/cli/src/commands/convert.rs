@@ -106,7 +106,8 @@ pub struct Options {
     /// [default: 1e-6 of the bounding-box diagonal].
     #[arg(long, value_name = "T")]
     weld_tolerance: Option<f32>,
-    /// Multiply the mesh's coordinates by S first (0.01 for a mesh in centimetres).
+    /// Multiply the mesh's coordinates by S first (0.01 for a mesh in centimetres); a skinned
+    /// mesh's body, painted distances and skeleton too (its clips then play scaled).
     #[arg(long, value_name = "S", default_value_t = 1.0)]
     scale: f32,
     /// Fill the inside of a closed mesh with a lattice of interior springs, so it keeps its

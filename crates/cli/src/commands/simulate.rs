@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use glam::{Vec3, Vec3A};
 use serde::Serialize;
 use springmesh_convert::import::animation::Clip;
-use springmesh_convert::{Thickness, self_collision};
+use springmesh_convert::{ConvertOptions, Thickness, self_collision};
 use springmesh_core::io::AtomicFile;
 use springmesh_core::sim::Threads;
 use springmesh_core::{
@@ -195,7 +195,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     let animation = match (&args.animation, &args.clip) {
-        (Some(file), Some(clip)) => Some(Animation::open(file, clip, &world)?),
+        (Some(file), Some(clip)) => Some(Animation::open(file, clip, &models)?),
         _ => None,
     };
     let mut outputs = Outputs::open(&args, &models)?;
@@ -552,22 +552,23 @@ pub fn save_state(model: &SpringModel, positions: &[Vec3A], path: &Path) -> Resu
 /// A clip played on the bodies that are worn on a skeleton.
 struct Animation {
     clip: Clip,
-    /// Per body with a rig, its joints' names in the rig's order.
-    joints: Vec<(usize, Vec<String>)>,
+    /// Per body with a rig, its joints' names in the rig's order and the scale it was
+    /// converted at.
+    joints: Vec<(usize, Vec<String>, f32)>,
 }
 
 impl Animation {
     /// The clip `name` of the glTF file `file`, to play on `world`'s rigged bodies; an error
     /// when none has a rig or a joint is missing from the file.
-    fn open(file: &Path, name: &str, world: &World) -> Result<Animation> {
+    fn open(file: &Path, name: &str, models: &[ValidModel]) -> Result<Animation> {
         let bytes = io::read_file(file)?;
         let clip = Clip::read(file, &bytes, name)?;
-        let joints: Vec<(usize, Vec<String>)> = world
-            .bodies()
+        let joints: Vec<(usize, Vec<String>, f32)> = models
             .iter()
             .enumerate()
-            .filter_map(|(i, b)| {
-                Some((i, b.rig()?.joints.iter().map(|j| j.name.clone()).collect()))
+            .filter_map(|(i, m)| {
+                let names = m.rig.as_ref()?.joints.iter().map(|j| j.name.clone()).collect();
+                Some((i, names, ConvertOptions::scale_of(m)))
             })
             .collect();
         if joints.is_empty() {
@@ -576,7 +577,7 @@ impl Animation {
             return Err(Usage(why.to_string()).into());
         }
         let animation = Animation { clip, joints };
-        for (_, names) in &animation.joints {
+        for (_, names, _) in &animation.joints {
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
             animation.clip.pose(0.0, &names).map_err(|joint| {
                 anyhow::anyhow!(
@@ -590,9 +591,10 @@ impl Animation {
 
     /// Poses every rigged body of `world` at time `t` of the clip.
     fn pose(&self, world: &mut World, t: f32) -> Result<()> {
-        for (i, names) in &self.joints {
+        for (i, names, scale) in &self.joints {
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
-            let pose = self.clip.pose(t, &names).map_err(|j| anyhow::anyhow!("no joint {j}"))?;
+            let pose = self.clip.pose_scaled(t, &names, *scale);
+            let pose = pose.map_err(|j| anyhow::anyhow!("no joint {j}"))?;
             if let Some(body) = world.body_mut(*i) {
                 body.set_pose(&pose)?;
             }

@@ -158,6 +158,13 @@ impl Clip {
         Ok(index.into_iter().map(|i| world[i]).collect())
     }
 
+    /// [`Clip::pose`] for a model converted at `scale` ([`crate::ConvertOptions::scale`]):
+    /// each matrix S M, the character's root scaled as the model was.
+    pub fn pose_scaled(&self, t: f32, joints: &[&str], scale: f32) -> Result<Vec<Mat4>, String> {
+        let s = Mat4::from_scale(Vec3::splat(scale));
+        Ok(self.pose(t, joints)?.into_iter().map(|m| s * m).collect())
+    }
+
     /// Every node's world matrix at time `t`.
     fn world(&self, t: f32) -> Vec<Mat4> {
         let mut trs: Vec<(Vec3, Quat, Vec3)> =

@@ -15,6 +15,7 @@ use crate::document::Document;
 use glam::{Mat4, Vec3, Vec3A};
 use playback::Playback;
 use runner::Runner;
+use springmesh_convert::ConvertOptions;
 use springmesh_core::model::Ground;
 use springmesh_core::sim::Threads;
 use springmesh_core::{NodeId, SimParams, Simulation, SpringId, SpringModel, ValidModel};
@@ -169,8 +170,9 @@ impl Live {
 
     /// The chosen clip of the document's character, for its model's skeleton.
     fn playback(&self, doc: &Document) -> Option<Playback> {
-        let joints = doc.model().rig.as_ref()?.joints.iter().map(|j| j.name.clone()).collect();
-        Playback::new(doc.character.clone()?, self.clip?, joints)
+        let model = doc.model();
+        let joints = model.rig.as_ref()?.joints.iter().map(|j| j.name.clone()).collect();
+        Playback::new(doc.character.clone()?, self.clip?, (joints, ConvertOptions::scale_of(model)))
     }
 
     /// The parameters the test runs `model` with: its own, and a ground just under it when it

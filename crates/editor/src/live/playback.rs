@@ -17,14 +17,20 @@ pub struct Playback {
     clip: usize,
     /// The rig's joint names, in its order.
     joints: Vec<String>,
+    /// The scale the model was converted at: the character's is the same.
+    scale: f32,
 }
 
 impl Playback {
-    /// Clip `clip` of `character` for a rig with the joints `joints`; `None` when the
-    /// character has no such clip.
-    pub fn new(character: Arc<Character>, clip: usize, joints: Vec<String>) -> Option<Playback> {
+    /// Clip `clip` of `character` for a rig with the joints `joints` of a model converted at
+    /// `scale`; `None` when the character has no such clip.
+    pub fn new(
+        character: Arc<Character>,
+        clip: usize,
+        (joints, scale): (Vec<String>, f32),
+    ) -> Option<Playback> {
         character.clips.get(clip)?;
-        Some(Playback { character, clip, joints })
+        Some(Playback { character, clip, joints, scale })
     }
 
     fn clip(&self) -> Option<&Clip> {
@@ -38,7 +44,7 @@ impl Playback {
         let length = f64::from(clip.duration);
         let at = if length > 0.0 { t.rem_euclid(length) } else { 0.0 };
         let names: Vec<&str> = self.joints.iter().map(String::as_str).collect();
-        clip.pose(at as f32, &names)
+        clip.pose_scaled(at as f32, &names, self.scale)
             .map_err(|joint| format!("clip \"{}\" has no joint called \"{joint}\"", clip.name))
     }
 }
