@@ -1,7 +1,7 @@
 //! The imported mesh: what the OBJ and glTF readers produce and the pipeline consumes.
 
+use crate::ConvertError;
 use crate::report::ConvertReport;
-use crate::{ConvertError, rigging};
 use glam::{Mat4, Vec2, Vec3};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -128,10 +128,11 @@ impl RawMesh {
         Ok(())
     }
 
-    /// Scales the mesh by `s` about the origin, with what is measured in its units: the body
-    /// it is worn on, the painted distances, and the skeleton's rest pose (each inverse bind
-    /// M⁻¹ becomes M⁻¹ S⁻¹, so the joints at rest are S M: a game scales the character's root
-    /// by `s` as well, and the skin of the scaled mesh is the scaled skin).
+    /// Scales the mesh by `s` about the origin, with the body it is worn on and the
+    /// skeleton's rest pose (each inverse bind M⁻¹ becomes M⁻¹ S⁻¹, so the joints at rest are
+    /// S M: a game scales the character's root by `s` as well, and the skin of the scaled mesh
+    /// is the scaled skin). The painted distances are the rig's to scale
+    /// ([`crate::rigging::scale_distances`]).
     fn scale(&mut self, s: f32) {
         for p in &mut self.positions {
             *p *= s;
@@ -142,13 +143,6 @@ impl RawMesh {
         let back = Mat4::from_scale(Vec3::splat(1.0 / s));
         for joint in &mut self.skeleton {
             joint.inverse_bind *= back;
-        }
-        let distances =
-            [rigging::MAX_DISTANCE, rigging::BACKSTOP_DISTANCE, rigging::BACKSTOP_RADIUS];
-        for name in distances {
-            if let Some(values) = self.attributes.get_mut(name) {
-                values.iter_mut().for_each(|v| *v *= s);
-            }
         }
     }
 

@@ -17,7 +17,7 @@ use crate::report::ConvertReport;
 use crate::solid::stage::{fill_cage, fill_surface};
 use crate::springs::surface_pairs;
 use crate::weld::Welded;
-use crate::{ConvertError, import, skinned, vicinity};
+use crate::{ConvertError, import, rigging, skinned, vicinity};
 use springmesh_core::{CoreError, SpringModel, ValidModel};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -162,6 +162,7 @@ fn convert_checked(
     control: Control,
 ) -> Result<Conversion, ConvertError> {
     mesh.prepare(options.scale, source)?;
+    rigging::scale_distances(&mut mesh, options.scale);
     let mut report = ConvertReport {
         skipped_points: mesh.points,
         skipped_lines: mesh.lines,

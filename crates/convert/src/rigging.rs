@@ -64,6 +64,16 @@ pub const BACKSTOP_DISTANCE: &str = "_BACKSTOP_DISTANCE";
 /// The name of the painted back-stop radius.
 pub const BACKSTOP_RADIUS: &str = "_BACKSTOP_RADIUS";
 
+/// Multiplies the painted distances of `mesh` (metres, like its positions) by `s`: the
+/// mesh was scaled by `s` ([`RawMesh::prepare`]).
+pub(crate) fn scale_distances(mesh: &mut RawMesh, s: f32) {
+    for name in [MAX_DISTANCE, BACKSTOP_DISTANCE, BACKSTOP_RADIUS] {
+        if let Some(values) = mesh.attributes.get_mut(name) {
+            values.iter_mut().for_each(|v| *v *= s);
+        }
+    }
+}
+
 /// The back-stop radius of a node painted a distance but no radius (m): a sphere this large is
 /// nearly flat under a cloth's few centimetres.
 pub const DEFAULT_BACKSTOP_RADIUS: f32 = 1.0;

@@ -40,7 +40,7 @@ struct Drop {
     /// The bodies' centres at the end.
     lower: Vec3,
     upper: Vec3,
-    /// The upper body's fastest node over the last second (m/s).
+    /// The fastest node of either body over the last second (m/s).
     fastest: f32,
 }
 
@@ -81,8 +81,9 @@ fn drop(together: bool) -> Drop {
         deepest = deepest.max(deepest_inside(&drawn[0], (&drawn[1], &faces[1])));
         deepest = deepest.max(deepest_inside(&drawn[1], (&drawn[0], &faces[0])));
         if sample >= 60 {
-            let upper = if together { &world.bodies()[1] } else { &apart[1] };
-            fastest = upper.velocities().iter().map(|v| v.length()).fold(fastest, f32::max);
+            let both = if together { world.bodies() } else { &apart[..] };
+            let speeds = both.iter().flat_map(|b| b.velocities().iter().map(|v| v.length()));
+            fastest = speeds.fold(fastest, f32::max);
         }
     }
     let centre = |p: &[Vec3]| p.iter().copied().sum::<Vec3>() / p.len() as f32;
@@ -100,8 +101,10 @@ fn a_solid_dropped_on_another_never_sinks_into_it() {
     let Drop { deepest, lower, upper, fastest } = drop(true);
     assert!(deepest < 0.01, "in one world no vertex is 1 cm inside the other: {deepest} m");
     assert!(upper.y > lower.y, "the upper blob ends on the lower one: {upper} over {lower}");
-    // Measured: 0.1 to 0.2 m/s; pushed point by point, its stiff body rang at 1 to 4 m/s.
-    assert!(fastest < 0.5, "it comes to rest on it: {fastest} m/s over the last second");
+    // Measured: 0.08 m/s. Before the lower one's points on the ground joined the rigid
+    // answer, it took half the upper one's weight as a push into the ground every world step,
+    // and the stack rang at 0.32 m/s; pushed point by point, the upper one at 1 to 4 m/s.
+    assert!(fastest < 0.15, "they come to rest: {fastest} m/s over the last second");
 }
 
 #[test]

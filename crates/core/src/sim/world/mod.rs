@@ -214,9 +214,24 @@ pub struct Meeting {
     /// Scratch: each body's points now, and the box around them.
     points: Vec<Drawn>,
     pairs: Vec<Pair>,
-    /// Each contact's accumulated impulse in the rigid answer ([`rigid`]), and its points.
+    /// Each contact's accumulated impulse in the rigid answer ([`rigid`]), and its points;
+    /// the same for the points on the ground of the bodies in contact.
     lambda: Vec<f32>,
     touches: Vec<Touch>,
+    held: Vec<f32>,
+    footings: Vec<Footing>,
+}
+
+/// A drawn point of a body in contact with another, on or near the ground, in the rigid
+/// answer ([`rigid`]): the body, where the point is, the height it may not go below (the
+/// ground plus the node radius), how far it moves up per unit impulse, and its velocity.
+#[derive(Clone, Copy, Debug)]
+struct Footing {
+    body: usize,
+    at: Vec3A,
+    floor: f32,
+    light: f32,
+    velocity: Vec3A,
 }
 
 /// A contact's points (of the first body, of the second), unit normal from the second to the
@@ -445,12 +460,25 @@ impl Meeting {
         if self.pairs.is_empty() || frames.iter().all(Option::is_none) {
             return;
         }
+        let mut meets = vec![false; bodies.len()];
+        for pair in &self.pairs {
+            meets[pair.a.0] = true;
+            meets[pair.b.0] = true;
+        }
         self.lambda.clear();
         self.lambda.resize(self.pairs.len(), 0.0);
         for velocities in [false, true] {
             if velocities {
                 self.lambda.iter_mut().for_each(|l| *l = 0.0);
             }
+            self.footings.clear();
+            for (body, (m, frame)) in bodies.iter().zip(&frames).enumerate() {
+                if let (true, Some(f)) = (meets[body], frame) {
+                    footings(body, m, f, &mut self.footings);
+                }
+            }
+            self.held.clear();
+            self.held.resize(self.footings.len(), 0.0);
             // Each pair's points, normal and lightness: the nodes do not move during the
             // sweeps (the motion accumulates in the frames), so once per phase.
             self.touches.clear();
@@ -487,6 +515,15 @@ impl Meeting {
                     if let Some(f) = &mut frames[b] {
                         f.take(xb, t.n, -impulse);
                     }
+                }
+                for (s, held) in self.footings.iter().zip(&mut self.held) {
+                    let Some(f) = &mut frames[s.body] else { continue };
+                    let moved = f.moved(s.at).y;
+                    let still =
+                        if velocities { -(s.velocity.y + moved) } else { s.floor - s.at.y - moved };
+                    let impulse = (still / s.light).max(-*held);
+                    *held += impulse;
+                    f.take(s.at, Vec3A::Y, impulse);
                 }
             }
             for (body, frame) in bodies.iter_mut().zip(&mut frames) {
@@ -538,6 +575,22 @@ impl Meeting {
 /// Every body's drawn points where they are now, worked out on `pool`.
 fn drawn(bodies: &[Member], pool: &impl Pool) -> Vec<Drawn> {
     pool.map(bodies.len(), |b| bodies[b].touching.drawn(bodies[b].sim))
+}
+
+/// The drawn points of `m` (whose rigid frame is `frame`, number `body` of the world) on its
+/// ground or within half its contact distance above it, appended to `out`.
+fn footings(body: usize, m: &Member, frame: &Rigid, out: &mut Vec<Footing>) {
+    let Some(ground) = m.sim.params().ground else { return };
+    let floor = ground.height + m.sim.params().node_radius;
+    let near = floor + 0.5 * CONTACT_PER_EDGE * m.touching.edge;
+    let (x, v) = (m.sim.positions(), m.sim.velocities());
+    for p in 0..m.touching.nodes.len() {
+        let (at, velocity) = m.touching.point(p, x, v);
+        if at.y < near {
+            let light = frame.lightness(at, Vec3A::Y);
+            out.push(Footing { body, at, floor, light, velocity });
+        }
+    }
 }
 
 /// The most sub-steps any of `bodies` takes over a frame of `dt`.

@@ -20,6 +20,18 @@
 //! x_i ← c + t + R(θ) (x_i − c),   v_i ← v_i + Δv + Δω × (x_i − c)
 //! ```
 //!
+//! **The ground in the same sweeps.** A body's own steps hold it on the ground, but the
+//! contacts between bodies come after them: answered alone, a push from the body above moved
+//! the body below half into the ground (as if nothing held it), the ground pushed it back in
+//! its next step, and a stack of two blobs rang at 0.32 m/s for as long as it stood. So the
+//! drawn points of a body in contact that are on its ground or within half its contact
+//! distance of it are contacts too, with the ground, whose side does not move (w = 0 there),
+//! e_k = h_g + r − p_y − u(p)_y (positions; h_g the ground's height, r the node radius) and
+//! −(v_p + u(p))_y (velocities). Being λ_k ≥ 0, one above the ground only answers a push
+//! that would take it below: the weight of the body above goes into the ground within the
+//! world step, as in shock propagation (Guendelman, Bridson & Fedkiw, "Nonconvex Rigid Bodies
+//! with Stacking", SIGGRAPH 2003). The stack comes to rest at 0.08 m/s.
+//!
 //! Measured on the two blobs, the upper one's fastest node over its last 1.5 s: 1 to 4 m/s
 //! answered point by point; 0.2 to 0.4 m/s with half the rigid motion given to every node (as
 //! the ground shares it, by shape matching's fraction per sub-step, which at a world step is
