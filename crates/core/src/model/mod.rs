@@ -7,6 +7,8 @@ mod buckets;
 pub use buckets::Buckets;
 pub(crate) mod closed;
 mod faces;
+#[cfg(test)]
+pub(crate) mod fixtures;
 mod metadata;
 mod nodes;
 mod params;

@@ -137,16 +137,14 @@ impl TryFrom<SpringModel> for ValidModel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::fixtures::two_nodes;
     use crate::model::{Faces, SelfCollision, Skin, SkinVertex};
     use crate::{Node, NodeId, Spring, SpringKind};
     use glam::Vec3;
 
     #[test]
     fn only_a_model_without_problems_becomes_valid() {
-        let mut m = SpringModel::default();
-        m.nodes.push(Node { position: Vec3::ZERO, mass: 1.0 });
-        m.nodes.push(Node { position: Vec3::X, mass: 1.0 });
-        m.springs.push(Spring::new(NodeId(0), NodeId(1), 1.0, 10.0, SpringKind::Stretch));
+        let mut m = two_nodes();
         let valid = ValidModel::new(m.clone()).expect("two nodes and a spring");
         assert_eq!(valid.nodes.len(), 2, "read through Deref");
         assert_eq!(valid.into_inner(), m, "taken out unchanged");
@@ -157,10 +155,7 @@ mod tests {
 
     #[test]
     fn anchoring_and_placing_keep_a_model_valid_and_refuse_what_would_not_be() {
-        let mut m = SpringModel::default();
-        m.nodes.push(Node { position: Vec3::ZERO, mass: 1.0 });
-        m.nodes.push(Node { position: Vec3::X, mass: 1.0 });
-        m.springs.push(Spring::new(NodeId(0), NodeId(1), 1.0, 10.0, SpringKind::Stretch));
+        let m = two_nodes();
         let mut valid = ValidModel::new(m).expect("valid");
         assert_eq!(valid.anchor(NodeId(1)).ok(), Some(true));
         assert_eq!(valid.anchor(NodeId(1)).ok(), Some(false), "pinned once");
@@ -190,10 +185,7 @@ mod tests {
     fn a_placed_cage_carries_its_skin_where_its_weights_say() {
         // A skin vertex at (0.5, 0, 0), halfway between two nodes: after a quarter turn about
         // y and 5 m up it is at (0, 5, -0.5), where the moved nodes' weights put it.
-        let mut m = SpringModel::default();
-        m.nodes.push(Node { position: Vec3::ZERO, mass: 1.0 });
-        m.nodes.push(Node { position: Vec3::X, mass: 1.0 });
-        m.springs.push(Spring::new(NodeId(0), NodeId(1), 1.0, 10.0, SpringKind::Stretch));
+        let mut m = two_nodes();
         let vertex = SkinVertex {
             position: Vec3::X * 0.5,
             nodes: [NodeId(0), NodeId(1), NodeId(0), NodeId(0)],

@@ -692,17 +692,9 @@ impl SpringModel {
 mod tests {
     use super::*;
     use crate::model::Air;
-    use crate::{Face, Node, Spring, SpringKind};
+    use crate::model::fixtures::two_nodes;
+    use crate::{Face, Spring, SpringKind};
     use glam::{Vec2, Vec3};
-
-    fn two_nodes() -> SpringModel {
-        let mut m = SpringModel::default();
-        for x in [0.0, 1.0] {
-            m.nodes.push(Node { position: Vec3::new(x, 0.0, 0.0), mass: 1.0 });
-        }
-        m.springs.push(Spring::new(NodeId(0), NodeId(1), 1.0, 100.0, SpringKind::Manual));
-        m
-    }
 
     #[test]
     fn valid_model_passes() {

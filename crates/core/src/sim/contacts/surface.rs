@@ -89,10 +89,11 @@ pub(crate) fn reachable(
     colliders.may_touch(p, 0.0).then_some(p)
 }
 
-/// The points that touched in a sub-step, each with its normal and the speed along it that its
-/// answer asks for: the second pass of [`touch`] (scratch kept between sub-steps).
+/// The points that touched in a sub-step, each with its normal, the speed along it that its
+/// answer asks for and its nodes' Σ w² m⁻¹: the second pass of [`touch`] (scratch kept between
+/// sub-steps).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Touched(Vec<(usize, Vec3A, f32)>);
+pub(crate) struct Touched(Vec<(usize, Vec3A, f32, f32)>);
 
 /// Resolves the contacts of the touching points `points` with `colliders` after a sub-step of
 /// `h`, moving the nodes' `x` and `v` (module docs). Returns true when a point touched.
@@ -124,7 +125,7 @@ pub(crate) fn touch(
                 Some(normal) if share > 0.0 => normal,
                 _ => continue,
             };
-            touched.push((i, normal, vt.dot(normal)));
+            touched.push((i, normal, vt.dot(normal), share));
             let dp = (to - p) / share;
             for (&j, &w) in nodes.iter().zip(&weights) {
                 let j = j as usize;
@@ -134,12 +135,9 @@ pub(crate) fn touch(
             }
         }
     }
-    for &(i, n, speed) in touched.iter() {
+    for &(i, n, speed, share) in touched.iter() {
         let (nodes, weights) = (points.nodes[i], points.weights[i]);
-        let corners = nodes.iter().zip(&weights);
-        let (vp, share) = corners.fold((Vec3A::ZERO, 0.0), |(vp, share), (&j, &w)| {
-            (vp + w * v[j as usize], share + w * w * inv_mass[j as usize])
-        });
+        let vp: Vec3A = nodes.iter().zip(&weights).map(|(&j, &w)| w * v[j as usize]).sum();
         let dv = n * ((speed - vp.dot(n)) / share);
         for (&j, &w) in nodes.iter().zip(&weights) {
             v[j as usize] += dv * (w * inv_mass[j as usize]);

@@ -690,16 +690,12 @@ fn answer(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Node, NodeId, Spring, SpringKind, SpringModel};
-    use glam::Vec3;
+    use crate::model::fixtures::two_nodes;
 
     #[test]
     fn world_steps_share_out_whole_sub_steps() {
         // A spring of two nodes at 8 sub-steps per 1/60 s frame.
-        let mut m = SpringModel::default();
-        m.nodes.push(Node { position: Vec3::ZERO, mass: 1.0 });
-        m.nodes.push(Node { position: Vec3::X, mass: 1.0 });
-        m.springs.push(Spring::new(NodeId(0), NodeId(1), 1.0, 10.0, SpringKind::Stretch));
+        let mut m = two_nodes();
         m.params.substeps = 8;
         let model = ValidModel::new(m).expect("valid");
         let mut sim = Simulation::new(&model);
