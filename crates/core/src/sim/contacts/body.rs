@@ -102,14 +102,17 @@ pub(crate) fn applies(c: &Compiled) -> bool {
     c.params.shape_matching.is_some() && c.anchors.nodes.is_empty()
 }
 
-/// The mass, centre of mass and inertia tensor about it of the nodes at `at(i)`.
-struct Body {
-    mass: f32,
-    centre: Vec3A,
-    inverse_inertia: Mat3A,
+/// The mass (kg), centre of mass (m) and inverse inertia tensor about it (1/(kg·m²)) of a
+/// body's nodes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Body {
+    pub mass: f32,
+    pub centre: Vec3A,
+    pub inverse_inertia: Mat3A,
 }
 
 impl Body {
+    /// The body of the nodes at `at(i)`, of masses `mass`.
     fn of(mass: &[f32], at: impl Fn(usize) -> Vec3A) -> Option<Body> {
         let origin = at(0);
         let (mut total, mut first, mut second) = (0.0f64, DVec3::ZERO, DMat3::ZERO);
@@ -157,22 +160,24 @@ impl Body {
 impl Support {
     /// Answers the contacts of the nodes at `x` (in `frame`'s terms) moving at `v`, after a
     /// sub-step of `h`, as those of a rigid body, and moves every node by `share` of that
-    /// answer (module docs). The caller has checked [`applies`].
+    /// answer (module docs). The body is `known`, when the caller has it (its inertia as the
+    /// sub-step began: within a sub-step a body turns by a small fraction of a radian), or
+    /// worked out from the nodes. The caller has checked [`applies`].
     pub fn answer(
         &mut self,
         c: &Compiled,
-        colliders: &Colliders,
-        frame: &Frame,
+        (colliders, frame): (&Colliders, &Frame),
         (x, v): (&mut [Vec3A], &mut [Vec3A]),
-        h: f32,
-        share: f32,
+        (h, share): (f32, f32),
+        known: Option<Body>,
     ) {
         self.touches.clear();
         self.find(c, colliders, frame, (x, v), h);
         if self.touches.is_empty() {
             return;
         }
-        let Some(body) = Body::of(&c.nodes.mass, |i| frame.at(x, i)) else { return };
+        let body = known.or_else(|| Body::of(&c.nodes.mass, |i| frame.at(x, i)));
+        let Some(body) = body else { return };
         self.prepare(&body);
         let (shift, tilt) = self.solve(&body, |t| t.depth);
         let (push, spin) = self.solve(&body, |t| t.speed);

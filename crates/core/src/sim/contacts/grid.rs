@@ -4,8 +4,7 @@
 //! twice the points (so that few cells share one), filled by a counting sort into one flat
 //! array. Looking up a cell visits its bucket and keeps the points whose cell it is, so two
 //! cells that share a bucket never mix. Every pair of points closer than the cell size lies in
-//! the same or in neighbouring cells: the self-collision and the contacts between bodies find
-//! their pairs so.
+//! the same or in neighbouring cells: the self-collision finds its pairs so.
 
 use glam::Vec3A;
 
@@ -87,25 +86,8 @@ pub(crate) const AROUND: [[i32; 3]; 27] = {
 /// own lists hold it, all 27.
 pub(crate) const FORWARD: &[[i32; 3]] = AROUND.as_slice().split_at(13).1;
 
-/// The 8 cells of edge `size` that hold every point within `size / 2` of `x`: its own and, on
-/// each axis, the neighbour on the side of the half of its cell `x` lies in (a point nearer
-/// than half a cell cannot reach past that neighbour, nor into the other). With cells twice a
-/// search distance, 8 cells to look in instead of the 27 around a cell of the distance.
-pub(crate) fn cells_within_half(x: Vec3A, size: f32) -> [[i32; 3]; 8] {
-    let scaled = x / size;
-    let c = scaled.floor();
-    let half = (scaled - c).cmplt(Vec3A::splat(0.5));
-    let side = Vec3A::select(half, Vec3A::NEG_ONE, Vec3A::ONE);
-    let (c, side) =
-        ([c.x as i32, c.y as i32, c.z as i32], [side.x as i32, side.y as i32, side.z as i32]);
-    std::array::from_fn(|k| {
-        let step = |axis: usize| if k >> axis & 1 == 1 { side[axis] } else { 0 };
-        offset(c, [step(0), step(1), step(2)])
-    })
-}
-
 /// The cell of edge `size` holding `x` (coordinates saturate far from the origin).
-pub(crate) fn cell_of(x: Vec3A, size: f32) -> [i32; 3] {
+fn cell_of(x: Vec3A, size: f32) -> [i32; 3] {
     let c = (x / size).floor();
     [c.x as i32, c.y as i32, c.z as i32]
 }
@@ -140,34 +122,5 @@ mod tests {
         }
         assert_eq!(FORWARD[0], [0, 0, 0]);
         assert_eq!(FORWARD.len(), 14);
-    }
-
-    #[test]
-    fn the_eight_cells_hold_every_point_within_half_a_cell_and_no_more_than_needed() {
-        // Points of a lattice 0.013 apart around x; cells of 0.1: every point nearer than
-        // 0.05 lies in one of the 8 cells, and each of the 8 holds a point nearer than 0.05
-        // when x is that close to its cell's corner.
-        let size = 0.1;
-        for x in [Vec3A::new(0.012, 0.26, -0.033), Vec3A::new(-0.51, 0.049, 0.051)] {
-            let cells = cells_within_half(x, size);
-            assert_eq!(cells[0], cell_of(x, size));
-            for i in -6..=6 {
-                for j in -6..=6 {
-                    for k in -6..=6 {
-                        let p = x + Vec3A::new(i as f32, j as f32, k as f32) * 0.0083;
-                        if p.distance(x) < 0.5 * size {
-                            assert!(cells.contains(&cell_of(p, size)), "{p} near {x}");
-                        }
-                    }
-                }
-            }
-        }
-        let corner = Vec3A::new(0.099, 0.001, 0.0999);
-        let cells = cells_within_half(corner, size);
-        let mut unique = cells.to_vec();
-        unique.sort_unstable();
-        unique.dedup();
-        assert_eq!(unique.len(), 8);
-        assert!(cells.contains(&[1, -1, 1]) && cells.contains(&[0, 0, 0]));
     }
 }

@@ -58,7 +58,7 @@
 //! ([`crate::sim::threads`]).
 
 use crate::sim::threads::{NODES_PER_TASK, Threads};
-use glam::{DMat3, DVec3, Vec3A, Vec3Swizzles};
+use glam::{DMat3, DVec3, Mat3A, Vec3A, Vec3Swizzles};
 use rayon::prelude::*;
 
 /// Nodes summed in f32 before their sum joins the f64 total.
@@ -68,6 +68,9 @@ const CHUNK: usize = 64;
 /// sub-step; kept between sub-steps to reuse its buffer.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct FreeBody {
+    /// Σ m (kg) and the centre of mass (m) at the start of the sub-step.
+    mass: f64,
+    centre: Vec3A,
     inverse_inertia: DMat3,
     /// r₀_i: each node's offset from the centre of mass at the start of the sub-step.
     r: Vec<Vec3A>,
@@ -118,6 +121,7 @@ impl FreeBody {
             return false;
         }
         let centre = (weighted / total.x).as_vec3a();
+        (self.mass, self.centre) = (total.x, origin + centre);
         // One pass for the offsets and both second moments: Σ m r·r per axis, Σ m r·r.yzx.
         let moments = self.r.par_chunks_mut(CHUNK).zip(mass.par_chunks(CHUNK)).with_min_len(chunks);
         let moments = moments.map(|(r, m)| {
@@ -145,6 +149,15 @@ impl FreeBody {
         } else {
             false
         }
+    }
+
+    /// The mass (kg), centre of mass (m) and inverse inertia about it (1/(kg·m²)) taken by the
+    /// last [`FreeBody::measure`] that returned true.
+    pub fn rigid(&self) -> (f32, Vec3A, Mat3A) {
+        let i = self.inverse_inertia;
+        let inverse =
+            Mat3A::from_cols(i.x_axis.as_vec3a(), i.y_axis.as_vec3a(), i.z_axis.as_vec3a());
+        (self.mass as f32, self.centre, inverse)
     }
 
     /// Σ m r₀ × (to − from): the angular momentum (times h) that moving the nodes from

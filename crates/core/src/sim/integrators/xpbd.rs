@@ -86,7 +86,7 @@
 use crate::model::SelfCollision;
 use crate::sim::columns::{Columns, gather, split};
 use crate::sim::constraints::rig;
-use crate::sim::contacts::body::{self, Support};
+use crate::sim::contacts::body::{self, Body, Support};
 use crate::sim::contacts::self_collision::{Nodes, SelfContacts};
 use crate::sim::contacts::surface::{Frame, Touched, touch};
 use crate::sim::data::Compiled;
@@ -121,8 +121,11 @@ pub(crate) struct Workspace {
     /// free model, the displacements before the spring pass (the spin correction).
     x: Vec<Vec3A>,
     grad: Vec<Vec3A>,
-    /// The free body the spin correction turns ([`crate::sim::integrators::spin`]).
+    /// The free body the spin correction turns ([`crate::sim::integrators::spin`]), and
+    /// whether it was measured in this sub-step (the body's support then takes its mass and
+    /// inertia instead of working them out again).
     body: FreeBody,
+    measured: bool,
     /// Shape matching's fit, warm-started from sub-step to sub-step.
     shape: ShapeFit,
     /// The long bands' weights ([`crate::sim::forces::bands`]).
@@ -189,6 +192,8 @@ impl Workspace {
             reach,
             support,
             touched,
+            body,
+            measured,
             ..
         } = self;
         if let (Some(_), Some(tethers)) = (c.params.tethers, &c.tethers) {
@@ -237,18 +242,27 @@ impl Workspace {
             };
             return nodes.zip(at_rest).map(node).reduce(|| true, all);
         }
-        let mut finite = true;
-        // Every node's velocity first, then the body's support and the contacts of the skin's
-        // points or of the nodes, then the next prediction.
-        for ((u, u_prev), v) in u.iter().zip(u_prev.iter()).zip(v.iter_mut()) {
-            *v = (*u - *u_prev) * scale;
+        let (mut finite, mut moved) = (true, Vec3A::ZERO);
+        // Every node's velocity (and Σ m Δx, how far the centre of mass moved) first, then the
+        // body's support and the contacts of the skin's points or of the nodes, then the next
+        // prediction.
+        let nodes = u.iter().zip(u_prev.iter()).zip(v.iter_mut().zip(&c.nodes.mass));
+        for ((u, u_prev), (v, &m)) in nodes {
+            let step = *u - *u_prev;
+            *v = step * scale;
+            moved += step * m;
             finite &= (*u + *v).is_finite();
         }
         let frame = Frame { base: Some(base), from: u_prev };
         if whole {
             let shape_matching = c.params.shape_matching.as_ref();
             let share = shape::omega_squared(shape_matching).map_or(0.0, |w2| blend(w2, h));
-            support.answer(c, &colliders, &frame, (u, v), h, share);
+            // The body measured as the sub-step began, its centre where it is now.
+            let known = measured.then(|| {
+                let (mass, centre, inverse_inertia) = body.rigid();
+                Body { mass, centre: centre + moved / mass, inverse_inertia }
+            });
+            support.answer(c, (&colliders, &frame), (u, v), (h, share), known);
         }
         if let Some(points) = &c.touch {
             touch(points, (&colliders, &frame), &c.nodes.inv_mass, (u, v), h, touched);
@@ -436,6 +450,7 @@ fn project(c: &Compiled, ws: &mut Workspace, base: &[Vec3A], spin: Spin, threads
         u_prev: &mut ws.u_prev_columns,
     };
     let weights = (weights, stripes);
+    ws.measured = false;
     match spin {
         Spin::Untouched => project_springs(springs, base, weights, &ws.u_prev, &mut ws.u, threads),
         Spin::Free => {
@@ -447,6 +462,7 @@ fn project(c: &Compiled, ws: &mut Workspace, base: &[Vec3A], spin: Spin, threads
             if turnable {
                 ws.body.restore(&ws.x, mass, &mut ws.u);
             }
+            ws.measured = turnable;
         }
         Spin::AnchoredGas => {
             let turnable = ws.body.measure(&ws.free_mass, (base, &ws.u_prev), threads);

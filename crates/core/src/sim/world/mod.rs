@@ -43,14 +43,15 @@
 //! result does not depend on the threads.
 
 mod rigid;
+mod search;
 
-use crate::sim::contacts::grid::{Grid, cells_within_half};
 use crate::sim::threads::{Pool, Threads};
 use crate::sim::{Simulation, StepReport};
 use crate::{CoreError, ValidModel};
 use glam::Vec3A;
 use rayon::prelude::*;
 use rigid::Rigid;
+use search::{Bounds, Side, chunk_boxes, patch_order};
 
 /// Coulomb friction between bodies: cloth or rubber on cloth or rubber, about 0.5.
 pub const CONTACT_FRICTION: f32 = 0.5;
@@ -107,6 +108,12 @@ impl Touching {
                 t.weights.resize(t.nodes.len(), [1.0, 0.0, 0.0, 0.0]);
             }
         }
+        // In patches of where they are, for the search (search.rs).
+        let x = sim.positions();
+        let start: Vec<Vec3A> = (0..t.nodes.len()).map(|p| t.at(p, x)).collect();
+        let order = patch_order(&start);
+        t.nodes = order.iter().map(|&p| t.nodes[p]).collect();
+        t.weights = order.iter().map(|&p| t.weights[p]).collect();
         let mut at = Vec::new();
         sim.surface_positions(&mut at);
         let edges = faces.iter().flat_map(|f| {
@@ -122,9 +129,11 @@ impl Touching {
     pub fn drawn(&self, sim: &Simulation) -> Drawn {
         let x = sim.positions();
         let at: Vec<Vec3A> = (0..self.nodes.len()).map(|p| self.at(p, x)).collect();
-        let first = at.first().copied().unwrap_or_default();
-        let bounds = at.iter().fold((first, first), |(lo, hi), &p| (lo.min(p), hi.max(p)));
-        Drawn { at, bounds }
+        let mut chunks = Vec::new();
+        chunk_boxes(&at, &mut chunks);
+        let first = chunks.first().copied().unwrap_or_default();
+        let bounds = chunks.iter().fold(first, |(lo, hi), b| (lo.min(b.0), hi.max(b.1)));
+        Drawn { at, chunks, bounds }
     }
 
     /// Where point `p` is, on nodes at `x`.
@@ -223,11 +232,12 @@ pub struct Meeting {
 }
 
 /// A drawn point of a body in contact with another, on or near the ground, in the rigid
-/// answer ([`rigid`]): the body, where the point is, the height it may not go below (the
-/// ground plus the node radius), how far it moves up per unit impulse, and its velocity.
-#[derive(Clone, Copy, Debug)]
+/// answer ([`rigid`]): the body and the point, where it is, the height it may not go below
+/// (the ground plus the node radius), how far it moves up per unit impulse, and its velocity.
+#[derive(Clone, Copy, Debug, Default)]
 struct Footing {
     body: usize,
+    point: usize,
     at: Vec3A,
     floor: f32,
     light: f32,
@@ -324,23 +334,27 @@ impl World {
         let mut report = WorldStepReport { world_steps: k, ..WorldStepReport::default() };
         report.bodies = vec![StepReport::default(); self.bodies.len()];
         for h in spans {
-            for (all, step) in report.bodies.iter_mut().zip(self.step_bodies(h)?) {
+            let (steps, drawn) = self.step_bodies(h)?;
+            for (all, step) in report.bodies.iter_mut().zip(steps) {
                 all.substeps += step.substeps;
                 all.broken.extend(step.broken);
             }
             let mut bodies = members(&mut self.bodies, &self.touching);
-            report.contacts += self.meeting.answer(&mut bodies, &self.threads);
+            report.contacts += self.meeting.answer_drawn(&mut bodies, drawn, &self.threads);
         }
         self.time += f64::from(dt);
         Ok(report)
     }
 
-    /// Steps every body by `h`, in parallel when allowed.
-    fn step_bodies(&mut self, h: f32) -> Result<Vec<StepReport>, CoreError> {
+    /// Steps every body by `h`, in parallel when allowed, and works out where its drawn
+    /// points went in the same task, while its nodes are in that thread's cache.
+    fn step_bodies(&mut self, h: f32) -> Result<(Vec<StepReport>, Vec<Drawn>), CoreError> {
         // One body per task on all threads, every body in one on one thread.
         let per_task = if self.threads == Threads::All { 1 } else { usize::MAX };
-        let steps = self.bodies.par_iter_mut().with_min_len(per_task).map(|b| b.step(h));
-        steps.collect::<Vec<_>>().into_iter().collect()
+        let bodies = self.bodies.par_iter_mut().zip(&self.touching).with_min_len(per_task);
+        let steps = bodies.map(|(b, t)| b.step(h).map(|report| (report, t.drawn(b))));
+        let steps: Result<Vec<_>, _> = steps.collect::<Vec<_>>().into_iter().collect();
+        steps.map(|all| all.into_iter().unzip())
     }
 }
 
@@ -456,8 +470,7 @@ impl Meeting {
     /// Answers the contacts as between rigid bodies, positions then velocities, and moves each
     /// body with shape matching as its answer says ([`rigid`]).
     fn share_rigidly(&mut self, bodies: &mut [Member]) {
-        let mut frames: Vec<Option<Rigid>> = bodies.iter().map(|m| Rigid::of(m.sim)).collect();
-        if self.pairs.is_empty() || frames.iter().all(Option::is_none) {
+        if self.pairs.is_empty() {
             return;
         }
         let mut meets = vec![false; bodies.len()];
@@ -465,16 +478,34 @@ impl Meeting {
             meets[pair.a.0] = true;
             meets[pair.b.0] = true;
         }
+        // Only the bodies in contact move: the others keep no frame.
+        let frame = |(m, &meets): (&Member, &bool)| meets.then(|| Rigid::of(m.sim)).flatten();
+        let mut frames: Vec<Option<Rigid>> = bodies.iter().zip(&meets).map(frame).collect();
+        if frames.iter().all(Option::is_none) {
+            return;
+        }
         self.lambda.clear();
         self.lambda.resize(self.pairs.len(), 0.0);
         for velocities in [false, true] {
             if velocities {
                 self.lambda.iter_mut().for_each(|l| *l = 0.0);
             }
-            self.footings.clear();
-            for (body, (m, frame)) in bodies.iter().zip(&frames).enumerate() {
-                if let (true, Some(f)) = (meets[body], frame) {
-                    footings(body, m, f, &mut self.footings);
+            // The points on the ground are chosen where the answer begins (the drawn points)
+            // and kept for the velocities: the positions' answer moves them by a contact's
+            // depth at most.
+            if velocities {
+                for s in &mut self.footings {
+                    if let Some(f) = &frames[s.body] {
+                        s.refresh(&bodies[s.body], f);
+                    }
+                }
+            } else {
+                self.footings.clear();
+                for (body, (m, frame)) in bodies.iter().zip(&frames).enumerate() {
+                    if let Some(f) = frame {
+                        let near = self.points[body].at.iter().enumerate();
+                        footings(body, (m, near), f, &mut self.footings);
+                    }
                 }
             }
             self.held.clear();
@@ -562,9 +593,12 @@ impl Meeting {
         let points = &self.points;
         let found = pool.map(meeting.len(), |k| {
             let (i, j, distance) = meeting[k];
-            let (mut grid, mut near, mut pairs) = (Grid::default(), Vec::new(), Vec::new());
-            let sides = (&points[i], &points[j]);
-            between((i, j, distance), sides, (&mut grid, &mut near), &mut pairs);
+            let (mut pairs, mut near, mut facing) = (Vec::new(), Vec::new(), Vec::new());
+            let sides = (points[i].side(), points[j].side());
+            let scratch = (&mut near, &mut facing);
+            search::pairs(sides, distance, MAX_CONTACTS_PER_POINT, scratch, |p, q| {
+                pairs.push(Pair { a: (i, p), b: (j, q), distance });
+            });
             pairs
         });
         self.pairs.clear();
@@ -577,19 +611,32 @@ fn drawn(bodies: &[Member], pool: &impl Pool) -> Vec<Drawn> {
     pool.map(bodies.len(), |b| bodies[b].touching.drawn(bodies[b].sim))
 }
 
-/// The drawn points of `m` (whose rigid frame is `frame`, number `body` of the world) on its
-/// ground or within half its contact distance above it, appended to `out`.
-fn footings(body: usize, m: &Member, frame: &Rigid, out: &mut Vec<Footing>) {
+/// The drawn points of `m` (number `body` of the world, whose rigid frame is `frame`), of
+/// those at `drawn` (index, position), on its ground or within half its contact distance
+/// above it, appended to `out`.
+fn footings<'a>(
+    body: usize,
+    (m, drawn): (&Member, impl Iterator<Item = (usize, &'a Vec3A)>),
+    frame: &Rigid,
+    out: &mut Vec<Footing>,
+) {
     let Some(ground) = m.sim.params().ground else { return };
     let floor = ground.height + m.sim.params().node_radius;
     let near = floor + 0.5 * CONTACT_PER_EDGE * m.touching.edge;
-    let (x, v) = (m.sim.positions(), m.sim.velocities());
-    for p in 0..m.touching.nodes.len() {
-        let (at, velocity) = m.touching.point(p, x, v);
-        if at.y < near {
-            let light = frame.lightness(at, Vec3A::Y);
-            out.push(Footing { body, at, floor, light, velocity });
-        }
+    for (point, _) in drawn.filter(|(_, at)| at.y < near) {
+        let mut footing = Footing { body, point, floor, ..Footing::default() };
+        footing.refresh(m, frame);
+        out.push(footing);
+    }
+}
+
+impl Footing {
+    /// Where the point of `m` (whose rigid frame is `frame`) is now, how fast it moves, and
+    /// how far it moves up per unit impulse.
+    fn refresh(&mut self, m: &Member, frame: &Rigid) {
+        (self.at, self.velocity) =
+            m.touching.point(self.point, m.sim.positions(), m.sim.velocities());
+        self.light = frame.lightness(self.at, Vec3A::Y);
     }
 }
 
@@ -603,53 +650,19 @@ fn contact_distance(a: &Touching, b: &Touching) -> f32 {
     CONTACT_PER_EDGE * a.edge.max(b.edge)
 }
 
-/// A body's drawn points where they are, and the box around them ([`Touching::drawn`]).
+/// A body's drawn points where they are, the box of each chunk of them (search.rs) and the
+/// box around them all ([`Touching::drawn`]).
 #[derive(Clone, Debug, Default)]
 pub struct Drawn {
     at: Vec<Vec3A>,
+    chunks: Vec<Bounds>,
     bounds: (Vec3A, Vec3A),
 }
 
-/// The pairs of points of bodies `i` and `j` closer than `distance`, given their points
-/// `(mine, others)`, appended to `out` in the order of `mine`'s points; `grid` and `near` are
-/// scratch.
-fn between(
-    (i, j, distance): (usize, usize, f32),
-    (mine, others): (&Drawn, &Drawn),
-    (grid, near): (&mut Grid, &mut Vec<u32>),
-    out: &mut Vec<Pair>,
-) {
-    let margin = Vec3A::splat(distance);
-    let (lo, hi) = (others.bounds.0 - margin, others.bounds.1 + margin);
-    // Only the second's points near the first's box can touch it: the grid holds those
-    // (where two bodies meet, a small share of their points).
-    let (near_lo, near_hi) = (mine.bounds.0 - margin, mine.bounds.1 + margin);
-    let others = &others.at;
-    let inside = |x: &Vec3A| x.cmpge(near_lo).all() && x.cmple(near_hi).all();
-    near.clear();
-    near.extend((0..others.len() as u32).filter(|&q| inside(&others[q as usize])));
-    if near.is_empty() {
-        return;
-    }
-    let cell = 2.0 * distance;
-    grid.build(near.len(), |q| others[near[q] as usize], cell);
-    for (p, &x) in mine.at.iter().enumerate() {
-        if !(x.cmpge(lo).all() && x.cmple(hi).all()) {
-            continue;
-        }
-        let mut kept = 0;
-        'cells: for c in cells_within_half(x, cell) {
-            for q in grid.points_in(c) {
-                let q = near[q] as usize;
-                if others[q].distance_squared(x) < distance * distance {
-                    out.push(Pair { a: (i, p), b: (j, q), distance });
-                    kept += 1;
-                    if kept >= MAX_CONTACTS_PER_POINT {
-                        break 'cells;
-                    }
-                }
-            }
-        }
+impl Drawn {
+    /// The points as a side of the search (search.rs).
+    fn side(&self) -> Side<'_> {
+        Side { at: &self.at, chunks: &self.chunks, bounds: self.bounds }
     }
 }
 
