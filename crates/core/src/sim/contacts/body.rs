@@ -89,11 +89,12 @@ struct Touch {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Support {
     touches: Vec<Touch>,
-    /// Per contact: a_k = r_k × n_k, I⁻¹ a_k, 1 / w_k and the accumulated impulse λ_k.
+    /// Per contact: a_k = r_k × n_k, I⁻¹ a_k, 1 / w_k and the accumulated impulses λ_k (of the
+    /// depths', and of the speeds' answer).
     arm: Vec<Vec3A>,
     turn: Vec<Vec3A>,
     inverse_w: Vec<f32>,
-    impulse: Vec<f32>,
+    impulse: Vec<[f32; 2]>,
 }
 
 /// True when the model's contacts are answered as a whole body first: shape matching on and
@@ -179,8 +180,7 @@ impl Support {
         let body = known.or_else(|| Body::of(&c.nodes.mass, |i| frame.at(x, i)));
         let Some(body) = body else { return };
         self.prepare(&body);
-        let (shift, tilt) = self.solve(&body, |t| t.depth);
-        let (push, spin) = self.solve(&body, |t| t.speed);
+        let [(shift, tilt), (push, spin)] = self.solve(&body);
         let (shift, tilt, push, spin) = (shift * share, tilt * share, push * share, spin * share);
         for (i, (x, v)) in x.iter_mut().zip(v.iter_mut()).enumerate() {
             let r = frame.at_value(*x, i) - body.centre;
@@ -247,25 +247,31 @@ impl Support {
         }
     }
 
-    /// The translation and turn (module docs) that meet every contact's `goal` (its depth or
-    /// its speed), as a rigid body's, after [`SWEEPS`] sweeps.
-    fn solve(&mut self, body: &Body, goal: impl Fn(&Touch) -> f32) -> (Vec3A, Vec3A) {
+    /// The translations and turns (module docs) that meet every contact's depth, and its
+    /// speed, as a rigid body's, after [`SWEEPS`] sweeps. The two answers are independent and
+    /// are swept together: each contact's update waits on the one before it (Gauss–Seidel),
+    /// so two chains side by side take about the time of one.
+    fn solve(&mut self, body: &Body) -> [(Vec3A, Vec3A); 2] {
         self.impulse.clear();
-        self.impulse.resize(self.touches.len(), 0.0);
-        let (mut shift, mut tilt) = (Vec3A::ZERO, Vec3A::ZERO);
+        self.impulse.resize(self.touches.len(), [0.0; 2]);
+        let mut answers = [(Vec3A::ZERO, Vec3A::ZERO); 2];
         let inverse_mass = 1.0 / body.mass;
         for _ in 0..SWEEPS {
             let contacts = self.touches.iter().zip(&self.arm).zip(&self.turn);
             let weights = self.inverse_w.iter().zip(self.impulse.iter_mut());
             for (((t, &a), &turn), (&inverse_w, lambda)) in contacts.zip(weights) {
-                let left = goal(t) - t.normal.dot(shift) - a.dot(tilt);
-                let step = (left * inverse_w).max(-*lambda);
-                *lambda += step;
-                shift += t.normal * (step * inverse_mass);
-                tilt += turn * step;
+                for ((shift, tilt), (goal, lambda)) in
+                    answers.iter_mut().zip([t.depth, t.speed].into_iter().zip(lambda))
+                {
+                    let left = goal - t.normal.dot(*shift) - a.dot(*tilt);
+                    let step = (left * inverse_w).max(-*lambda);
+                    *lambda += step;
+                    *shift += t.normal * (step * inverse_mass);
+                    *tilt += turn * step;
+                }
             }
         }
-        (shift, tilt)
+        answers
     }
 }
 
@@ -310,7 +316,7 @@ mod tests {
         let x = cube(centre);
         let body = Body::of(&[1.0; 8], |i| x[i]).expect("a body");
         support.prepare(&body);
-        let (push, spin) = support.solve(&body, |t| t.speed);
+        let [_, (push, spin)] = support.solve(&body);
         assert!((push - Vec3A::new(0.0, 0.5, 0.0)).length() < 1e-6, "{push}");
         assert!((spin - Vec3A::new(-0.25, 0.0, 0.25)).length() < 1e-6, "{spin}");
         let corner = push + spin.cross(Vec3A::new(1.0, -1.0, 1.0));
@@ -330,8 +336,7 @@ mod tests {
         assert_eq!(support.touches.len(), 4);
         let body = Body::of(&[1.0; 8], |i| x[i]).expect("a body");
         support.prepare(&body);
-        let (shift, tilt) = support.solve(&body, |t| t.depth);
-        let (push, spin) = support.solve(&body, |t| t.speed);
+        let [(shift, tilt), (push, spin)] = support.solve(&body);
         for t in &support.touches {
             let r = t.point - body.centre;
             let lifted = (shift + tilt.cross(r)).y;
