@@ -35,12 +35,13 @@
 //! as many in all as over the frame: [`Meeting::spans`]),
 //! then the contacts: k is the fewest that keep the relative travel per world step of any two
 //! bodies that may meet in the frame under half their δ ([`MAX_WORLD_STEPS`] at most), so
-//! that no point crosses a contact distance unseen. The bodies step in parallel ([`Threads::All`]), each on one
-//! thread; the contacts are found with a spatial hash ([`crate::sim::contacts::grid`], cells
-//! twice the contact distance, the 8 that can hold a point's neighbours looked in) per pair of
-//! bodies whose boxes meet, the pairs searched on a [`Pool`] (rayon's, or a game engine's),
-//! and solved one after another, [`CONTACT_ITERATIONS`] passes in body and point order, so the
-//! result does not depend on the threads.
+//! that no point crosses a contact distance unseen. The bodies step in parallel
+//! ([`Threads::All`]), each on one thread, which also works out where its drawn points went;
+//! the contacts are found patch against patch (`search.rs`: each body's points in chunks of
+//! neighbouring points, each chunk with its box) per pair of bodies whose boxes meet, the
+//! pairs searched on a [`Pool`] (rayon's, or a game engine's), and solved one after another,
+//! [`CONTACT_ITERATIONS`] passes in body and point order, so the result does not depend on
+//! the threads.
 
 mod rigid;
 mod search;
@@ -50,7 +51,7 @@ use crate::sim::{Simulation, StepReport};
 use crate::{CoreError, ValidModel};
 use glam::Vec3A;
 use rayon::prelude::*;
-use rigid::Rigid;
+use rigid::{Lever, Rigid};
 use search::{Bounds, Side, chunk_boxes, patch_order};
 
 /// Coulomb friction between bodies: cloth or rubber on cloth or rubber, about 0.5.
@@ -233,14 +234,14 @@ pub struct Meeting {
 
 /// A drawn point of a body in contact with another, on or near the ground, in the rigid
 /// answer ([`rigid`]): the body and the point, where it is, the height it may not go below
-/// (the ground plus the node radius), how far it moves up per unit impulse, and its velocity.
+/// (the ground plus the node radius), its lever on the body for pushes up, and its velocity.
 #[derive(Clone, Copy, Debug, Default)]
 struct Footing {
     body: usize,
     point: usize,
     at: Vec3A,
     floor: f32,
-    light: f32,
+    lever: Lever,
     velocity: Vec3A,
 }
 
@@ -549,12 +550,12 @@ impl Meeting {
                 }
                 for (s, held) in self.footings.iter().zip(&mut self.held) {
                     let Some(f) = &mut frames[s.body] else { continue };
-                    let moved = f.moved(s.at).y;
+                    let moved = f.moved_at(&s.lever).y;
                     let still =
                         if velocities { -(s.velocity.y + moved) } else { s.floor - s.at.y - moved };
-                    let impulse = (still / s.light).max(-*held);
+                    let impulse = (still / s.lever.light).max(-*held);
                     *held += impulse;
-                    f.take(s.at, Vec3A::Y, impulse);
+                    f.take_at(&s.lever, Vec3A::Y, impulse);
                 }
             }
             for (body, frame) in bodies.iter_mut().zip(&mut frames) {
@@ -571,11 +572,10 @@ impl Meeting {
     }
 
     /// The pairs of points of different bodies closer than their contact distance: for each
-    /// pair of bodies whose boxes come that close, the second's points near the first's box in
-    /// a grid of cells twice the distance, and the first's points near the second's box
-    /// looking in the 8 cells that can hold their neighbours; body pair by body pair, in point
-    /// order, among the bodies' drawn points `self.points`. The body pairs are searched on
-    /// `pool`, and their pairs kept in that order.
+    /// pair of bodies whose boxes come that close, their patches that come that close, point
+    /// against point (`search.rs`); body pair by body pair, in point order, among the bodies'
+    /// drawn points `self.points`. The body pairs are searched on `pool`, and their pairs
+    /// kept in that order.
     fn find_pairs(&mut self, bodies: &[Member], pool: &impl Pool) {
         let mut meeting = Vec::new();
         for j in 1..bodies.len() {
@@ -636,7 +636,7 @@ impl Footing {
     fn refresh(&mut self, m: &Member, frame: &Rigid) {
         (self.at, self.velocity) =
             m.touching.point(self.point, m.sim.positions(), m.sim.velocities());
-        self.light = frame.lightness(self.at, Vec3A::Y);
+        self.lever = frame.lever(self.at, Vec3A::Y);
     }
 }
 

@@ -46,12 +46,23 @@ use glam::{Mat3A, Quat, Vec3A};
 /// A body's rigid frame for one world step: what a contact's push does to it as a whole.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Rigid {
-    mass: f32,
+    inverse_mass: f32,
     centre: Vec3A,
     inverse_inertia: Mat3A,
     /// The translation and turn accumulated (positions, then velocities).
     t: Vec3A,
     theta: Vec3A,
+}
+
+/// A point's hold on a rigid frame for pushes along one normal n ([`Rigid::lever`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Lever {
+    /// r = p − c: the point from the centre (m).
+    r: Vec3A,
+    /// I⁻¹ (r × n): the turn per unit impulse.
+    turn: Vec3A,
+    /// w = 1/M + (r × n)ᵀ I⁻¹ (r × n): how far the point moves along n per unit impulse.
+    pub light: f32,
 }
 
 impl Rigid {
@@ -78,7 +89,7 @@ impl Rigid {
         let invertible = inertia.determinant() > 1e-9 * scale * scale * scale;
         let usable = mass.is_finite() && mass > 0.0 && invertible;
         usable.then(|| Rigid {
-            mass,
+            inverse_mass: 1.0 / mass,
             centre,
             inverse_inertia: inertia.inverse(),
             t: Vec3A::ZERO,
@@ -86,10 +97,17 @@ impl Rigid {
         })
     }
 
+    /// Point `p`'s lever on the body for pushes along `n`.
+    pub fn lever(&self, p: Vec3A, n: Vec3A) -> Lever {
+        let r = p - self.centre;
+        let a = r.cross(n);
+        let turn = self.inverse_inertia * a;
+        Lever { r, turn, light: self.inverse_mass + a.dot(turn) }
+    }
+
     /// How far point `p` moves along `n` per unit impulse.
     pub fn lightness(&self, p: Vec3A, n: Vec3A) -> f32 {
-        let a = (p - self.centre).cross(n);
-        1.0 / self.mass + a.dot(self.inverse_inertia * a)
+        self.lever(p, n).light
     }
 
     /// The motion accumulated so far at point `p`.
@@ -97,10 +115,21 @@ impl Rigid {
         self.t + self.theta.cross(p - self.centre)
     }
 
+    /// The motion accumulated so far at the point of `lever`.
+    pub fn moved_at(&self, lever: &Lever) -> Vec3A {
+        self.t + self.theta.cross(lever.r)
+    }
+
     /// Takes an impulse `impulse` along `n` at point `p`.
     pub fn take(&mut self, p: Vec3A, n: Vec3A, impulse: f32) {
-        self.t += n * (impulse / self.mass);
-        self.theta += self.inverse_inertia * (p - self.centre).cross(n) * impulse;
+        self.take_at(&self.lever(p, n), n, impulse);
+    }
+
+    /// Takes an impulse `impulse` along `n` at the point of `lever` (a lever along `n`):
+    /// with the lever worked out once, a sweep's update is a few multiply-adds.
+    pub fn take_at(&mut self, lever: &Lever, n: Vec3A, impulse: f32) {
+        self.t += n * (impulse * self.inverse_mass);
+        self.theta += lever.turn * impulse;
     }
 
     /// Moves every node of `x` by the accumulated translation and turn (the turn as a true
