@@ -48,6 +48,43 @@ fn run(model: &SpringModel, threads: Threads) -> Vec<glam::Vec3A> {
 fn a_world_steps_its_bodies_on_all_threads_to_the_same_bits() {
     // Two free cloths, one 0.3 m above the other, falling onto a ground: they touch, and the
     // bodies stepped in parallel end where they end stepped one after another.
+    let run = |threads| {
+        let mut world = two_cloths();
+        world.set_threads(threads);
+        let contacts: usize =
+            (0..40).map(|_| world.step(1.0 / 60.0).expect("finite").contacts).sum();
+        (contacts, positions(&world))
+    };
+    let ((contacts, one), (_, all)) = (run(Threads::One), run(Threads::All));
+    assert!(contacts > 100, "the cloths touch: {contacts} contacts");
+    assert!(one.iter().zip(&all).all(|(p, q)| p.to_array() == q.to_array()));
+}
+
+#[test]
+fn a_world_plans_a_frame_from_where_the_last_one_left_its_bodies() {
+    // A world keeps the motion its bodies' own steps and the last contacts left for the next
+    // frame's plan (how many world steps); lending a body out forgets it, so that the plan is
+    // worked out from the bodies again. Both take the same world steps to the same bits.
+    let run = |forget: bool| {
+        let mut world = two_cloths();
+        world.set_threads(Threads::All);
+        let mut steps = Vec::new();
+        for _ in 0..40 {
+            if forget {
+                world.body_mut(0).expect("a body");
+            }
+            steps.push(world.step(1.0 / 60.0).expect("finite").world_steps);
+        }
+        (steps, positions(&world))
+    };
+    let ((kept, one), (again, all)) = (run(false), run(true));
+    assert!(kept.iter().any(|&k| k > 1), "the cloths fall fast enough to need more: {kept:?}");
+    assert_eq!(kept, again);
+    assert!(one.iter().zip(&all).all(|(p, q)| p.to_array() == q.to_array()));
+}
+
+/// Two free 20 × 20 cloths on a ground, one 0.3 m above the other and aside, in one world.
+fn two_cloths() -> springmesh_core::World {
     let mut lower = grid_cloth(20, 0.05, 0.01, GridSprings { stiffness: 200.0, damping: 0.1 });
     lower.anchors.clear();
     lower.params.ground = Some(Ground { height: -0.1, ..Ground::default() });
@@ -60,19 +97,14 @@ fn a_world_steps_its_bodies_on_all_threads_to_the_same_bits() {
             ..n
         })
         .collect();
-    let run = |threads| {
-        let mut world = springmesh_core::World::new();
-        for m in [&lower, &upper] {
-            world.add(&springmesh_core::ValidModel::new(m.clone()).expect("valid"));
-        }
-        world.set_threads(threads);
-        let contacts: usize =
-            (0..40).map(|_| world.step(1.0 / 60.0).expect("finite").contacts).sum();
-        let positions: Vec<glam::Vec3A> =
-            world.bodies().iter().flat_map(|b| b.positions().to_vec()).collect();
-        (contacts, positions)
-    };
-    let ((contacts, one), (_, all)) = (run(Threads::One), run(Threads::All));
-    assert!(contacts > 100, "the cloths touch: {contacts} contacts");
-    assert!(one.iter().zip(&all).all(|(p, q)| p.to_array() == q.to_array()));
+    let mut world = springmesh_core::World::new();
+    for m in [lower, upper] {
+        world.add(&springmesh_core::ValidModel::new(m).expect("valid"));
+    }
+    world
+}
+
+/// Every body's positions of `world`, body after body.
+fn positions(world: &springmesh_core::World) -> Vec<glam::Vec3A> {
+    world.bodies().iter().flat_map(|b| b.positions().to_vec()).collect()
 }

@@ -69,7 +69,9 @@ use crate::sim::data::Compiled;
 use glam::{DMat3, DVec3, Mat3A, Vec3A};
 
 /// Sweeps of the projected Gauss–Seidel over a body's contacts: a body resting flat on many
-/// points is held within a few tenths of a per cent of its depth (test).
+/// points is held within a few tenths of a per cent of its depth (test). Measured on a blob
+/// lying on its side (30 contacts), the depths' answer still changes by about the same
+/// amount in its last sweep as in its fourth, so the sweeps do not stop early.
 const SWEEPS: usize = 8;
 
 /// Nodes summed in f32 before their sum joins the f64 total.

@@ -107,13 +107,17 @@ impl FreeBody {
             (Some(&b), Some(&u)) => b + u,
             _ => return false,
         };
-        let nodes = threads.min_len(NODES_PER_TASK);
-        let offsets = base.par_iter().zip(u_old).with_min_len(nodes);
-        offsets.map(|(&b, &u)| b + u - origin).collect_into_vec(&mut self.r);
+        // One pass for the offsets from the origin and the first moment.
+        self.r.resize(n, Vec3A::ZERO);
         let chunks = threads.min_len(NODES_PER_TASK / CHUNK);
-        let weighted = self.r.par_chunks(CHUNK).zip(mass.par_chunks(CHUNK)).with_min_len(chunks);
-        let weighted = weighted.map(|(r, m)| {
-            let weighted = r.iter().zip(m).map(|(&r, &m)| r * m).sum::<Vec3A>();
+        let at = base.par_chunks(CHUNK).zip(u_old.par_chunks(CHUNK));
+        let parts = self.r.par_chunks_mut(CHUNK).zip(at).zip(mass.par_chunks(CHUNK));
+        let weighted = parts.with_min_len(chunks).map(|((r, (base, u)), m)| {
+            let mut weighted = Vec3A::ZERO;
+            for (((r, &b), &u), &m) in r.iter_mut().zip(base).zip(u).zip(m) {
+                *r = b + u - origin;
+                weighted += *r * m;
+            }
             [weighted.as_dvec3(), DVec3::new(f64::from(m.iter().sum::<f32>()), 0.0, 0.0)]
         });
         let [weighted, total] = in_order(weighted, &mut self.sums);

@@ -137,6 +137,32 @@ impl Touching {
         Drawn { at, chunks, bounds }
     }
 
+    /// Where the drawn points of `sim` are and how fast the fastest of them goes.
+    fn motion(&self, sim: &Simulation) -> Motion {
+        let (x, v) = (sim.positions(), sim.velocities());
+        let (mut lo, mut hi) = (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY));
+        let mut fastest = 0.0f32;
+        for p in 0..self.nodes.len() {
+            let (at, speed) = self.point(p, x, v);
+            (lo, hi) = (lo.min(at), hi.max(at));
+            fastest = fastest.max(speed.length());
+        }
+        Motion { bounds: (lo, hi), fastest }
+    }
+
+    /// [`Touching::motion`] of `sim`, its drawn points `drawn` (where they are now) known.
+    fn motion_of(&self, sim: &Simulation, drawn: &Drawn) -> Motion {
+        let (x, v) = (sim.positions(), sim.velocities());
+        let speed = |p: usize| self.point(p, x, v).1.length();
+        let fastest = (0..self.nodes.len()).map(speed).fold(0.0, f32::max);
+        let (lo, hi) = if drawn.at.is_empty() {
+            (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY))
+        } else {
+            drawn.bounds
+        };
+        Motion { bounds: (lo, hi), fastest }
+    }
+
     /// Where point `p` is, on nodes at `x`.
     #[inline]
     fn at(&self, p: usize, x: &[Vec3A]) -> Vec3A {
@@ -199,6 +225,17 @@ pub struct World {
     time: f64,
     threads: Threads,
     meeting: Meeting,
+    /// Each body's motion as the last step left it, for the next step's plan (worked out in
+    /// the bodies' own tasks); empty when not known (none yet, or a body lent out since).
+    motion: Vec<Motion>,
+}
+
+/// The box around a body's drawn points and the speed of the fastest of them (m/s): what the
+/// plan of a frame's world steps looks at ([`Meeting::world_steps`]).
+#[derive(Clone, Copy, Debug)]
+struct Motion {
+    bounds: Bounds,
+    fastest: f32,
 }
 
 /// A body of a world as its keeper holds it: the simulation and the points it touches with.
@@ -210,6 +247,10 @@ pub struct Member<'a> {
     /// Its drawn points ([`Touching::of`] the same simulation).
     pub touching: &'a Touching,
 }
+
+/// What a world step of the bodies gives: each body's report, drawn points and (in a frame's
+/// last world step) motion.
+type Stepped = (Vec<StepReport>, (Vec<Drawn>, Vec<Option<Motion>>));
 
 /// The bodies `bodies` with their points `touching`, lent as members.
 fn members<'a>(bodies: &'a mut [Simulation], touching: &'a [Touching]) -> Vec<Member<'a>> {
@@ -302,6 +343,7 @@ impl World {
 
     /// Body `i`, to read or to change (its anchors, colliders, parameters).
     pub fn body_mut(&mut self, i: usize) -> Option<&mut Simulation> {
+        self.motion.clear();
         self.bodies.get_mut(i)
     }
 
@@ -330,32 +372,61 @@ impl World {
             return Err(CoreError::BadTimeStep { dt });
         }
         let bodies = members(&mut self.bodies, &self.touching);
-        let k = self.meeting.world_steps(&bodies, dt, &self.threads);
+        let motion = std::mem::take(&mut self.motion);
+        let k = if motion.len() == bodies.len() {
+            self.meeting.steps_for(&bodies, &motion, dt)
+        } else {
+            self.meeting.world_steps(&bodies, dt, &self.threads)
+        };
         let spans = self.meeting.spans(&bodies, dt, k);
         let mut report = WorldStepReport { world_steps: k, ..WorldStepReport::default() };
         report.bodies = vec![StepReport::default(); self.bodies.len()];
-        for h in spans {
-            let (steps, drawn) = self.step_bodies(h)?;
+        let mut motion = Vec::new();
+        for (j, &h) in spans.iter().enumerate() {
+            let last = j + 1 == spans.len();
+            let (steps, (drawn, moving)) = self.step_bodies(h, last)?;
             for (all, step) in report.bodies.iter_mut().zip(steps) {
                 all.substeps += step.substeps;
                 all.broken.extend(step.broken);
             }
             let mut bodies = members(&mut self.bodies, &self.touching);
             report.contacts += self.meeting.answer_drawn(&mut bodies, drawn, &self.threads);
+            motion = moving.into_iter().flatten().collect();
         }
+        // The bodies the last contacts moved, looked at again where they went.
+        let met = self.meeting.met(self.bodies.len());
+        let again = met.iter().enumerate().filter(|&(_, &met)| met).map(|(b, _)| b);
+        let again: Vec<usize> = again.collect();
+        let (bodies, touching) = (&self.bodies, &self.touching);
+        let moved = self.threads.map(again.len(), |k| touching[again[k]].motion(&bodies[again[k]]));
+        for (&b, m) in again.iter().zip(moved) {
+            if let Some(slot) = motion.get_mut(b) {
+                *slot = m;
+            }
+        }
+        self.motion = motion;
         self.time += f64::from(dt);
         Ok(report)
     }
 
     /// Steps every body by `h`, in parallel when allowed, and works out where its drawn
-    /// points went in the same task, while its nodes are in that thread's cache.
-    fn step_bodies(&mut self, h: f32) -> Result<(Vec<StepReport>, Vec<Drawn>), CoreError> {
+    /// points went in the same task, while its nodes are in that thread's cache; in the
+    /// `last` world step of a frame, also its motion for the next frame's plan.
+    fn step_bodies(&mut self, h: f32, last: bool) -> Result<Stepped, CoreError> {
         // One body per task on all threads, every body in one on one thread.
         let per_task = if self.threads == Threads::All { 1 } else { usize::MAX };
         let bodies = self.bodies.par_iter_mut().zip(&self.touching).with_min_len(per_task);
-        let steps = bodies.map(|(b, t)| b.step(h).map(|report| (report, t.drawn(b))));
+        let steps = bodies.map(|(b, t)| {
+            let report = b.step(h)?;
+            let drawn = t.drawn(b);
+            let motion = last.then(|| t.motion_of(b, &drawn));
+            Ok((report, (drawn, motion)))
+        });
         let steps: Result<Vec<_>, _> = steps.collect::<Vec<_>>().into_iter().collect();
-        steps.map(|all| all.into_iter().unzip())
+        steps.map(|all| {
+            let (reports, rest): (Vec<_>, Vec<_>) = all.into_iter().unzip();
+            (reports, rest.into_iter().unzip())
+        })
     }
 }
 
@@ -388,25 +459,24 @@ impl Meeting {
         if bodies.len() < 2 {
             return 1;
         }
-        let motion: Vec<(Vec3A, Vec3A, f32)> = pool.map(bodies.len(), |i| {
-            let (b, t) = (&*bodies[i].sim, bodies[i].touching);
-            let (x, v) = (b.positions(), b.velocities());
-            let (mut lo, mut hi) = (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY));
-            let mut fastest = 0.0f32;
-            for p in 0..t.nodes.len() {
-                let (at, speed) = t.point(p, x, v);
-                (lo, hi) = (lo.min(at), hi.max(at));
-                fastest = fastest.max(speed.length());
-            }
-            (lo, hi, fastest + b.params().gravity.length() * dt)
-        });
+        let motion = pool.map(bodies.len(), |i| bodies[i].touching.motion(bodies[i].sim));
+        self.steps_for(bodies, &motion, dt)
+    }
+
+    /// [`Meeting::world_steps`] of `bodies` whose motions are `motion`.
+    fn steps_for(&self, bodies: &[Member], motion: &[Motion], dt: f32) -> u32 {
+        if bodies.len() < 2 {
+            return 1;
+        }
+        // Each body's fastest point, plus what gravity adds over the frame.
+        let speed = |i: usize| motion[i].fastest + bodies[i].sim.params().gravity.length() * dt;
         // The most any pair travels in the frame, in halves of its contact distance.
         let mut r = 1.0f32;
         for j in 1..bodies.len() {
             for i in 0..j {
                 let distance = contact_distance(bodies[i].touching, bodies[j].touching);
-                let ((lo_i, hi_i, s_i), (lo_j, hi_j, s_j)) = (motion[i], motion[j]);
-                let travel = (s_i + s_j) * dt;
+                let ((lo_i, hi_i), (lo_j, hi_j)) = (motion[i].bounds, motion[j].bounds);
+                let travel = (speed(i) + speed(j)) * dt;
                 let margin = Vec3A::splat(distance + travel);
                 let meet = lo_i.cmple(hi_j + margin).all() && (lo_j - margin).cmple(hi_i).all();
                 if distance > 0.0 && meet {
@@ -468,17 +538,26 @@ impl Meeting {
         self.pairs.len()
     }
 
+    /// Which of `n` bodies the last answer's contacts met (and so may have moved).
+    fn met(&self, n: usize) -> Vec<bool> {
+        let mut met = vec![false; n];
+        for pair in &self.pairs {
+            for b in [pair.a.0, pair.b.0] {
+                if let Some(m) = met.get_mut(b) {
+                    *m = true;
+                }
+            }
+        }
+        met
+    }
+
     /// Answers the contacts as between rigid bodies, positions then velocities, and moves each
     /// body with shape matching as its answer says ([`rigid`]).
     fn share_rigidly(&mut self, bodies: &mut [Member]) {
         if self.pairs.is_empty() {
             return;
         }
-        let mut meets = vec![false; bodies.len()];
-        for pair in &self.pairs {
-            meets[pair.a.0] = true;
-            meets[pair.b.0] = true;
-        }
+        let meets = self.met(bodies.len());
         // Only the bodies in contact move: the others keep no frame.
         let frame = |(m, &meets): (&Member, &bool)| meets.then(|| Rigid::of(m.sim)).flatten();
         let mut frames: Vec<Option<Rigid>> = bodies.iter().zip(&meets).map(frame).collect();
