@@ -56,7 +56,10 @@
 //! - p_k, n_k, d_k: a contact's point (m), unit normal and depth (m) or speed (m/s);
 //!   λ_k: its accumulated impulse per step size (kg·m or kg·m/s); x_i: a node's position.
 //! - M, c, I: Σ m_i, Σ m_i x_i / M and Σ m_i (|r_i|² 𝟙 − r_i r_iᵀ) with r_i = x_i − c, of the
-//!   nodes where they are (kg, m, kg·m²); h: the sub-step (s).
+//!   nodes where they are (kg, m, kg·m²); I as the sub-step began when the spin correction
+//!   measured it then ([`crate::sim::integrators::spin`]: within a sub-step a body turns by a
+//!   small fraction of a radian), its centre moved since by Σ m_i Δx_i / M; h: the sub-step
+//!   (s).
 //!
 //! Only a body with shape matching and no anchors is answered as a whole: an anchored body
 //! hangs from its anchors, and a body without shape matching may be as soft as a cloth. The
