@@ -51,7 +51,7 @@ use crate::sim::{Simulation, StepReport};
 use crate::{CoreError, ValidModel};
 use glam::Vec3A;
 use rayon::prelude::*;
-use rigid::{Lever, Rigid};
+use rigid::{Lever, Rigid, Sideways};
 use search::{Bounds, Side, chunk_boxes, patch_order};
 
 /// Coulomb friction between bodies: cloth or rubber on cloth or rubber, about 0.5.
@@ -270,6 +270,8 @@ pub struct Meeting {
     lambda: Vec<f32>,
     touches: Vec<Touch>,
     held: Vec<f32>,
+    /// Each point on the ground's accumulated friction impulse in the rigid answer.
+    slid: Vec<f32>,
     footings: Vec<Footing>,
 }
 
@@ -282,7 +284,9 @@ struct Footing {
     point: usize,
     at: Vec3A,
     floor: f32,
+    friction: f32,
     lever: Lever,
+    sideways: Sideways,
     velocity: Vec3A,
 }
 
@@ -590,6 +594,8 @@ impl Meeting {
             }
             self.held.clear();
             self.held.resize(self.footings.len(), 0.0);
+            self.slid.clear();
+            self.slid.resize(self.footings.len(), 0.0);
             // Each pair's points, normal and lightness: the nodes do not move during the
             // sweeps (the motion accumulates in the frames), so once per phase.
             self.touches.clear();
@@ -627,7 +633,8 @@ impl Meeting {
                         f.take(xb, t.n, -impulse);
                     }
                 }
-                for (s, held) in self.footings.iter().zip(&mut self.held) {
+                let ground = self.footings.iter().zip(self.held.iter_mut().zip(&mut self.slid));
+                for (s, (held, slid)) in ground {
                     let Some(f) = &mut frames[s.body] else { continue };
                     let moved = f.moved_at(&s.lever).y;
                     let still =
@@ -635,6 +642,19 @@ impl Meeting {
                     let impulse = (still / s.lever.light).max(-*held);
                     *held += impulse;
                     f.take_at(&s.lever, Vec3A::Y, impulse);
+                    // Friction: the point's sliding along the ground (what the answer moved
+                    // it by; in the velocities' phase, its velocity too), stopped by at most
+                    // μ times its push up (Coulomb).
+                    let moved = f.moved_sideways(&s.sideways);
+                    let sliding = if velocities { s.velocity + moved } else { moved };
+                    let sliding = sliding * Vec3A::new(1.0, 0.0, 1.0);
+                    let (slide, room) = (sliding.length(), s.friction * *held - *slid);
+                    if slide > 0.0 && room > 0.0 {
+                        let along = sliding / -slide;
+                        let impulse = (slide / s.sideways.lightness(along)).min(room);
+                        *slid += impulse;
+                        f.take_sideways(&s.sideways, along * impulse);
+                    }
                 }
             }
             for (body, frame) in bodies.iter_mut().zip(&mut frames) {
@@ -702,8 +722,9 @@ fn footings<'a>(
     let Some(ground) = m.sim.params().ground else { return };
     let floor = ground.height + m.sim.params().node_radius;
     let near = floor + 0.5 * CONTACT_PER_EDGE * m.touching.edge;
+    let friction = ground.surface.friction.max(0.0);
     for (point, _) in drawn.filter(|(_, at)| at.y < near) {
-        let mut footing = Footing { body, point, floor, ..Footing::default() };
+        let mut footing = Footing { body, point, floor, friction, ..Footing::default() };
         footing.refresh(m, frame);
         out.push(footing);
     }
@@ -716,6 +737,7 @@ impl Footing {
         (self.at, self.velocity) =
             m.touching.point(self.point, m.sim.positions(), m.sim.velocities());
         self.lever = frame.lever(self.at, Vec3A::Y);
+        self.sideways = frame.sideways(self.at);
     }
 }
 
