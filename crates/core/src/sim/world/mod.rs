@@ -645,11 +645,15 @@ impl Meeting {
                     // Friction: the point's sliding along the ground (what the answer moved
                     // it by; in the velocities' phase, its velocity too), stopped by at most
                     // μ times its push up (Coulomb).
+                    let room = s.friction * *held - *slid;
+                    if room <= 0.0 {
+                        continue;
+                    }
                     let moved = f.moved_sideways(&s.sideways);
                     let sliding = if velocities { s.velocity + moved } else { moved };
                     let sliding = sliding * Vec3A::new(1.0, 0.0, 1.0);
-                    let (slide, room) = (sliding.length(), s.friction * *held - *slid);
-                    if slide > 0.0 && room > 0.0 {
+                    let slide = sliding.length();
+                    if slide > 0.0 {
                         let along = sliding / -slide;
                         let impulse = (slide / s.sideways.lightness(along)).min(room);
                         *slid += impulse;
