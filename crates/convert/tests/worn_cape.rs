@@ -152,11 +152,8 @@ fn play(model: &SpringModel, s: f32) -> Worst {
 fn the_cape_follows_the_walking_figure_around_its_body() {
     let worn = play(&cape(true, 1.0), 1.0);
     println!("with its body: {worn:?}");
-    assert!(worn.kinematic < 1e-3, "painted 0: on the skin ({} m off)", worn.kinematic);
-    assert!(worn.over_max < 0.01, "within the max distance + 1 cm ({} m over)", worn.over_max);
-    assert!(worn.depth < 0.01, "no node 1 cm inside the body ({} m)", worn.depth);
+    worn_at(&worn, 1.0);
     assert!(worn.stretch < 0.10, "stretch ≤ 10% ({:.1}%)", worn.stretch * 100.0);
-    assert_eq!(worn.crossings, 0, "never through itself");
     assert!(worn.hem_after_stop > 0.05, "the hem swings off the skin ({} m)", worn.hem_after_stop);
     let bare = play(&cape(false, 1.0), 1.0);
     println!("without its body: {bare:?}");
@@ -170,8 +167,18 @@ fn a_cape_converted_at_twice_its_size_is_worn_by_the_figure_at_twice_its_size() 
     // Blender's own deformation, and the cape off the doubled body.
     let worn = play(&cape(true, 2.0), 2.0);
     println!("at twice the size: {worn:?}");
-    assert!(worn.kinematic < 2e-3, "painted 0: on the skin ({} m off)", worn.kinematic);
-    assert!(worn.over_max < 0.02, "within the max distance + 2 cm ({} m over)", worn.over_max);
-    assert!(worn.depth < 0.02, "no node 2 cm inside the body ({} m)", worn.depth);
+    worn_at(&worn, 2.0);
+}
+
+/// The cape `worn` played at `s` times its size stayed worn: its painted-0 nodes within 1 mm
+/// × s of the skin, every node within its max distance + 1 cm × s and never 1 cm × s inside
+/// the body, and the cape never through itself.
+fn worn_at(worn: &Worst, s: f32) {
+    let kinematic = worn.kinematic;
+    assert!(kinematic < 1e-3 * s, "painted 0: on the skin ({kinematic} m off, at {s}×)");
+    let over = worn.over_max;
+    assert!(over < 0.01 * s, "within the max distance + {} cm ({over} m over)", s);
+    let depth = worn.depth;
+    assert!(depth < 0.01 * s, "no node {} cm inside the body ({depth} m)", s);
     assert_eq!(worn.crossings, 0, "never through itself");
 }

@@ -139,15 +139,7 @@ impl Touching {
 
     /// Where the drawn points of `sim` are and how fast the fastest of them goes.
     fn motion(&self, sim: &Simulation) -> Motion {
-        let (x, v) = (sim.positions(), sim.velocities());
-        let (mut lo, mut hi) = (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY));
-        let mut fastest = 0.0f32;
-        for p in 0..self.nodes.len() {
-            let (at, speed) = self.point(p, x, v);
-            (lo, hi) = (lo.min(at), hi.max(at));
-            fastest = fastest.max(speed.length());
-        }
-        Motion { bounds: (lo, hi), fastest }
+        self.motion_of(sim, &self.drawn(sim))
     }
 
     /// [`Touching::motion`] of `sim`, its drawn points `drawn` (where they are now) known.
