@@ -67,7 +67,7 @@
 //! [`SWEEPS`] sweeps over the contacts; what they leave goes to the single nodes.
 
 use crate::sim::contacts::collision::Colliders;
-use crate::sim::contacts::surface::{Frame, reachable};
+use crate::sim::contacts::surface::{Frame, Near, reachable};
 use crate::sim::data::Compiled;
 use glam::{DMat3, DVec3, Mat3A, Vec3A};
 
@@ -168,17 +168,19 @@ impl Support {
     /// sub-step of `h`, as those of a rigid body, and moves every node by `share` of that
     /// answer (module docs). The body is `known`, when the caller has it (its inertia as the
     /// sub-step began: within a sub-step a body turns by a small fraction of a radian), or
-    /// worked out from the nodes. The caller has checked [`applies`].
+    /// worked out from the nodes. The owners of a skin's points near a collider are kept in
+    /// `near`, for the skin's contacts that follow ([`super::surface`]). The caller has checked
+    /// [`applies`].
     pub fn answer(
         &mut self,
         c: &Compiled,
         (colliders, frame): (&Colliders, &Frame),
         (x, v): (&mut [Vec3A], &mut [Vec3A]),
         (h, share): (f32, f32),
-        known: Option<Body>,
+        (known, near): (Option<Body>, &mut Near),
     ) {
         self.touches.clear();
-        self.find(c, colliders, frame, (x, v), h);
+        self.find(c, (colliders, frame), (x, v), h, near);
         if self.touches.is_empty() {
             return;
         }
@@ -187,11 +189,14 @@ impl Support {
         self.prepare(&body);
         let [(shift, tilt), (push, spin)] = self.solve(&body);
         let (shift, tilt, push, spin) = (shift * share, tilt * share, push * share, spin * share);
+        let mut furthest = Vec3A::ZERO;
         for (i, (x, v)) in x.iter_mut().zip(v.iter_mut()).enumerate() {
             let r = frame.at_value(*x, i) - body.centre;
+            furthest = furthest.max(r.abs());
             *x += shift + tilt.cross(r);
             *v += push + spin.cross(r);
         }
+        near.moved(shift.length() + tilt.length() * furthest.length());
     }
 
     /// Each contact's a_k, I⁻¹ a_k and 1 / w_k in `body` (module docs).
@@ -213,10 +218,10 @@ impl Support {
     fn find(
         &mut self,
         c: &Compiled,
-        colliders: &Colliders,
-        frame: &Frame,
+        (colliders, frame): (&Colliders, &Frame),
         (x, v): (&[Vec3A], &[Vec3A]),
         h: f32,
+        near: &mut Near,
     ) {
         let mut consider = |from: Vec3A, p: Vec3A, vp: Vec3A| {
             let (mut to, mut vt) = (p, vp);
@@ -235,10 +240,7 @@ impl Support {
             }
             return;
         };
-        for (k, (&owner, &reach)) in points.owners.iter().zip(&points.reach).enumerate() {
-            if !colliders.may_touch(frame.at(x, owner as usize), reach) {
-                continue;
-            }
+        near.find(points, (colliders, frame), x, |k| {
             for i in points.of(k) {
                 let Some(p) = reachable(points, i, colliders, frame, x) else { continue };
                 let (mut from, mut vp) = (Vec3A::ZERO, Vec3A::ZERO);
@@ -249,7 +251,7 @@ impl Support {
                 }
                 consider(from, p, vp);
             }
-        }
+        });
     }
 
     /// The translations and turns (module docs) that meet every contact's depth, and its

@@ -38,7 +38,12 @@
 //!   velocities and masses (kg); w_j its weights (Σ w_j = 1).
 //!
 //! Points are visited owner by owner, and an owner's points are only looked at when its node
-//! is within the owner's reach of a collider ([`Colliders::may_touch`]).
+//! is within the owner's reach of a collider ([`Colliders::may_touch`]). A body answered as a
+//! whole first ([`super::body`]) looks for its contacts over the same owners just before: it
+//! keeps the owners within their reach and [`NEAR_SLACK`] of a collider ([`Near`]), and when
+//! its answer moved no node further than half that slack, the skin's contacts look only at
+//! those, in the same order; they are the same points, found without a second pass over every
+//! owner (which cost a tenth of a resting blob's frame).
 
 use crate::sim::contacts::collision::Colliders;
 use crate::sim::data::TouchPoints;
@@ -89,11 +94,62 @@ pub(crate) fn reachable(
     colliders.may_touch(p, 0.0).then_some(p)
 }
 
-/// The points that touched in a sub-step, each with its normal, the speed along it that its
-/// answer asks for and its nodes' Σ w² m⁻¹: the second pass of [`touch`] (scratch kept between
-/// sub-steps).
+/// How much further than its reach an owner may be from a collider and still be kept by
+/// [`Near::find`] (m): a resting body's support moves it by about g h², 0.04 mm a sub-step at
+/// 8 sub-steps of a 60 Hz frame, a landing one by a few millimetres.
+pub(crate) const NEAR_SLACK: f32 = 0.01;
+
+/// The owners near a collider, found by the support of a body answered as a whole for the
+/// skin's contacts of the same sub-step (module docs).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Touched(Vec<(usize, Vec3A, f32, f32)>);
+pub(crate) struct Near {
+    /// The owners (indices into [`TouchPoints::owners`]) within their reach and
+    /// [`NEAR_SLACK`] of a collider, in order.
+    owners: Vec<u32>,
+    /// How far a node may still move (m) before an owner not found may come within its reach
+    /// of a collider: half of [`NEAR_SLACK`] when found, less what has moved the nodes since;
+    /// not positive when not known. [`touch`] takes it.
+    budget: f32,
+}
+
+impl Near {
+    /// Visits the owners of `points` on nodes at `x` within their reach of `colliders`, in
+    /// order, with `visit(k)`, and keeps those within their reach and [`NEAR_SLACK`].
+    #[inline(always)]
+    pub fn find(
+        &mut self,
+        points: &TouchPoints,
+        (colliders, frame): (&Colliders, &Frame),
+        x: &[Vec3A],
+        mut visit: impl FnMut(usize),
+    ) {
+        self.owners.clear();
+        for (k, (&owner, &reach)) in points.owners.iter().zip(&points.reach).enumerate() {
+            let at = frame.at(x, owner as usize);
+            if colliders.may_touch(at, reach + NEAR_SLACK) {
+                self.owners.push(k as u32);
+                if colliders.may_touch(at, reach) {
+                    visit(k);
+                }
+            }
+        }
+        self.budget = 0.5 * NEAR_SLACK;
+    }
+
+    /// The nodes have moved by up to `by` (m) since the owners were found.
+    pub fn moved(&mut self, by: f32) {
+        self.budget -= by;
+    }
+}
+
+/// The skin's contacts' scratch, kept between sub-steps: the points that touched in a
+/// sub-step, each with its normal, the speed along it that its answer asks for and its nodes'
+/// Σ w² m⁻¹ (the second pass of [`touch`]), and the owners near a collider.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Touched {
+    points: Vec<(usize, Vec3A, f32, f32)>,
+    pub near: Near,
+}
 
 /// Resolves the contacts of the touching points `points` with `colliders` after a sub-step of
 /// `h`, moving the nodes' `x` and `v` (module docs). Returns true when a point touched.
@@ -103,11 +159,26 @@ pub(crate) fn touch(
     inv_mass: &[f32],
     (x, v): (&mut [Vec3A], &mut [Vec3A]),
     h: f32,
-    Touched(touched): &mut Touched,
+    Touched { points: touched, near }: &mut Touched,
 ) -> bool {
     touched.clear();
-    for (k, (&owner, &reach)) in points.owners.iter().zip(&points.reach).enumerate() {
-        if !colliders.may_touch(frame.at(x, owner as usize), reach) {
+    // The owners the body's support found while no node has moved past its budget (each
+    // contact here moves nodes too), then every one from there on.
+    let mut budget = std::mem::take(&mut near.budget);
+    let (mut listed, mut next) = (near.owners.iter(), 0);
+    loop {
+        let k = if budget > 0.0 {
+            match listed.next() {
+                Some(&k) => k as usize,
+                None => break,
+            }
+        } else if next < points.owners.len() {
+            next
+        } else {
+            break;
+        };
+        next = k + 1;
+        if !colliders.may_touch(frame.at(x, points.owners[k] as usize), points.reach[k]) {
             continue;
         }
         for i in points.of(k) {
@@ -127,12 +198,15 @@ pub(crate) fn touch(
             };
             touched.push((i, normal, vt.dot(normal), share));
             let dp = (to - p) / share;
+            let mut furthest = 0.0f32;
             for (&j, &w) in nodes.iter().zip(&weights) {
                 let j = j as usize;
                 let g = w * inv_mass[j];
                 x[j] += dp * g;
                 v[j] += dp * (g / h);
+                furthest = furthest.max(g.abs());
             }
+            budget -= dp.length() * furthest;
         }
     }
     for &(i, n, speed, share) in touched.iter() {

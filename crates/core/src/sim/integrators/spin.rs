@@ -26,8 +26,10 @@
 //! I = Σ m_i (|r₀_i|² 𝟙 − r₀_i r₀_iᵀ),   θ = −h I⁻¹ ΔL,   x_i ← x_i + θ × r₀_i
 //! ```
 //!
-//! which moves no centre of mass (Σ m θ × r₀ = 0) and costs a copy and four light passes over the
-//! nodes (the leak is taken of the displacements the pass made, not as a difference of moments).
+//! which moves no centre of mass (Σ m θ × r₀ = 0) and costs three light passes over the nodes:
+//! one for c and I (which also keeps the displacements the spring pass starts from), one for the
+//! leak (taken of the displacements the pass made, not as a difference of moments) and one to
+//! turn the nodes back.
 //!
 //! An anchored model cannot be treated so: its anchors rightly change its angular momentum, so
 //! the measured change is not all leak, and turning the whole model to undo it (tried: about
@@ -51,11 +53,13 @@
 
 //!
 //! The sums run in f32 over chunks of [`CHUNK`] nodes, each chunk's sum added in f64 (as the gas
-//! sums of [`crate::sim::forces::pressure`] do), with the node offsets r from the centre computed once per
-//! sub-step and kept: on a converted model resting on the ground this correction took a fifth
-//! of the frame in f64. The chunks' sums may be taken on several threads; they are added in
-//! chunk order on one, so the result does not depend on the threads
-//! ([`crate::sim::threads`]).
+//! sums of [`crate::sim::forces::pressure`] do), with the node offsets r_o from the first node o
+//! computed once per sub-step and kept: on a converted model resting on the ground this
+//! correction took a fifth of the frame in f64. The moments are taken about o in the same pass
+//! as c, and moved to c by the parallel axes (Σ m r r = Σ m r_o r_o − M c_o c_o, with c_o = c − o;
+//! r₀ = r_o − c_o where it is used): a pass less than taking c first, 9.5 against 15.5 µs of a
+//! blob's 150 µs frame. The chunks' sums may be taken on several threads; they are added in
+//! chunk order on one, so the result does not depend on the threads ([`crate::sim::threads`]).
 
 use crate::sim::threads::{NODES_PER_TASK, Threads};
 use glam::{DMat3, DVec3, Mat3A, Vec3A, Vec3Swizzles};
@@ -72,75 +76,80 @@ pub(crate) struct FreeBody {
     mass: f64,
     centre: Vec3A,
     inverse_inertia: DMat3,
-    /// r₀_i: each node's offset from the centre of mass at the start of the sub-step.
+    /// Each node's offset from the first node at the start of the sub-step, and the centre
+    /// of mass's: r₀_i is their difference.
     r: Vec<Vec3A>,
+    offset: Vec3A,
+    /// The displacements the spring pass starts from (what [`FreeBody::restore`] compares
+    /// with).
+    before: Vec<Vec3A>,
     /// The threads the passes of this sub-step may use.
     threads: Threads,
-    /// Per chunk of [`CHUNK`] nodes, its sums (one or two), before they are added in order.
-    sums: Vec<[DVec3; 2]>,
+    /// Per chunk of [`CHUNK`] nodes, its sums (up to four), before they are added in order.
+    sums: Vec<[DVec3; 4]>,
 }
 
-/// Adds the chunks' sums `parts` (one or two per chunk), collected into `sums`, in chunk
+/// Adds the chunks' sums `parts` (up to four per chunk), collected into `sums`, in chunk
 /// order.
-fn in_order<I>(parts: I, sums: &mut Vec<[DVec3; 2]>) -> [DVec3; 2]
+fn in_order<I>(parts: I, sums: &mut Vec<[DVec3; 4]>) -> [DVec3; 4]
 where
-    I: IndexedParallelIterator<Item = [DVec3; 2]>,
+    I: IndexedParallelIterator<Item = [DVec3; 4]>,
 {
     parts.collect_into_vec(sums);
-    sums.iter().fold([DVec3::ZERO; 2], |[a, b], [c, d]| [a + c, b + d])
+    let add = |a: [DVec3; 4], b: [DVec3; 4]| std::array::from_fn(|k| a[k] + b[k]);
+    sums.iter().fold([DVec3::ZERO; 4], |total, &part| add(total, part))
 }
 
 impl FreeBody {
-    /// Takes the body of nodes of `mass` at `base + u_old`; false when its inertia cannot be
-    /// inverted (all nodes on one line, or no mass). Its passes in this sub-step use `threads`.
+    /// Takes the body of nodes of `mass` at `base + u_old`, and keeps the displacements `u`
+    /// the spring pass starts from; false when its inertia cannot be inverted (all nodes on
+    /// one line, or no mass). Its passes in this sub-step use `threads`.
     pub fn measure(
         &mut self,
         mass: &[f32],
-        (base, u_old): (&[Vec3A], &[Vec3A]),
+        (base, u_old, u): (&[Vec3A], &[Vec3A], &[Vec3A]),
         threads: Threads,
     ) -> bool {
         self.threads = threads;
-        let n = mass.len().min(base.len()).min(u_old.len());
-        let (mass, base, u_old) = (&mass[..n], &base[..n], &u_old[..n]);
+        let n = mass.len().min(base.len()).min(u_old.len()).min(u.len());
+        let (mass, base, u_old, u) = (&mass[..n], &base[..n], &u_old[..n], &u[..n]);
         // Positions relative to the first node: no cancellation of large coordinates.
         let origin = match (base.first(), u_old.first()) {
             (Some(&b), Some(&u)) => b + u,
             _ => return false,
         };
-        // One pass for the offsets from the origin and the first moment.
+        // One pass for the offsets from the origin o and their moments: Σ m, Σ m r·r per axis
+        // and Σ m r·r.yzx, all about o; those about the centre c follow (parallel axes).
         self.r.resize(n, Vec3A::ZERO);
+        self.before.resize(n, Vec3A::ZERO);
         let chunks = threads.min_len(NODES_PER_TASK / CHUNK);
         let at = base.par_chunks(CHUNK).zip(u_old.par_chunks(CHUNK));
-        let parts = self.r.par_chunks_mut(CHUNK).zip(at).zip(mass.par_chunks(CHUNK));
-        let weighted = parts.with_min_len(chunks).map(|((r, (base, u)), m)| {
-            let mut weighted = Vec3A::ZERO;
-            for (((r, &b), &u), &m) in r.iter_mut().zip(base).zip(u).zip(m) {
+        let kept = self.before.par_chunks_mut(CHUNK).zip(u.par_chunks(CHUNK));
+        let parts = self.r.par_chunks_mut(CHUNK).zip(at).zip(mass.par_chunks(CHUNK).zip(kept));
+        let moments = parts.with_min_len(chunks).map(|((r, (base, u_old)), (m, (kept, u)))| {
+            kept.copy_from_slice(u);
+            let (mut weighted, mut sq, mut pr) = (Vec3A::ZERO, Vec3A::ZERO, Vec3A::ZERO);
+            for (((r, &b), &u), &m) in r.iter_mut().zip(base).zip(u_old).zip(m) {
                 *r = b + u - origin;
-                weighted += *r * m;
-            }
-            [weighted.as_dvec3(), DVec3::new(f64::from(m.iter().sum::<f32>()), 0.0, 0.0)]
-        });
-        let [weighted, total] = in_order(weighted, &mut self.sums);
-        if !(total.x.is_finite() && total.x > 0.0) {
-            return false;
-        }
-        let centre = (weighted / total.x).as_vec3a();
-        (self.mass, self.centre) = (total.x, origin + centre);
-        // One pass for the offsets and both second moments: Σ m r·r per axis, Σ m r·r.yzx.
-        let moments = self.r.par_chunks_mut(CHUNK).zip(mass.par_chunks(CHUNK)).with_min_len(chunks);
-        let moments = moments.map(|(r, m)| {
-            let (mut sq, mut pr) = (Vec3A::ZERO, Vec3A::ZERO);
-            for (r, &m) in r.iter_mut().zip(m) {
-                *r -= centre;
                 let mr = *r * m;
+                weighted += mr;
                 sq += mr * *r;
                 pr += mr * r.yzx();
             }
-            [sq.as_dvec3(), pr.as_dvec3()]
+            let total = DVec3::new(f64::from(m.iter().sum::<f32>()), 0.0, 0.0);
+            [weighted.as_dvec3(), total, sq.as_dvec3(), pr.as_dvec3()]
         });
-        let [squares, products] = in_order(moments, &mut self.sums);
-        // I = Σ m (|r|² 𝟙 − r rᵀ): diagonal (y² + z², z² + x², x² + y²), off-diagonal −xy, −yz, −zx.
-        let (sq, p) = (squares, products);
+        let [weighted, total, squares, products] = in_order(moments, &mut self.sums);
+        if !(total.x.is_finite() && total.x > 0.0) {
+            return false;
+        }
+        let centre = weighted / total.x;
+        (self.mass, self.offset) = (total.x, centre.as_vec3a());
+        self.centre = origin + self.offset;
+        // I = Σ m (|r|² 𝟙 − r rᵀ): diagonal (y² + z², z² + x², x² + y²), off-diagonal −xy, −yz,
+        // −zx, of r = r_o − c: Σ m r∘r = Σ m r_o∘r_o − M c∘c, likewise for the products.
+        let sq = squares - centre * centre * total.x;
+        let p = products - centre * centre.yzx() * total.x;
         let inertia = DMat3::from_cols(
             DVec3::new(sq.y + sq.z, -p.x, -p.z),
             DVec3::new(-p.x, sq.z + sq.x, -p.y),
@@ -168,31 +177,35 @@ impl FreeBody {
     /// displacements `from` to `to` adds, about the centre. Taken of the difference, not as a
     /// difference of two moments, so that f32 loses nothing to cancellation.
     pub fn turn(&mut self, mass: &[f32], from: &[Vec3A], to: &[Vec3A]) -> DVec3 {
+        let offset = self.offset;
         let chunks = self.r.par_chunks(CHUNK).zip(mass.par_chunks(CHUNK));
         let moved = chunks.zip(from.par_chunks(CHUNK).zip(to.par_chunks(CHUNK)));
         let moved = moved.with_min_len(self.threads.min_len(NODES_PER_TASK / CHUNK));
         let moved = moved.map(|((r, m), (from, to))| {
             let moved = r.iter().zip(m).zip(from.iter().zip(to));
-            let sum = moved.map(|((&r, &m), (&f, &t))| r.cross(t - f) * m).sum::<Vec3A>();
-            [sum.as_dvec3(), DVec3::ZERO]
+            let sum = moved.map(|((&r, &m), (&f, &t))| (r - offset).cross(t - f) * m);
+            [sum.sum::<Vec3A>().as_dvec3(), DVec3::ZERO, DVec3::ZERO, DVec3::ZERO]
         });
         in_order(moved, &mut self.sums)[0]
     }
 
-    /// Turns `u` so that its moment is that of `before` again.
-    pub fn restore(&mut self, before: &[Vec3A], mass: &[f32], u: &mut [Vec3A]) {
-        let leak = self.turn(mass, before, u);
+    /// Turns `u` so that its moment is that of the displacements [`FreeBody::measure`] kept
+    /// again.
+    pub fn restore(&mut self, mass: &[f32], u: &mut [Vec3A]) {
+        let before = std::mem::take(&mut self.before);
+        let leak = self.turn(mass, &before, u);
+        self.before = before;
         self.undo(leak, mass, u);
     }
 
     /// Turns the nodes of nonzero `mass` by the small rotation about the centre that takes
     /// `leak` (a moment, as [`FreeBody::turn`]) out of `u`.
     pub fn undo(&self, leak: DVec3, mass: &[f32], u: &mut [Vec3A]) {
-        let theta = (self.inverse_inertia * -leak).as_vec3a();
+        let (theta, offset) = ((self.inverse_inertia * -leak).as_vec3a(), self.offset);
         let nodes = u.par_iter_mut().zip(mass).zip(&self.r);
         nodes.with_min_len(self.threads.min_len(NODES_PER_TASK)).for_each(|((u, &m), &r)| {
             if m > 0.0 {
-                *u += theta.cross(r);
+                *u += theta.cross(r - offset);
             }
         });
     }
@@ -207,15 +220,15 @@ mod tests {
         let base = [Vec3A::X, Vec3A::NEG_X, Vec3A::Y, Vec3A::NEG_Y, Vec3A::Z];
         let old = [Vec3A::ZERO; 5];
         let mass = [1.0, 2.0, 1.0, 1.0, 0.5];
-        let mut body = FreeBody::default();
-        assert!(body.measure(&mass, (&base, &old), Threads::One), "not on a line");
         let u = [Vec3A::new(0.0, 0.01, 0.0), Vec3A::ZERO, Vec3A::ZERO, Vec3A::ZERO, Vec3A::ZERO];
+        let mut body = FreeBody::default();
+        assert!(body.measure(&mass, (&base, &old, &u), Threads::One), "not on a line");
 
         let mut turned = u;
         // A pass that adds a turn about z (and a stretch along x, which has no moment).
         turned[0] += Vec3A::new(0.002, 0.003, 0.0);
         turned[1] += Vec3A::new(-0.001, -0.0015, 0.0);
-        body.restore(&u, &mass, &mut turned);
+        body.restore(&mass, &mut turned);
         let left = body.turn(&mass, &u, &turned);
         assert!(left.length() < 1e-9, "{left}");
         let shift: Vec3A = turned.iter().zip(&u).zip(&mass).map(|((t, u), &m)| (*t - *u) * m).sum();
@@ -225,7 +238,7 @@ mod tests {
         );
         assert!(!body.measure(
             &[1.0, 1.0],
-            (&[Vec3A::ZERO, Vec3A::X], &[Vec3A::ZERO; 2]),
+            (&[Vec3A::ZERO, Vec3A::X], &[Vec3A::ZERO; 2], &[Vec3A::ZERO; 2]),
             Threads::One
         ));
     }

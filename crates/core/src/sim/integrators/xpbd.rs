@@ -117,8 +117,7 @@ pub(crate) struct Workspace {
     u_prev: Vec<Vec3A>,
     /// h (g + w F_ext) per node: the velocity each sub-step's prediction adds.
     kick: Vec<Vec3A>,
-    /// Positions at the start of a sub-step, and their volume gradient (the gas pass); for a
-    /// free model, the displacements before the spring pass (the spin correction).
+    /// Positions at the start of a sub-step, and their volume gradient (the gas pass).
     x: Vec<Vec3A>,
     grad: Vec<Vec3A>,
     /// The free body the spin correction turns ([`crate::sim::integrators::spin`]), and
@@ -262,7 +261,8 @@ impl Workspace {
                 let (mass, centre, inverse_inertia) = body.rigid();
                 Body { mass, centre: centre + moved / mass, inverse_inertia }
             });
-            support.answer(c, (&colliders, &frame), (u, v), (h, share), known);
+            let near = &mut touched.near;
+            support.answer(c, (&colliders, &frame), (u, v), (h, share), (known, near));
         }
         if let Some(points) = &c.touch {
             touch(points, (&colliders, &frame), &c.nodes.inv_mass, (u, v), h, touched);
@@ -455,17 +455,15 @@ fn project(c: &Compiled, ws: &mut Workspace, base: &[Vec3A], spin: Spin, threads
         Spin::Untouched => project_springs(springs, base, weights, &ws.u_prev, &mut ws.u, threads),
         Spin::Free => {
             let mass = &c.nodes.mass;
-            let turnable = ws.body.measure(mass, (base, &ws.u_prev), threads);
-            let copy = ws.u.par_iter().with_min_len(threads.min_len(NODES_PER_TASK)).copied();
-            copy.collect_into_vec(&mut ws.x);
+            let turnable = ws.body.measure(mass, (base, &ws.u_prev, &ws.u), threads);
             project_springs(springs, base, weights, &ws.u_prev, &mut ws.u, threads);
             if turnable {
-                ws.body.restore(&ws.x, mass, &mut ws.u);
+                ws.body.restore(mass, &mut ws.u);
             }
             ws.measured = turnable;
         }
         Spin::AnchoredGas => {
-            let turnable = ws.body.measure(&ws.free_mass, (base, &ws.u_prev), threads);
+            let turnable = ws.body.measure(&ws.free_mass, (base, &ws.u_prev, &ws.u), threads);
             let leak = project_springs_leaking(springs, base, weights.0, &ws.u_prev, &mut ws.u);
             if turnable {
                 ws.body.undo(leak, &ws.free_mass, &mut ws.u);
