@@ -128,13 +128,20 @@ impl Touching {
 
     /// The drawn points of `sim` (whose surface these are) where they are now.
     pub fn drawn(&self, sim: &Simulation) -> Drawn {
+        let mut drawn = Drawn::default();
+        self.draw(sim, &mut drawn);
+        drawn
+    }
+
+    /// [`Touching::drawn`] into `drawn`, whose buffers it reuses (a world step's points
+    /// become the next one's buffers).
+    pub fn draw(&self, sim: &Simulation, drawn: &mut Drawn) {
         let x = sim.positions();
-        let at: Vec<Vec3A> = (0..self.nodes.len()).map(|p| self.at(p, x)).collect();
-        let mut chunks = Vec::new();
-        chunk_boxes(&at, &mut chunks);
-        let first = chunks.first().copied().unwrap_or_default();
-        let bounds = chunks.iter().fold(first, |(lo, hi), b| (lo.min(b.0), hi.max(b.1)));
-        Drawn { at, chunks, bounds }
+        drawn.at.clear();
+        drawn.at.extend((0..self.nodes.len()).map(|p| self.at(p, x)));
+        chunk_boxes(&drawn.at, &mut drawn.chunks);
+        let first = drawn.chunks.first().copied().unwrap_or_default();
+        drawn.bounds = drawn.chunks.iter().fold(first, |(lo, hi), b| (lo.min(b.0), hi.max(b.1)));
     }
 
     /// Where the drawn points of `sim` are and how fast the fastest of them goes.
@@ -411,17 +418,19 @@ impl World {
     fn step_bodies(&mut self, h: f32, last: bool) -> Result<Stepped, CoreError> {
         // One body per task on all threads, every body in one on one thread.
         let per_task = if self.threads == Threads::All { 1 } else { usize::MAX };
-        let bodies = self.bodies.par_iter_mut().zip(&self.touching).with_min_len(per_task);
-        let steps = bodies.map(|(b, t)| {
+        // The last world step's points, to reuse their buffers.
+        let mut drawn = std::mem::take(&mut self.meeting.points);
+        drawn.resize_with(self.bodies.len(), Drawn::default);
+        let bodies = self.bodies.par_iter_mut().zip(&self.touching);
+        let steps = bodies.zip(drawn.par_iter_mut()).with_min_len(per_task).map(|((b, t), d)| {
             let report = b.step(h)?;
-            let drawn = t.drawn(b);
-            let motion = last.then(|| t.motion_of(b, &drawn));
-            Ok((report, (drawn, motion)))
+            t.draw(b, d);
+            Ok((report, last.then(|| t.motion_of(b, d))))
         });
         let steps: Result<Vec<_>, _> = steps.collect::<Vec<_>>().into_iter().collect();
         steps.map(|all| {
-            let (reports, rest): (Vec<_>, Vec<_>) = all.into_iter().unzip();
-            (reports, rest.into_iter().unzip())
+            let (reports, motion): (Vec<_>, Vec<_>) = all.into_iter().unzip();
+            (reports, (drawn, motion))
         })
     }
 }
