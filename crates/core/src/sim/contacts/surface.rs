@@ -326,4 +326,57 @@ mod tests {
         assert!(x.iter().all(|p| p.y.abs() < 1e-6), "both on the ground: {x:?}");
         assert!(v.iter().all(|v| v.length() < 1e-5), "and still: {v:?}");
     }
+
+    /// Owners 0..8, each node k at height `heights[k]` (x = k), with two points: one on
+    /// itself, one shared half and half with the next node.
+    fn a_row(heights: &[f32]) -> (TouchPoints, Vec<Vec3A>) {
+        let n = heights.len() as u32;
+        let mut points = TouchPoints::default();
+        for k in 0..n {
+            points.owners.push(k);
+            points.first.push(points.nodes.len() as u32);
+            points.reach.push(0.05);
+            points.nodes.push([k, k, k, k]);
+            points.weights.push([1.0, 0.0, 0.0, 0.0]);
+            points.nodes.push([k, (k + 1) % n, 0, 0]);
+            points.weights.push([0.5, 0.5, 0.0, 0.0]);
+        }
+        points.first.push(points.nodes.len() as u32);
+        let x = heights.iter().enumerate().map(|(k, &y)| Vec3A::new(k as f32, y, 0.0)).collect();
+        (points, x)
+    }
+
+    #[test]
+    fn the_owners_found_near_give_the_contacts_every_owner_gives() {
+        let g = ground();
+        let colliders = on(&g);
+        // Owners just under the ground, on it, within their reach of it (0.05 m), within their
+        // reach and slack, and far above; owner 5's shared point rides on the deep node 6.
+        // The contacts before owner 5's move nodes by less than the budget left.
+        let heights = [0.0075, 0.008, 0.052, 0.2, 0.0079, 0.057, -0.1, 0.03];
+        let (points, from) = a_row(&heights);
+        let inv_mass = [1.0, 0.5, 2.0, 1.0, 1.0, 0.25, 1.0, 1.0];
+        let frame = Frame { base: None, from: &from };
+        let sunk = |by: f32| from.iter().map(|p| *p - Vec3A::Y * by).collect::<Vec<_>>();
+        // The owners found 4 mm down; the contacts 8 mm down (moved by 4 mm since).
+        let run = |near: Option<f32>| {
+            let mut touched = Touched::default();
+            let mut found = Vec::new();
+            if let Some(moved) = near {
+                touched.near.find(&points, (&colliders, &frame), &sunk(0.004), |k| found.push(k));
+                touched.near.moved(moved);
+            }
+            let (mut x, mut v) = (sunk(0.008), vec![Vec3A::new(0.3, -0.4, 0.0); 8]);
+            touch(&points, (&colliders, &frame), &inv_mass, (&mut x, &mut v), 0.01, &mut touched);
+            (x, v, found)
+        };
+        let (x, v, _) = run(None);
+        let (x_near, v_near, found) = run(Some(0.004));
+        assert_eq!(found, [0, 1, 2, 4, 6, 7], "the owners within their reach");
+        assert_eq!((&x, &v), (&x_near, &v_near), "the same bits: owner 5 was kept by its slack");
+        assert!(x[5] != sunk(0.008)[5], "owner 5's shared point touched");
+        // Moved past the budget: every owner is looked at, the same bits.
+        let (x_far, v_far, _) = run(Some(NEAR_SLACK));
+        assert_eq!((&x, &v), (&x_far, &v_far));
+    }
 }
