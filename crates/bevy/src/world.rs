@@ -134,6 +134,8 @@ pub(crate) fn step_bodies(
             let share = (i as f32 + through) / steps as f32;
             let whole = (i + 1) as f32 / steps as f32;
             let moving = &moving;
+            // The last world step's points, to be filled again.
+            let mut spare = world.meeting.take_drawn();
             let outcomes = pool.scope(|scope| {
                 for (_, meets, state) in running.iter_mut() {
                     // A body alone takes its frame step whole, with the first world step.
@@ -146,10 +148,14 @@ pub(crate) fn step_bodies(
                         continue;
                     }
                     let (state, meets): (&mut SoftBodyState, bool) = (state, *meets);
+                    let buffer = meets.then(|| spare.pop().unwrap_or_default());
                     scope.spawn(async move {
                         let outcome = advance(state, share, h, moving);
                         // Its points for the contacts, while the body is in this core's cache.
-                        let drawn = meets.then(|| state.touching.drawn(&state.sim));
+                        let drawn = buffer.map(|mut drawn| {
+                            state.touching.draw(&state.sim, &mut drawn);
+                            drawn
+                        });
                         (outcome, drawn)
                     });
                 }

@@ -419,7 +419,7 @@ impl World {
         // One body per task on all threads, every body in one on one thread.
         let per_task = if self.threads == Threads::All { 1 } else { usize::MAX };
         // The last world step's points, to reuse their buffers.
-        let mut drawn = std::mem::take(&mut self.meeting.points);
+        let mut drawn = self.meeting.take_drawn();
         drawn.resize_with(self.bodies.len(), Drawn::default);
         let bodies = self.bodies.par_iter_mut().zip(&self.touching);
         let steps = bodies.zip(drawn.par_iter_mut()).with_min_len(per_task).map(|((b, t), d)| {
@@ -517,6 +517,13 @@ impl Meeting {
     pub fn answer(&mut self, bodies: &mut [Member], pool: &impl Pool) -> usize {
         let drawn = drawn(bodies, pool);
         self.answer_drawn(bodies, drawn, pool)
+    }
+
+    /// The drawn points the last answer was given, handed back to be filled again
+    /// ([`Touching::draw`]): a caller that works out its bodies' points every world step reuses
+    /// their buffers so.
+    pub fn take_drawn(&mut self) -> Vec<Drawn> {
+        std::mem::take(&mut self.points)
     }
 
     /// [`Meeting::answer`], with each body's drawn points worked out already (`drawn[b]` =
