@@ -40,10 +40,11 @@
 //! Points are visited owner by owner, and an owner's points are only looked at when its node
 //! is within the owner's reach of a collider ([`Colliders::may_touch`]). A body answered as a
 //! whole first ([`super::body`]) looks for its contacts over the same owners just before: it
-//! keeps the owners within their reach and [`NEAR_SLACK`] of a collider ([`Near`]), and when
-//! its answer moved no node further than half that slack, the skin's contacts look only at
-//! those, in the same order; they are the same points, found without a second pass over every
-//! owner (which cost a tenth of a resting blob's frame).
+//! keeps the owners within their reach and [`NEAR_SLACK`] of a collider ([`Near`]), and while
+//! neither its answer nor the skin's contacts so far have moved a node further than half that
+//! slack, the skin's contacts look only at those, in the same order (then at every owner from
+//! there on): they are the same points, found without a second pass over every owner (about
+//! 10 µs of a resting blob's 150 µs frame; test).
 
 use crate::sim::contacts::collision::Colliders;
 use crate::sim::data::TouchPoints;
