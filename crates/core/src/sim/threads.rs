@@ -47,6 +47,20 @@ impl Threads {
             Threads::All => per_task,
         }
     }
+
+    /// `f()`, on a thread of rayon's pool when all threads are used and this is not one of
+    /// them: a caller that runs several parallel loops in a row (a world's steps, each of its
+    /// bodies and then a search of its contacts) then waits for the pool once, not at every
+    /// loop. From outside the pool each loop is handed in and waited for asleep, and each
+    /// wake-up is on the loop's path; from a pool thread the caller takes part in the loop
+    /// and its wait is a spin. Measured on the 32-blob pile on 2 cores: 3.39–3.51 against
+    /// 3.57–3.65 ms a frame (medians, in turns).
+    pub(crate) fn within<R: Send>(self, f: impl FnOnce() -> R + Send) -> R {
+        match self {
+            Threads::All if rayon::current_thread_index().is_none() => rayon::scope(|_| f()),
+            Threads::One | Threads::All => f(),
+        }
+    }
 }
 
 /// Where a loop of independent items runs (module doc).
@@ -60,7 +74,7 @@ impl Pool for Threads {
     fn map<T: Send + 'static, F: Fn(usize) -> T + Sync + Send>(&self, n: usize, f: F) -> Vec<T> {
         match self {
             Threads::One => (0..n).map(f).collect(),
-            Threads::All => (0..n).into_par_iter().map(f).collect(),
+            Threads::All => (0..n).into_par_iter().with_max_len(1).map(f).collect(),
         }
     }
 }
