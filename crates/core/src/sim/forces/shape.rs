@@ -87,6 +87,10 @@ pub(crate) fn rest_offsets(rest: &[glam::Vec3], mass: &[f32]) -> Vec<Vec3A> {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ShapeFit {
     rotation: Quat,
+    /// R as a matrix, for the goals: a node's R q_i is three products and two sums, a
+    /// quaternion's rotation of it two cross products besides (on the converted blob the pull
+    /// took a tenth of its frame with the quaternion).
+    turn: Mat3A,
     /// c: the centre of mass now (m).
     centre: Vec3A,
 }
@@ -148,12 +152,13 @@ impl ShapeFit {
             q = (Quat::from_axis_angle((turn / angle).into(), angle) * q).normalize();
         }
         self.rotation = q;
+        self.turn = Mat3A::from_quat(q);
     }
 
     /// g_i − x_i: from `x` (in the terms `fit` was given) to its goal, for rest offset `q`.
     #[inline]
     pub fn to_goal(&self, q: Vec3A, x: Vec3A) -> Vec3A {
-        self.centre + self.rotation * q - x
+        self.centre + self.turn * q - x
     }
 }
 
