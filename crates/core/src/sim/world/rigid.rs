@@ -179,9 +179,10 @@ impl Rigid {
 
     /// Moves every node of `x` by the accumulated translation and turn (the turn as a true
     /// rotation by θ about the centre: θ × r alone would also stretch a body turned far), and
-    /// starts accumulating again.
+    /// starts accumulating again. The rotation as a matrix: three products and two sums a
+    /// node, where a quaternion's takes two cross products besides.
     pub fn move_nodes(&mut self, x: &mut [Vec3A]) {
-        let turn = Quat::from_scaled_axis(self.theta.into());
+        let turn = Mat3A::from_quat(Quat::from_scaled_axis(self.theta.into()));
         for x in x.iter_mut() {
             *x = self.centre + self.t + turn * (*x - self.centre);
         }
