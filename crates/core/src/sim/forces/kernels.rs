@@ -96,6 +96,14 @@ impl Shared {
     /// # Safety
     /// As for [`Shared::get`].
     #[inline(always)]
+    unsafe fn set(self, i: usize, v: Vec3A) {
+        // SAFETY: guaranteed by the caller.
+        unsafe { *self.0.add(i) = v }
+    }
+
+    /// # Safety
+    /// As for [`Shared::get`].
+    #[inline(always)]
     unsafe fn add(self, i: usize, v: Vec3A) {
         // SAFETY: guaranteed by the caller.
         unsafe { *self.0.add(i) += v }
@@ -352,13 +360,16 @@ fn project_springs_in<const DAMPED: bool>(
         ((&'a [f32; 4], &'a [f32; 4]), (&'a [f32; 4], (&'a [f32; 4], &'a [f32; 4])));
     let group = |((a4, b4), ((rest4, gk4), (gd4, (ga4, gb4)))): (Ends, Constants)| {
         let (a4, b4) = (a4.map(|n| n as usize), b4.map(|n| n as usize));
+        // The ends' displacements, read once: the group's eight ends are distinct nodes, so
+        // they are still these when the group writes them back.
         // SAFETY: every end index is < end_bound <= u.len(), u_prev.len() and base.len()
         // (asserted in project_springs); the four springs share no node with each other or
         // with any other spring of the batch, so no other access touches these nodes.
+        let (ua, ub) = unsafe { (a4.map(|a| p.get(a)), b4.map(|b| p.get(b))) };
+        // SAFETY: as above.
         let d = unsafe {
             [0, 1, 2, 3].map(|j| {
-                let (a, b) = (a4[j], b4[j]);
-                (*base.get_unchecked(a) - *base.get_unchecked(b)) + (p.get(a) - p.get(b))
+                (*base.get_unchecked(a4[j]) - *base.get_unchecked(b4[j])) + (ua[j] - ub[j])
             })
         };
         let t = components(&d);
@@ -366,8 +377,7 @@ fn project_springs_in<const DAMPED: bool>(
             // SAFETY: as above.
             let m = unsafe {
                 [0, 1, 2, 3].map(|j| {
-                    let (a, b) = (a4[j], b4[j]);
-                    (p.get(a) - *u_prev.get_unchecked(a)) - (p.get(b) - *u_prev.get_unchecked(b))
+                    (ua[j] - *u_prev.get_unchecked(a4[j])) - (ub[j] - *u_prev.get_unchecked(b4[j]))
                 })
             };
             dots(&t, &components(&m))
@@ -381,8 +391,8 @@ fn project_springs_in<const DAMPED: bool>(
         for j in 0..4 {
             // SAFETY: as above.
             unsafe {
-                p.add(a4[j], d[j] * sa[j]);
-                p.sub(b4[j], d[j] * sb[j]);
+                p.set(a4[j], ua[j] + d[j] * sa[j]);
+                p.set(b4[j], ub[j] - d[j] * sb[j]);
             }
         }
     };
