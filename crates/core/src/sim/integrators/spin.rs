@@ -60,6 +60,8 @@
 //! r₀ = r_o − c_o where it is used): a pass less than taking c first, 9.5 against 15.5 µs of a
 //! blob's 150 µs frame. The chunks' sums may be taken on several threads; they are added in
 //! chunk order on one, so the result does not depend on the threads ([`crate::sim::threads`]).
+//! On one thread the passes are plain loops over the same chunks: rayon's driver, even unsplit,
+//! cost the blob's three passes 4 of their 21 µs a frame.
 
 use crate::sim::threads::{NODES_PER_TASK, Threads};
 use glam::{DMat3, DVec3, Mat3A, Vec3A, Vec3Swizzles};
@@ -96,9 +98,20 @@ where
     I: IndexedParallelIterator<Item = [DVec3; 4]>,
 {
     parts.collect_into_vec(sums);
-    let add = |a: [DVec3; 4], b: [DVec3; 4]| std::array::from_fn(|k| a[k] + b[k]);
-    sums.iter().fold([DVec3::ZERO; 4], |total, &part| add(total, part))
+    in_turn(sums.iter().copied())
 }
+
+/// Adds the chunks' sums `parts` in chunk order as they come, on this thread: the same bits
+/// as [`in_order`].
+fn in_turn(parts: impl Iterator<Item = [DVec3; 4]>) -> [DVec3; 4] {
+    let add = |a: [DVec3; 4], b: [DVec3; 4]| std::array::from_fn(|k| a[k] + b[k]);
+    parts.fold([DVec3::ZERO; 4], add)
+}
+
+/// A chunk of the measuring pass: offsets written, start displacements, masses, displacements
+/// kept and the displacements to keep.
+type Measured<'a> =
+    ((&'a mut [Vec3A], (&'a [Vec3A], &'a [Vec3A])), (&'a [f32], (&'a mut [Vec3A], &'a [Vec3A])));
 
 impl FreeBody {
     /// Takes the body of nodes of `mass` at `base + u_old`, and keeps the displacements `u`
@@ -122,11 +135,7 @@ impl FreeBody {
         // and Σ m r·r.yzx, all about o; those about the centre c follow (parallel axes).
         self.r.resize(n, Vec3A::ZERO);
         self.before.resize(n, Vec3A::ZERO);
-        let chunks = threads.min_len(NODES_PER_TASK / CHUNK);
-        let at = base.par_chunks(CHUNK).zip(u_old.par_chunks(CHUNK));
-        let kept = self.before.par_chunks_mut(CHUNK).zip(u.par_chunks(CHUNK));
-        let parts = self.r.par_chunks_mut(CHUNK).zip(at).zip(mass.par_chunks(CHUNK).zip(kept));
-        let moments = parts.with_min_len(chunks).map(|((r, (base, u_old)), (m, (kept, u)))| {
+        let moments = |((r, (base, u_old)), (m, (kept, u))): Measured| {
             kept.copy_from_slice(u);
             let (mut weighted, mut sq, mut pr) = (Vec3A::ZERO, Vec3A::ZERO, Vec3A::ZERO);
             for (((r, &b), &u), &m) in r.iter_mut().zip(base).zip(u_old).zip(m) {
@@ -138,8 +147,19 @@ impl FreeBody {
             }
             let total = DVec3::new(f64::from(m.iter().sum::<f32>()), 0.0, 0.0);
             [weighted.as_dvec3(), total, sq.as_dvec3(), pr.as_dvec3()]
-        });
-        let [weighted, total, squares, products] = in_order(moments, &mut self.sums);
+        };
+        let [weighted, total, squares, products] = if threads == Threads::One {
+            let at = base.chunks(CHUNK).zip(u_old.chunks(CHUNK));
+            let kept = self.before.chunks_mut(CHUNK).zip(u.chunks(CHUNK));
+            let parts = self.r.chunks_mut(CHUNK).zip(at).zip(mass.chunks(CHUNK).zip(kept));
+            in_turn(parts.map(moments))
+        } else {
+            let at = base.par_chunks(CHUNK).zip(u_old.par_chunks(CHUNK));
+            let kept = self.before.par_chunks_mut(CHUNK).zip(u.par_chunks(CHUNK));
+            let parts = self.r.par_chunks_mut(CHUNK).zip(at).zip(mass.par_chunks(CHUNK).zip(kept));
+            let parts = parts.with_min_len(threads.min_len(NODES_PER_TASK / CHUNK));
+            in_order(parts.map(moments), &mut self.sums)
+        };
         if !(total.x.is_finite() && total.x > 0.0) {
             return false;
         }
@@ -178,15 +198,21 @@ impl FreeBody {
     /// difference of two moments, so that f32 loses nothing to cancellation.
     pub fn turn(&mut self, mass: &[f32], from: &[Vec3A], to: &[Vec3A]) -> DVec3 {
         let offset = self.offset;
-        let chunks = self.r.par_chunks(CHUNK).zip(mass.par_chunks(CHUNK));
-        let moved = chunks.zip(from.par_chunks(CHUNK).zip(to.par_chunks(CHUNK)));
-        let moved = moved.with_min_len(self.threads.min_len(NODES_PER_TASK / CHUNK));
-        let moved = moved.map(|((r, m), (from, to))| {
+        type Chunk<'a> = ((&'a [Vec3A], &'a [f32]), (&'a [Vec3A], &'a [Vec3A]));
+        let turned = |((r, m), (from, to)): Chunk| {
             let moved = r.iter().zip(m).zip(from.iter().zip(to));
             let sum = moved.map(|((&r, &m), (&f, &t))| (r - offset).cross(t - f) * m);
             [sum.sum::<Vec3A>().as_dvec3(), DVec3::ZERO, DVec3::ZERO, DVec3::ZERO]
-        });
-        in_order(moved, &mut self.sums)[0]
+        };
+        if self.threads == Threads::One {
+            let chunks = self.r.chunks(CHUNK).zip(mass.chunks(CHUNK));
+            let moved = chunks.zip(from.chunks(CHUNK).zip(to.chunks(CHUNK)));
+            return in_turn(moved.map(turned))[0];
+        }
+        let chunks = self.r.par_chunks(CHUNK).zip(mass.par_chunks(CHUNK));
+        let moved = chunks.zip(from.par_chunks(CHUNK).zip(to.par_chunks(CHUNK)));
+        let moved = moved.with_min_len(self.threads.min_len(NODES_PER_TASK / CHUNK));
+        in_order(moved.map(turned), &mut self.sums)[0]
     }
 
     /// Turns `u` so that its moment is that of the displacements [`FreeBody::measure`] kept
@@ -202,12 +228,17 @@ impl FreeBody {
     /// `leak` (a moment, as [`FreeBody::turn`]) out of `u`.
     pub fn undo(&self, leak: DVec3, mass: &[f32], u: &mut [Vec3A]) {
         let (theta, offset) = ((self.inverse_inertia * -leak).as_vec3a(), self.offset);
-        let nodes = u.par_iter_mut().zip(mass).zip(&self.r);
-        nodes.with_min_len(self.threads.min_len(NODES_PER_TASK)).for_each(|((u, &m), &r)| {
+        let turn = |((u, &m), &r): ((&mut Vec3A, &f32), &Vec3A)| {
             if m > 0.0 {
                 *u += theta.cross(r - offset);
             }
-        });
+        };
+        if self.threads == Threads::One {
+            u.iter_mut().zip(mass).zip(&self.r).for_each(turn);
+        } else {
+            let nodes = u.par_iter_mut().zip(mass).zip(&self.r);
+            nodes.with_min_len(self.threads.min_len(NODES_PER_TASK)).for_each(turn);
+        }
     }
 }
 
