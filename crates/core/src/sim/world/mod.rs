@@ -53,7 +53,7 @@ use crate::{CoreError, ValidModel};
 use glam::Vec3A;
 use rayon::prelude::*;
 use rigid::{Lever, Rigid, Sideways};
-use search::{Bounds, Side, chunk_boxes, patch_order};
+use search::{Bounds, CHUNK, Side, chunk_boxes, patch_order};
 
 /// Coulomb friction between bodies: cloth or rubber on cloth or rubber, about 0.5.
 pub const CONTACT_FRICTION: f32 = 0.5;
@@ -639,8 +639,7 @@ impl Meeting {
                 self.footings.clear();
                 for (body, (m, frame)) in bodies.iter().zip(&frames).enumerate() {
                     if let Some(f) = frame {
-                        let near = self.points[body].at.iter().enumerate();
-                        footings(body, (m, near), f, &mut self.footings);
+                        footings(body, (m, &self.points[body]), f, &mut self.footings);
                     }
                 }
             }
@@ -766,23 +765,22 @@ fn drawn(bodies: &[Member], pool: &impl Pool) -> Vec<Drawn> {
     pool.map(bodies.len(), |b| bodies[b].touching.drawn(bodies[b].sim))
 }
 
-/// The drawn points of `m` (number `body` of the world, whose rigid frame is `frame`), of
-/// those at `drawn` (index, position), on its ground or within half its contact distance
-/// above it, appended to `out`.
-fn footings<'a>(
-    body: usize,
-    (m, drawn): (&Member, impl Iterator<Item = (usize, &'a Vec3A)>),
-    frame: &Rigid,
-    out: &mut Vec<Footing>,
-) {
+/// The drawn points of `m` (number `body` of the world, whose rigid frame is `frame`, its
+/// points `drawn`) on its ground or within half its contact distance above it, in point
+/// order, appended to `out`; only the chunks whose box reaches that low are looked into.
+fn footings(body: usize, (m, drawn): (&Member, &Drawn), frame: &Rigid, out: &mut Vec<Footing>) {
     let Some(ground) = m.sim.params().ground else { return };
     let floor = ground.height + m.sim.params().node_radius;
     let near = floor + 0.5 * CONTACT_PER_EDGE * m.touching.edge;
     let friction = ground.surface.friction.max(0.0);
-    for (point, _) in drawn.filter(|(_, at)| at.y < near) {
-        let mut footing = Footing { body, point, floor, friction, ..Footing::default() };
-        footing.refresh(m, frame);
-        out.push(footing);
+    let low = drawn.chunks.iter().enumerate().filter(|(_, b)| !(b.0.y >= near));
+    for (chunk, _) in low {
+        let points = drawn.at.iter().enumerate().skip(chunk * CHUNK).take(CHUNK);
+        for (point, _) in points.filter(|(_, at)| at.y < near) {
+            let mut footing = Footing { body, point, floor, friction, ..Footing::default() };
+            footing.refresh(m, frame);
+            out.push(footing);
+        }
     }
 }
 
