@@ -145,19 +145,24 @@ impl Touching {
         drawn.bounds = drawn.chunks.iter().fold(first, |(lo, hi), b| (lo.min(b.0), hi.max(b.1)));
     }
 
-    /// Where the drawn points of `sim` are and how fast the fastest of them goes.
+    /// The box around the drawn points of `sim` and how fast they go, in one pass over the
+    /// points (nothing kept: the plan of a frame needs only their box).
     fn motion(&self, sim: &Simulation) -> Motion {
-        self.motion_of(sim, &self.drawn(sim))
+        let x = sim.positions();
+        let empty = (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY));
+        let points = (0..self.nodes.len()).map(|p| self.at(p, x));
+        let bounds = points.fold(empty, |(lo, hi), p| (lo.min(p), hi.max(p)));
+        self.motion_of(sim, bounds)
     }
 
-    /// [`Touching::motion`] of `sim`, its drawn points `drawn` (where they are now) known.
+    /// How fast the drawn points of `sim` go, their box `bounds` known.
     /// The points' velocities are bounded by their nodes': a point's is Σ w_k v_k with
     /// w_k ≥ 0 summing to s = 1 ± [`SKIN_WEIGHT_TOLERANCE`], so it is s times a velocity in
     /// the hull of its nodes', no faster than s max |v_k| and within s max |v_k − c| + |s − 1| |c|
     /// of any c. Every node is looked at (a superset of the points' nodes): a pass over the
     /// 491 nodes of the converted blob instead of its 1,418 skin vertices with four nodes
     /// each.
-    fn motion_of(&self, sim: &Simulation, drawn: &Drawn) -> Motion {
+    fn motion_of(&self, sim: &Simulation, bounds: Bounds) -> Motion {
         let v = sim.velocities();
         let (mut fastest, mut lo, mut hi) =
             (0.0f32, Vec3A::splat(f32::MAX), Vec3A::splat(f32::MIN));
@@ -168,11 +173,6 @@ impl Touching {
         let drift = if v.is_empty() { Vec3A::ZERO } else { 0.5 * (lo + hi) };
         let spread = v.iter().map(|vk| vk.distance_squared(drift)).fold(0.0, f32::max);
         let s = 1.0 + SKIN_WEIGHT_TOLERANCE;
-        let bounds = if drawn.at.is_empty() {
-            (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY))
-        } else {
-            drawn.bounds
-        };
         Motion {
             bounds,
             fastest: s * fastest.sqrt(),
@@ -461,7 +461,7 @@ impl World {
                 |((b, t), d)| {
                     let report = b.step(h)?;
                     t.draw(b, d);
-                    Ok((report, last.then(|| t.motion_of(b, d))))
+                    Ok((report, last.then(|| t.motion_of(b, d.extent()))))
                 },
             );
         let steps: Result<Vec<_>, _> = steps.collect::<Vec<_>>().into_iter().collect();
@@ -773,7 +773,7 @@ fn footings(body: usize, (m, drawn): (&Member, &Drawn), frame: &Rigid, out: &mut
     let floor = ground.height + m.sim.params().node_radius;
     let near = floor + 0.5 * CONTACT_PER_EDGE * m.touching.edge;
     let friction = ground.surface.friction.max(0.0);
-    let low = drawn.chunks.iter().enumerate().filter(|(_, b)| !(b.0.y >= near));
+    let low = drawn.chunks.iter().enumerate().filter(|(_, b)| b.0.y < near || b.0.y.is_nan());
     for (chunk, _) in low {
         let points = drawn.at.iter().enumerate().skip(chunk * CHUNK).take(CHUNK);
         for (point, _) in points.filter(|(_, at)| at.y < near) {
@@ -828,6 +828,15 @@ pub struct Drawn {
 }
 
 impl Drawn {
+    /// The box around the points; empty (from +∞ to −∞) when there are none.
+    fn extent(&self) -> Bounds {
+        if self.at.is_empty() {
+            (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY))
+        } else {
+            self.bounds
+        }
+    }
+
     /// The points as a side of the search (search.rs).
     fn side(&self) -> Side<'_> {
         Side { at: &self.at, chunks: &self.chunks, bounds: self.bounds }
