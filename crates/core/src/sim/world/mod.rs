@@ -155,13 +155,12 @@ impl Touching {
         self.motion_of(sim, bounds)
     }
 
-    /// How fast the drawn points of `sim` go, their box `bounds` known.
-    /// The points' velocities are bounded by their nodes': a point's is Σ w_k v_k with
-    /// w_k ≥ 0 summing to s = 1 ± [`SKIN_WEIGHT_TOLERANCE`], so it is s times a velocity in
-    /// the hull of its nodes', no faster than s max |v_k| and within s max |v_k − c| + |s − 1| |c|
-    /// of any c. Every node is looked at (a superset of the points' nodes): a pass over the
-    /// 491 nodes of the converted blob instead of its 1,418 skin vertices with four nodes
-    /// each.
+    /// How fast the drawn points of `sim` go, their box `bounds` known. The points' velocities
+    /// are bounded by their nodes': a point's is Σ w_k v_k with w_k ≥ 0 summing to
+    /// s = 1 ± [`SKIN_WEIGHT_TOLERANCE`], so it is s times a velocity in the hull of its nodes',
+    /// no faster than s max |v_k| and within s max |v_k − c| + |s − 1| |c| of any c. Every node
+    /// is looked at (a superset of the points' nodes): a pass over the 491 nodes of the
+    /// converted blob instead of its 1,418 skin vertices with four nodes each.
     fn motion_of(&self, sim: &Simulation, bounds: Bounds) -> Motion {
         let v = sim.velocities();
         let (mut fastest, mut lo, mut hi) =
@@ -253,10 +252,10 @@ pub struct World {
 #[derive(Clone, Copy, Debug)]
 struct Motion {
     bounds: Bounds,
-    /// The speed of the fastest point (m/s).
+    /// No point is faster than this (m/s).
     fastest: f32,
-    /// The centre of the box around the points' velocities (m/s), and how far the point
-    /// furthest from it is (m/s): every point's velocity is within `spread` of `drift`.
+    /// The centre of the box around the nodes' velocities (m/s), and how far from it a point's
+    /// velocity can be (m/s): every point's velocity is within `spread` of `drift`.
     drift: Vec3A,
     spread: f32,
 }
@@ -491,8 +490,8 @@ impl Meeting {
 
     /// The world steps for a frame of `dt`: the fewest that keep the relative travel of any two
     /// bodies that may meet within the frame under half their contact distance per `dt` / k
-    /// (and under all of it per longest of the [`Meeting::spans`]); one for a world of one body (which steps exactly as its simulation
-    /// alone). A pair's travel is that of its drawn points (they are what touch), at the
+    /// (and under all of it per longest of the [`Meeting::spans`]); one for a world of one
+    /// body (which steps exactly as its simulation alone). A pair's travel is that of its drawn points (they are what touch), at the
     /// lesser of two bounds of how fast two of them close: the sum of the two fastest points'
     /// speeds, and the difference of the bodies' drifts (the centre of the box around their
     /// nodes' velocities) plus, for each body, the furthest a node's velocity is from its
