@@ -61,6 +61,29 @@ fn a_world_steps_its_bodies_on_all_threads_to_the_same_bits() {
 }
 
 #[test]
+fn a_body_stepped_while_the_others_contacts_are_answered_ends_as_if_stepped_after_them() {
+    // The two cloths and a third far aside that meets neither: on all threads, while the
+    // cloths' contacts are answered, the third is stepped by the next world step already
+    // (the answer does not touch it). It ends where one thread, stepping it after the
+    // answer, leaves it, and so do the cloths.
+    let run = |threads| {
+        let mut world = two_cloths();
+        let mut bystander = world.bodies()[0].clone();
+        for p in bystander.positions_mut() {
+            *p += glam::Vec3A::new(5.0, 0.0, 0.0);
+        }
+        world.add_simulation(bystander);
+        world.set_threads(threads);
+        let reports: Vec<_> = (0..40).map(|_| world.step(1.0 / 60.0).expect("finite")).collect();
+        let ahead = reports.iter().filter(|r| r.contacts > 0 && r.world_steps > 1).count();
+        (ahead, positions(&world))
+    };
+    let ((ahead, one), (_, all)) = (run(Threads::One), run(Threads::All));
+    assert!(ahead > 0, "frames of several world steps with contacts: {ahead}");
+    assert!(one.iter().zip(&all).all(|(p, q)| p.to_array() == q.to_array()));
+}
+
+#[test]
 fn a_world_plans_a_frame_from_where_the_last_one_left_its_bodies() {
     // A world keeps the motion its bodies' own steps and the last contacts left for the next
     // frame's plan (how many world steps); lending a body out forgets it, so that the plan is

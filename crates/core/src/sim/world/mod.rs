@@ -270,9 +270,49 @@ pub struct Member<'a> {
     pub touching: &'a Touching,
 }
 
-/// What a world step of the bodies gives: each body's report, drawn points and (in a frame's
-/// last world step) motion.
-type Stepped = (Vec<StepReport>, (Vec<Drawn>, Vec<Option<Motion>>));
+/// A body to step: its number, simulation, points and drawn points (to be filled again).
+type Job<'a> = (usize, &'a mut Simulation, &'a Touching, &'a mut Drawn);
+
+/// What stepping a body gave: its number, report and (in a frame's last world step) motion.
+type Stepped = (usize, StepReport, Option<Motion>);
+
+/// Steps each body of `jobs` by `h`, in parallel when allowed, and works out where its drawn
+/// points went in the same task, while its nodes are in that thread's cache; in the `last`
+/// world step of a frame, also its motion for the next frame's plan. The first body's error
+/// in body order, if any; the bodies that stepped keep their step.
+fn step_jobs(
+    jobs: Vec<Job>,
+    (h, last): (f32, bool),
+    threads: Threads,
+) -> Result<Vec<Stepped>, CoreError> {
+    // One body per task on all threads, every body in one on one thread. Without the upper
+    // bound rayon cuts the bodies into about twice as many pieces as threads and cuts a piece
+    // further only once it is stolen: a thread done with its pieces found none left to take
+    // while the other stepped its last eight bodies (on the 32-blob pile on 2 cores, one
+    // thread idle for 0.25 ms a frame at the end of the world steps, 0.13 ms once each body
+    // is a task).
+    let per_task = if threads == Threads::All { 1 } else { usize::MAX };
+    let steps = jobs.into_par_iter().with_min_len(per_task).with_max_len(per_task);
+    let steps = steps.map(|(b, sim, touching, drawn)| {
+        let report = sim.step(h)?;
+        touching.draw(sim, drawn);
+        Ok((b, report, last.then(|| touching.motion_of(sim, drawn.extent()))))
+    });
+    steps.collect::<Vec<_>>().into_iter().collect()
+}
+
+/// Adds the steps `done` to the frame's `report` and keeps their bodies' `motion`.
+fn keep(done: Vec<Stepped>, report: &mut WorldStepReport, motion: &mut [Option<Motion>]) {
+    for (b, step, moving) in done {
+        if let Some(all) = report.bodies.get_mut(b) {
+            all.substeps += step.substeps;
+            all.broken.extend(step.broken);
+        }
+        if let Some(slot) = motion.get_mut(b) {
+            *slot = moving;
+        }
+    }
+}
 
 /// The bodies `bodies` with their points `touching`, lent as members.
 fn members<'a>(bodies: &'a mut [Simulation], touching: &'a [Touching]) -> Vec<Member<'a>> {
@@ -410,19 +450,37 @@ impl World {
             self.meeting.world_steps(&bodies, dt, &self.threads)
         };
         let spans = self.meeting.spans(&bodies, dt, k);
+        let n = self.bodies.len();
         let mut report = WorldStepReport { world_steps: k, ..WorldStepReport::default() };
-        report.bodies = vec![StepReport::default(); self.bodies.len()];
-        let mut motion = Vec::new();
+        report.bodies = vec![StepReport::default(); n];
+        let mut motion = vec![None; n];
+        // The bodies already stepped by this world step's span (while the last one's contacts
+        // were answered).
+        let mut ahead = vec![false; n];
         for (j, &h) in spans.iter().enumerate() {
             let last = j + 1 == spans.len();
-            let (steps, (drawn, moving)) = self.step_bodies(h, last)?;
-            for (all, step) in report.bodies.iter_mut().zip(steps) {
-                all.substeps += step.substeps;
-                all.broken.extend(step.broken);
+            let mut drawn = self.meeting.take_drawn();
+            drawn.resize_with(n, Drawn::default);
+            let bodies = self.bodies.iter_mut().zip(&self.touching).zip(drawn.iter_mut());
+            let jobs = bodies.enumerate().filter(|&(b, _)| !ahead[b]);
+            let jobs = jobs.map(|(b, ((sim, touching), drawn))| (b, sim, touching, drawn));
+            let done = step_jobs(jobs.collect(), (h, last), self.threads)?;
+            keep(done, &mut report, &mut motion);
+            let bodies = members(&mut self.bodies, &self.touching);
+            self.meeting.find_drawn(&bodies, drawn, &self.threads);
+            ahead.fill(false);
+            let next = spans.get(j + 1).map(|&h| (h, j + 2 == spans.len()));
+            match next {
+                Some(next) if self.threads == Threads::All && !self.meeting.pairs.is_empty() => {
+                    let (contacts, done) = self.answer_stepping_ahead(next, &mut ahead);
+                    report.contacts += contacts;
+                    keep(done?, &mut report, &mut motion);
+                }
+                _ => {
+                    let mut bodies = members(&mut self.bodies, &self.touching);
+                    report.contacts += self.meeting.answer_found(&mut bodies);
+                }
             }
-            let mut bodies = members(&mut self.bodies, &self.touching);
-            report.contacts += self.meeting.answer_drawn(&mut bodies, drawn, &self.threads);
-            motion = moving.into_iter().flatten().collect();
         }
         // The bodies the last contacts moved, looked at again where they went.
         let met = self.meeting.met(self.bodies.len());
@@ -432,42 +490,58 @@ impl World {
         let moved = self.threads.map(again.len(), |k| touching[again[k]].motion(&bodies[again[k]]));
         for (&b, m) in again.iter().zip(moved) {
             if let Some(slot) = motion.get_mut(b) {
-                *slot = m;
+                *slot = Some(m);
             }
         }
-        self.motion = motion;
+        // Known for every body (each took the frame's last span), or planned afresh.
+        self.motion = motion.into_iter().collect::<Option<Vec<_>>>().unwrap_or_default();
         self.time += f64::from(dt);
         Ok(report)
     }
 
-    /// Steps every body by `h`, in parallel when allowed, and works out where its drawn
-    /// points went in the same task, while its nodes are in that thread's cache; in the
-    /// `last` world step of a frame, also its motion for the next frame's plan.
-    fn step_bodies(&mut self, h: f32, last: bool) -> Result<Stepped, CoreError> {
-        // One body per task on all threads, every body in one on one thread. Without the
-        // upper bound rayon cuts the bodies into about twice as many pieces as threads and
-        // cuts a piece further only once it is stolen: a thread done with its pieces found
-        // none left to take while the other stepped its last eight bodies (on the 32-blob
-        // pile on 2 cores, one thread idle for 0.25 ms a frame at the end of the world steps,
-        // 0.13 ms once each body is a task).
-        let per_task = if self.threads == Threads::All { 1 } else { usize::MAX };
-        // The last world step's points, to reuse their buffers.
-        let mut drawn = self.meeting.take_drawn();
-        drawn.resize_with(self.bodies.len(), Drawn::default);
-        let bodies = self.bodies.par_iter_mut().zip(&self.touching);
-        let steps =
-            bodies.zip(drawn.par_iter_mut()).with_min_len(per_task).with_max_len(per_task).map(
-                |((b, t), d)| {
-                    let report = b.step(h)?;
-                    t.draw(b, d);
-                    Ok((report, last.then(|| t.motion_of(b, d.extent()))))
-                },
-            );
-        let steps: Result<Vec<_>, _> = steps.collect::<Vec<_>>().into_iter().collect();
-        steps.map(|all| {
-            let (reports, motion): (Vec<_>, Vec<_>) = all.into_iter().unzip();
-            (reports, (drawn, motion))
-        })
+    /// Answers the contacts the meeting found, as [`Meeting::answer_found`], and meanwhile
+    /// steps the bodies they do not meet by the next world step's span (`h`, and whether it
+    /// is the frame's `last`), marking them `ahead`: the answer does not change those bodies,
+    /// so they step to the same bits as after it. The answer is one thread's work; the
+    /// others step bodies instead of waiting for it.
+    fn answer_stepping_ahead(
+        &mut self,
+        (h, last): (f32, bool),
+        ahead: &mut [bool],
+    ) -> (usize, Result<Vec<Stepped>, CoreError>) {
+        let n = self.bodies.len();
+        let met = self.meeting.met(n);
+        // The met bodies, numbered among themselves for the answer.
+        let index: Vec<usize> = (0..n).filter(|&b| met[b]).collect();
+        let mut among = vec![usize::MAX; n];
+        for (k, &b) in index.iter().enumerate() {
+            among[b] = k;
+        }
+        let meeting = &mut self.meeting;
+        meeting.renumber(&among);
+        let mut points = std::mem::take(&mut meeting.points);
+        meeting.points = index.iter().map(|&b| std::mem::take(&mut points[b])).collect();
+        let (mut members, mut jobs) = (Vec::new(), Vec::new());
+        let bodies = self.bodies.iter_mut().zip(&self.touching).zip(points.iter_mut());
+        for (b, ((sim, touching), drawn)) in bodies.enumerate() {
+            if met[b] {
+                members.push(Member { sim, touching });
+            } else {
+                ahead[b] = true;
+                jobs.push((b, sim, touching, drawn));
+            }
+        }
+        let threads = self.threads;
+        let (contacts, done) = rayon::join(
+            || meeting.answer_found(&mut members),
+            || step_jobs(jobs, (h, last), threads),
+        );
+        for (k, &b) in index.iter().enumerate() {
+            points[b] = std::mem::take(&mut meeting.points[k]);
+        }
+        meeting.points = points;
+        meeting.renumber(&index);
+        (contacts, done)
     }
 }
 
@@ -578,8 +652,20 @@ impl Meeting {
         drawn: Vec<Drawn>,
         pool: &impl Pool,
     ) -> usize {
+        self.find_drawn(bodies, drawn, pool);
+        self.answer_found(bodies)
+    }
+
+    /// The pairs in contact among `bodies`, whose points are `drawn` (the first half of
+    /// [`Meeting::answer_drawn`]).
+    fn find_drawn(&mut self, bodies: &[Member], drawn: Vec<Drawn>, pool: &impl Pool) {
         self.points = drawn;
         self.find_pairs(bodies, pool);
+    }
+
+    /// Answers the pairs found, between `bodies` (numbered as the pairs number them): the
+    /// second half of [`Meeting::answer_drawn`]. Returns how many pairs there were.
+    fn answer_found(&mut self, bodies: &mut [Member]) -> usize {
         self.share_rigidly(bodies);
         for _ in 0..CONTACT_ITERATIONS {
             for &Pair { a, b, distance } in &self.pairs {
@@ -591,6 +677,15 @@ impl Meeting {
             }
         }
         self.pairs.len()
+    }
+
+    /// Numbers the pairs' bodies `to[b]` instead of b (in the same order: `to` increases
+    /// over the bodies the pairs name, so each pair's first body stays before its second).
+    fn renumber(&mut self, to: &[usize]) {
+        for pair in &mut self.pairs {
+            pair.a.0 = to[pair.a.0];
+            pair.b.0 = to[pair.b.0];
+        }
     }
 
     /// Which of `n` bodies the last answer's contacts met (and so may have moved).
