@@ -41,7 +41,9 @@
 //! neighbouring points, each chunk with its box) per pair of bodies whose boxes meet, the
 //! pairs searched on a [`Pool`] (rayon's, or a game engine's), and solved one after another,
 //! [`CONTACT_ITERATIONS`] passes in body and point order, so the result does not depend on
-//! the threads.
+//! the threads. On all threads the [`World`] steps the bodies those contacts do not meet by
+//! the next world step meanwhile: the answer does not touch them, so they step to the same
+//! bits as after it, and the answer's thread is the only one that waits for it.
 
 mod rigid;
 mod search;
