@@ -468,7 +468,7 @@ impl World {
             let jobs = jobs.map(|(b, ((sim, touching), drawn))| (b, sim, touching, drawn));
             let done = step_jobs(jobs.collect(), (h, last), self.threads)?;
             keep(done, &mut report, &mut motion);
-            let bodies = members(&mut self.bodies, &self.touching);
+            let mut bodies = members(&mut self.bodies, &self.touching);
             self.meeting.find_drawn(&bodies, drawn, &self.threads);
             ahead.fill(false);
             let next = spans.get(j + 1).map(|&h| (h, j + 2 == spans.len()));
@@ -478,10 +478,7 @@ impl World {
                     report.contacts += contacts;
                     keep(done?, &mut report, &mut motion);
                 }
-                _ => {
-                    let mut bodies = members(&mut self.bodies, &self.touching);
-                    report.contacts += self.meeting.answer_found(&mut bodies);
-                }
+                _ => report.contacts += self.meeting.answer_found(&mut bodies),
             }
         }
         // The bodies the last contacts moved, looked at again where they went.
