@@ -67,7 +67,7 @@
 //! [`SWEEPS`] sweeps over the contacts; what they leave goes to the single nodes.
 
 use crate::sim::contacts::collision::Colliders;
-use crate::sim::contacts::surface::{Frame, Near, reachable};
+use crate::sim::contacts::surface::{Frame, Near};
 use crate::sim::data::Compiled;
 use glam::{DMat3, DVec3, Mat3A, Vec3A};
 
@@ -168,9 +168,9 @@ impl Support {
     /// sub-step of `h`, as those of a rigid body, and moves every node by `share` of that
     /// answer (module docs). The body is `known`, when the caller has it (its inertia as the
     /// sub-step began: within a sub-step a body turns by a small fraction of a radian), or
-    /// worked out from the nodes. The owners of a skin's points near a collider are kept in
-    /// `near`, for the skin's contacts that follow ([`super::surface`]). The caller has checked
-    /// [`applies`].
+    /// worked out from the nodes. A skin's points near a collider are found with `near` and
+    /// kept there, for the skin's contacts that follow and the next sub-steps' support
+    /// ([`super::surface`]). The caller has checked [`applies`].
     pub fn answer(
         &mut self,
         c: &Compiled,
@@ -240,17 +240,14 @@ impl Support {
             }
             return;
         };
-        near.find(points, (colliders, frame), x, |k| {
-            for i in points.of(k) {
-                let Some(p) = reachable(points, i, colliders, frame, x) else { continue };
-                let (mut from, mut vp) = (Vec3A::ZERO, Vec3A::ZERO);
-                for (&j, &w) in points.nodes[i].iter().zip(&points.weights[i]) {
-                    let j = j as usize;
-                    from += w * frame.start_of(j);
-                    vp += w * v[j];
-                }
-                consider(from, p, vp);
+        near.find(points, (colliders, frame), x, |i, p| {
+            let (mut from, mut vp) = (Vec3A::ZERO, Vec3A::ZERO);
+            for (&j, &w) in points.nodes[i].iter().zip(&points.weights[i]) {
+                let j = j as usize;
+                from += w * frame.start_of(j);
+                vp += w * v[j];
             }
+            consider(from, p, vp);
         });
     }
 

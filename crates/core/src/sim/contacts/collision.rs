@@ -233,6 +233,11 @@ impl<'a> Colliders<'a> {
         }
     }
 
+    /// True when no collider moves within the step: none the game moves, no game's own.
+    pub fn stand_still(&self) -> bool {
+        self.targets.iter().all(Option::is_none) && self.custom.is_empty()
+    }
+
     /// True when there is nothing to collide with.
     pub fn is_empty(&self) -> bool {
         self.ground.is_none() && self.obstacles.is_empty() && self.custom.is_empty()

@@ -341,6 +341,7 @@ pub(crate) fn step(
         speeds.fold(0.0, f32::max)
     });
     ws.layers.expire();
+    ws.touched.near.expire();
     if fused {
         predict(&ws.u_prev, &start.vel, &ws.kick, &mut ws.u, h);
     } else {
