@@ -92,6 +92,19 @@ impl Frame<'_> {
     }
 }
 
+/// True when owner `k` of `points`, on nodes at `x`, is within its reach and `slack` of a
+/// collider.
+#[inline]
+fn owner_near(
+    points: &TouchPoints,
+    k: usize,
+    (colliders, frame): (&Colliders, &Frame),
+    x: &[Vec3A],
+    slack: f32,
+) -> bool {
+    colliders.may_touch(frame.at(x, points.owners[k] as usize), points.reach[k] + slack)
+}
+
 /// Where touching point `i` is, on nodes at `x`.
 #[inline]
 fn at_point(points: &TouchPoints, i: usize, frame: &Frame, x: &[Vec3A]) -> Vec3A {
@@ -151,9 +164,7 @@ impl Near {
         x: &[Vec3A],
         mut visit: impl FnMut(usize, Vec3A),
     ) {
-        let owner_within = |k: usize, reach: f32| {
-            colliders.may_touch(frame.at(x, points.owners[k] as usize), points.reach[k] + reach)
-        };
+        let owner_within = |k, slack| owner_near(points, k, (colliders, frame), x, slack);
         self.pushed.clear();
         self.most_pushed = 0.0;
         let furthest = self.at.iter().zip(x).map(|(a, b)| a.distance_squared(*b));
@@ -211,7 +222,7 @@ impl Near {
 
 /// The skin's contacts' scratch, kept between sub-steps: the points that touched in a
 /// sub-step, each with its normal, the speed along it that its answer asks for and its nodes'
-/// Σ w² m⁻¹ (the second pass of [`touch`]), and the owners near a collider.
+/// Σ w² m⁻¹ (the second pass of [`touch`]), and the points near a collider.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Touched {
     points: Vec<(usize, Vec3A, f32, f32)>,
@@ -229,9 +240,6 @@ pub(crate) fn touch(
     Touched { points: touched, near }: &mut Touched,
 ) -> bool {
     touched.clear();
-    let owner_may_touch = |k: usize, x: &[Vec3A]| {
-        colliders.may_touch(frame.at(x, points.owners[k] as usize), points.reach[k])
-    };
     // The points the body's support found while no node has moved past their budget (each
     // contact here moves nodes too), then every owner's from there on: the rest of the
     // owner whose contact spent the budget, and the owners after it.
@@ -243,7 +251,7 @@ pub(crate) fn touch(
             let (o, i) = near.points[n];
             let (o, i) = (o as usize, i as usize);
             if owner.0 != o {
-                owner = (o, owner_may_touch(o, x));
+                owner = (o, owner_near(points, o, (colliders, frame), x, 0.0));
             }
             if !owner.1 {
                 continue;
@@ -258,7 +266,7 @@ pub(crate) fn touch(
     while k < points.owners.len() {
         let range = match resume.take() {
             Some(i) => i..points.first[k + 1] as usize,
-            None if owner_may_touch(k, x) => points.of(k),
+            None if owner_near(points, k, (colliders, frame), x, 0.0) => points.of(k),
             None => 0..0,
         };
         for i in range {
