@@ -1,9 +1,10 @@
 //! The inner loops of the solvers over colour batches, with unchecked node indexing.
 //!
-//! springmesh-core has `unsafe` code in two modules, both solver kernels: this one (node
+//! springmesh-core has `unsafe` code in three modules, all solver kernels: this one (node
 //! arrays indexed without bounds checks, and written from several threads through
-//! `Shared`), and `crate::sim::columns` (calling a loop built for AVX once the CPU is
-//! known to have it). Every other module denies it (the workspace's `unsafe_code` lint).
+//! `Shared`), `crate::sim::columns` (calling a loop built for AVX once the CPU is known to
+//! have it) and `crate::sim::forces::eights` (this module's projection eight springs at a
+//! time, in AVX registers). Every other module denies it (the workspace's `unsafe_code` lint).
 //!
 //! Both loops walk the springs batch by batch ([`crate::sim::coloring`]). The springs of an
 //! independent batch share no node, so four are processed at once: their four lengths come
@@ -48,7 +49,10 @@
 //! four as eight lanes, built for AVX through [`crate::sim::columns`]): an eight-lane `[f32; 8]`
 //! stayed scalar code (the compiler did not vectorize it), and the blob's frame took 170
 //! against 148 µs. The loop is bound by its instructions per spring (gathering and scattering
-//! the ends), not by the square root and division alone.
+//! the ends), not by the square root and division alone. Written out in AVX intrinsics
+//! instead (`crate::sim::forces::eights`: one transpose, square root, division and set of
+//! multiplies for eight springs, the ends still read and written one by one), the batches
+//! that stay on one thread take eight at a time when the CPU has AVX.
 #![allow(unsafe_code)]
 
 use crate::Integrator;
@@ -58,6 +62,8 @@ use crate::sim::forces::bands::{BandScratch, StripeWork};
 use crate::sim::forces::spring::{force_over_length, projection, weights};
 use crate::sim::state::State;
 use crate::sim::threads::Threads;
+#[cfg(target_arch = "x86_64")]
+use crate::sim::{columns::Isa, forces::eights::project_eights};
 use glam::{DVec3, Mat4, Vec3A, Vec4};
 use rayon::prelude::*;
 use std::ops::Range;
@@ -338,22 +344,27 @@ pub(crate) fn project_springs(
     if springs.bands.has_long() {
         stripes.project(&springs.bands, springs.has_damping, (u_prev, u), threads);
     }
+    #[cfg(target_arch = "x86_64")]
+    let eights = Isa::detect() == Isa::Avx;
+    #[cfg(not(target_arch = "x86_64"))]
+    let eights = false;
     if springs.has_damping {
-        project_springs_in::<true>(springs, base, weights, u_prev, u, threads);
+        project_springs_in::<true>(springs, base, weights, (u_prev, u), (threads, eights));
     } else {
-        project_springs_in::<false>(springs, base, weights, u_prev, u, threads);
+        project_springs_in::<false>(springs, base, weights, (u_prev, u), (threads, eights));
     }
 }
 
-/// [`project_springs`], with the damping term compiled in or out.
+/// [`project_springs`], with the damping term compiled in or out, the batches that stay on
+/// one thread by `eights` when asked ([`crate::sim::forces::eights`]; the CPU has AVX).
 fn project_springs_in<const DAMPED: bool>(
     springs: &SpringData,
     base: &[Vec3A],
-    Weights { ga, gb, gk, gd, .. }: Weights,
-    u_prev: &[Vec3A],
-    u: &mut [Vec3A],
-    threads: Threads,
+    weights: Weights,
+    (u_prev, u): (&[Vec3A], &mut [Vec3A]),
+    (threads, eights): (Threads, bool),
 ) {
+    let Weights { ga, gb, gk, gd, .. } = weights;
     let p = Shared(u.as_mut_ptr());
     type Ends<'a> = (&'a [u32; 4], &'a [u32; 4]);
     type Constants<'a> =
@@ -397,7 +408,12 @@ fn project_springs_in<const DAMPED: bool>(
         }
     };
     for batch in &springs.batches {
-        let r = batch.unstriped();
+        #[allow(unused_mut)] // Only x86-64 has the eight-lane loop.
+        let mut r = batch.unstriped();
+        #[cfg(target_arch = "x86_64")]
+        if eights && batch.independent && !split(threads, r.len()) {
+            r.start += project_by_eights::<DAMPED>(springs, r.clone(), (base, u_prev), weights, p);
+        }
         let (a, b) = (&springs.a()[r.clone()], &springs.b()[r.clone()]);
         let (rest, ga, gb) = (&springs.rest[r.clone()], &ga[r.clone()], &gb[r.clone()]);
         let (gk, gd) = (&gk[r.clone()], &gd[r]);
@@ -428,6 +444,29 @@ fn project_springs_in<const DAMPED: bool>(
             }
         }
     }
+}
+
+#[cfg(target_arch = "x86_64")]
+/// Projects the first springs of the independent batch's range `r` eight at a time
+/// ([`crate::sim::forces::eights`]); returns how many (a multiple of eight).
+fn project_by_eights<const DAMPED: bool>(
+    springs: &SpringData,
+    r: Range<usize>,
+    (base, u_prev): (&[Vec3A], &[Vec3A]),
+    Weights { ga, gb, gk, gd, .. }: Weights,
+    u: Shared,
+) -> usize {
+    fn eights<T>(v: &[T], r: Range<usize>) -> &[[T; 8]] {
+        v[r].as_chunks::<8>().0
+    }
+    let ends = (eights(springs.a(), r.clone()), eights(springs.b(), r.clone()));
+    let [rest, gk, gd, ga, gb] = [&springs.rest[..], gk, gd, ga, gb].map(|c| eights(c, r.clone()));
+    let constants = [rest, gk, gd, ga, gb];
+    // SAFETY: `Isa::detect` found AVX; every end index is < end_bound <= the lengths of u,
+    // u_prev and base (asserted in project_springs); the batch is independent, so its springs
+    // share no node, and this thread alone works on it.
+    unsafe { project_eights::<DAMPED>(ends, constants, (base, u_prev), u.0) };
+    8 * ends.0.len()
 }
 
 /// s of one spring along `d` whose ends moved apart by `moved` in the sub-step
@@ -473,7 +512,7 @@ pub(crate) fn project_springs_leaking(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::columns::Columns;
+    use crate::sim::columns::{Columns, Isa};
     use crate::sim::data::Compiled;
     use crate::sim::data::LONG_OFFSET;
     use crate::sim::forces::bands::Stripes;
@@ -487,19 +526,24 @@ mod tests {
         (s.a.0, s.b.0, s.rest_length, s.stiffness, s.damping)
     }
 
-    /// Twelve nodes on a helix, each joined to the next three: springs of several colours, all
-    /// stretched or squeezed by a displacement that also turns the model.
+    /// Twelve nodes on a helix ([`twisted_of`]).
     fn twisted() -> (Compiled, Vec<Vec3A>, Vec<Vec3A>, Vec<Vec3A>) {
+        twisted_of(12)
+    }
+
+    /// `n` nodes on a helix, each joined to the next three: springs of several colours, all
+    /// stretched or squeezed by a displacement that also turns the model.
+    fn twisted_of(n: usize) -> (Compiled, Vec<Vec3A>, Vec<Vec3A>, Vec<Vec3A>) {
         let mut m = SpringModel::default();
         let at = |i: usize| {
             let t = i as f32 * 0.7;
             Vec3::new(t.cos(), 0.2 * t, t.sin())
         };
-        for i in 0..12 {
+        for i in 0..n {
             m.nodes.push(Node { position: at(i), mass: 0.5 + 0.1 * i as f32 });
         }
-        for i in 0..12 {
-            for j in i + 1..(i + 4).min(12) {
+        for i in 0..n {
+            for j in i + 1..(i + 4).min(n) {
                 let rest = 0.9 * at(i).distance(at(j));
                 m.springs.push(
                     Spring::new(
@@ -514,8 +558,8 @@ mod tests {
             }
         }
         let c = Compiled::new(&m);
-        let base: Vec<Vec3A> = (0..12).map(|i| at(i).into()).collect();
-        let u_old: Vec<Vec3A> = (0..12).map(|i| Vec3A::new(0.01 * i as f32, 0.0, -0.005)).collect();
+        let base: Vec<Vec3A> = (0..n).map(|i| at(i).into()).collect();
+        let u_old: Vec<Vec3A> = (0..n).map(|i| Vec3A::new(0.01 * i as f32, 0.0, -0.005)).collect();
         let u: Vec<Vec3A> =
             u_old.iter().zip(&base).map(|(&u, &x)| u + Vec3A::Y.cross(x) * 0.05).collect();
         (c, base, u_old, u)
@@ -713,6 +757,31 @@ mod tests {
         let two = if rayon::current_num_threads() > 1 { Threads::All } else { Threads::One };
         assert_eq!(worth(Threads::All, &c.springs, Integrator::Xpbd), two);
         assert_eq!(worth(Threads::One, &c.springs, Integrator::Xpbd), Threads::One);
+    }
+
+    #[test]
+    fn eight_springs_at_once_move_the_nodes_as_four_and_one_at_a_time() {
+        // 94 nodes: colours of 46 or 47 springs, each five eights, a four and two or three alone.
+        let (c, base, u_old, u) = twisted_of(94);
+        let long = c.springs.batches.iter().filter(|b| b.range.len() % 8 >= 5).count();
+        let sizes: Vec<usize> = c.springs.batches.iter().map(|b| b.range.len()).collect();
+        assert!(long >= 2, "colours that end in a four and single springs: {sizes:?}");
+        let mut columns = WeightColumns::default();
+        columns.fill(&c.springs, &c.nodes.inv_mass, 1.0 / 600.0);
+        let run = |eights: bool| {
+            let mut moved = u.clone();
+            let with = (&u_old[..], &mut moved[..]);
+            let weights = columns.weights();
+            project_springs_in::<true>(&c.springs, &base, weights, with, (Threads::One, eights));
+            moved
+        };
+        let mut single = u.clone();
+        project_springs_leaking(&c.springs, &base, columns.weights(), &u_old, &mut single);
+        assert_ne!(single, u, "the springs move the nodes");
+        assert_eq!(run(false), single, "four at a time");
+        if Isa::available().len() > 1 {
+            assert_eq!(run(true), single, "eight at a time");
+        }
     }
 
     #[test]

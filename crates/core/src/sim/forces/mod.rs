@@ -4,6 +4,8 @@
 pub mod air;
 pub mod bands;
 pub mod damping;
+#[cfg(target_arch = "x86_64")]
+mod eights;
 pub mod external;
 pub mod kernels;
 pub mod pressure;
