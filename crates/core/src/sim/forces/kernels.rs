@@ -356,7 +356,8 @@ pub(crate) fn project_springs(
 }
 
 /// [`project_springs`], with the damping term compiled in or out, the batches that stay on
-/// one thread by `eights` when asked ([`crate::sim::forces::eights`]; the CPU has AVX).
+/// one thread eight springs at a time when `eights` asks and the CPU has AVX
+/// ([`crate::sim::forces::eights`]).
 fn project_springs_in<const DAMPED: bool>(
     springs: &SpringData,
     base: &[Vec3A],
@@ -446,9 +447,10 @@ fn project_springs_in<const DAMPED: bool>(
     }
 }
 
-#[cfg(target_arch = "x86_64")]
 /// Projects the first springs of the independent batch's range `r` eight at a time
-/// ([`crate::sim::forces::eights`]); returns how many (a multiple of eight).
+/// ([`crate::sim::forces::eights`]) when the CPU has AVX; returns how many (a multiple of
+/// eight, none without AVX).
+#[cfg(target_arch = "x86_64")]
 fn project_by_eights<const DAMPED: bool>(
     springs: &SpringData,
     r: Range<usize>,
@@ -456,13 +458,16 @@ fn project_by_eights<const DAMPED: bool>(
     Weights { ga, gb, gk, gd, .. }: Weights,
     u: Shared,
 ) -> usize {
+    if Isa::detect() != Isa::Avx {
+        return 0;
+    }
     fn eights<T>(v: &[T], r: Range<usize>) -> &[[T; 8]] {
         v[r].as_chunks::<8>().0
     }
     let ends = (eights(springs.a(), r.clone()), eights(springs.b(), r.clone()));
     let [rest, gk, gd, ga, gb] = [&springs.rest[..], gk, gd, ga, gb].map(|c| eights(c, r.clone()));
     let constants = [rest, gk, gd, ga, gb];
-    // SAFETY: `Isa::detect` found AVX; every end index is < end_bound <= the lengths of u,
+    // SAFETY: `Isa::detect` found AVX (above); every end index is < end_bound <= the lengths of u,
     // u_prev and base (asserted in project_springs); the batch is independent, so its springs
     // share no node, and this thread alone works on it.
     unsafe { project_eights::<DAMPED>(ends, constants, (base, u_prev), u.0) };
