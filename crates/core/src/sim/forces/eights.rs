@@ -11,8 +11,8 @@
 //!
 //! Measured on the converted blob (491 nodes, 2,696 springs in 16 colours, 8 sub-steps),
 //! lying on the ground, the same bits either way: best of 300 runs of 20 frames, builds in
-//! turns, 154–160 µs a frame against 172–175 µs four at a time. The ends are still read and written one vector at a time: that, not the
-//! arithmetic, is what the loop now waits on.
+//! turns, 154–160 µs a frame against 172–175 µs four at a time. The ends are still read and
+//! written one vector at a time: that, not the arithmetic, is what the loop now waits on.
 #![allow(unsafe_code)]
 
 use crate::sim::forces::spring::{Lane, MIN_LENGTH_SQUARED, projection};
@@ -50,7 +50,7 @@ lanes!(Mul, mul, _mm256_mul_ps);
 lanes!(Div, div, _mm256_div_ps);
 
 impl Lane for F8 {
-    // SAFETY: eight f32 have the size and alignment-free layout of __m256's bits.
+    // SAFETY: [f32; 8] and __m256 are both 32 bytes, and any 32 bytes are a valid __m256.
     const ONE: F8 = F8(unsafe { std::mem::transmute::<[f32; 8], __m256>([1.0; 8]) });
 
     #[inline(always)]
