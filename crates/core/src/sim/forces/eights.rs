@@ -20,8 +20,8 @@ use glam::Vec3A;
 use std::arch::x86_64::{
     __m128, __m256, _CMP_GT_OQ, _mm256_add_ps, _mm256_and_ps, _mm256_castps256_ps128,
     _mm256_cmp_ps, _mm256_div_ps, _mm256_extractf128_ps, _mm256_loadu_ps, _mm256_mul_ps,
-    _mm256_permute_ps, _mm256_set_m128, _mm256_set1_ps, _mm256_shuffle_ps, _mm256_sqrt_ps,
-    _mm256_sub_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps,
+    _mm256_permute_ps, _mm256_set_m128, _mm256_set1_ps, _mm256_setzero_ps, _mm256_shuffle_ps,
+    _mm256_sqrt_ps, _mm256_sub_ps, _mm256_unpackhi_ps, _mm256_unpacklo_ps,
 };
 use std::ops::{Add, Div, Mul, Sub};
 
@@ -70,11 +70,24 @@ impl Lane for F8 {
     }
 }
 
-/// Vectors j (low half) and j + 4 (high half) of `v`, for j = 0..4.
+/// The vectors of `from` at the ends `at`: end j in the low half and end j + 4 in the high
+/// half, for j = 0..4 (no closure and no array `map`: what the kernel calls must be inlined
+/// into it, or its intrinsics are called as functions, three times slower).
+///
+/// # Safety
+/// The CPU has AVX (as for the operators), and every index of `at` is within `from`'s array.
 #[inline(always)]
-fn pairs(v: &[Vec3A; 8]) -> [__m256; 4] {
-    // SAFETY: as for the operators (the caller runs with AVX).
-    [0, 1, 2, 3].map(|j| unsafe { _mm256_set_m128(v[j + 4].into(), v[j].into()) })
+unsafe fn pairs(from: *const Vec3A, at: &[u32; 8]) -> [__m256; 4] {
+    let end = |k: usize| at[k] as usize;
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        [
+            _mm256_set_m128((*from.add(end(4))).into(), (*from.add(end(0))).into()),
+            _mm256_set_m128((*from.add(end(5))).into(), (*from.add(end(1))).into()),
+            _mm256_set_m128((*from.add(end(6))).into(), (*from.add(end(2))).into()),
+            _mm256_set_m128((*from.add(end(7))).into(), (*from.add(end(3))).into()),
+        ]
+    }
 }
 
 /// The x, y and z components of four pairs of vectors ([`pairs`]): a 4 × 4 transpose within
@@ -143,42 +156,42 @@ pub(crate) unsafe fn project_eights<const DAMPED: bool>(
 ) {
     // SAFETY: `c` is eight f32 in a row.
     let load = |c: &[f32; 8]| F8(unsafe { _mm256_loadu_ps(c.as_ptr()) });
+    let zero = F8(_mm256_setzero_ps());
     let groups =
         ends.0.iter().zip(ends.1).zip(rest.iter().zip(gk).zip(gd.iter().zip(ga.iter().zip(gb))));
     for ((a8, b8), ((rest8, gk8), (gd8, (ga8, gb8)))) in groups {
-        let (a8, b8) = (a8.map(|n| n as usize), b8.map(|n| n as usize));
         // SAFETY: the indices are in bounds and the nodes distinct (the caller's promise), so
         // every read and write below touches a node of this group alone.
-        let (ua, ub) = unsafe { (a8.map(|a| *u.add(a)), b8.map(|b| *u.add(b))) };
+        let (ua, ub) = unsafe { (pairs(u, a8), pairs(u, b8)) };
         // SAFETY: as above.
-        let (ba, bb) =
-            unsafe { (a8.map(|a| *base.get_unchecked(a)), b8.map(|b| *base.get_unchecked(b))) };
-        let (ua2, ub2, ba2, bb2) = (pairs(&ua), pairs(&ub), pairs(&ba), pairs(&bb));
-        let d = [0, 1, 2, 3].map(|j| (F8(ba2[j]) - F8(bb2[j])) + (F8(ua2[j]) - F8(ub2[j])));
-        let d2 = d.map(|v| v.0);
-        let t = components(&d2);
+        let (ba, bb) = unsafe { (pairs(base.as_ptr(), a8), pairs(base.as_ptr(), b8)) };
+        let mut d = [zero.0; 4];
+        for j in 0..4 {
+            d[j] = ((F8(ba[j]) - F8(bb[j])) + (F8(ua[j]) - F8(ub[j]))).0;
+        }
+        let t = components(&d);
         let moved = if DAMPED {
             // SAFETY: as above.
-            let (pa, pb) = unsafe {
-                (a8.map(|a| *u_prev.get_unchecked(a)), b8.map(|b| *u_prev.get_unchecked(b)))
-            };
-            let (pa2, pb2) = (pairs(&pa), pairs(&pb));
-            let m = [0, 1, 2, 3].map(|j| ((F8(ua2[j]) - F8(pa2[j])) - (F8(ub2[j]) - F8(pb2[j]))).0);
+            let (pa, pb) = unsafe { (pairs(u_prev.as_ptr(), a8), pairs(u_prev.as_ptr(), b8)) };
+            let mut m = [zero.0; 4];
+            for j in 0..4 {
+                m[j] = ((F8(ua[j]) - F8(pa[j])) - (F8(ub[j]) - F8(pb[j]))).0;
+            }
             dots(&t, &components(&m))
         } else {
-            F8(_mm256_set1_ps(0.0))
+            zero
         };
         let s = projection::<F8, DAMPED>(dots(&t, &t), moved, load(rest8), load(gk8), load(gd8));
         let (sa, sb) = (load(ga8) * s, load(gb8) * s);
         for j in 0..4 {
-            let new_a = halves((F8(ua2[j]) + d[j] * F8(spread(sa, j))).0);
-            let new_b = halves((F8(ub2[j]) - d[j] * F8(spread(sb, j))).0);
+            let new_a = halves((F8(ua[j]) + F8(d[j]) * F8(spread(sa, j))).0);
+            let new_b = halves((F8(ub[j]) - F8(d[j]) * F8(spread(sb, j))).0);
             // SAFETY: as above.
             unsafe {
-                *u.add(a8[j]) = new_a.0;
-                *u.add(a8[j + 4]) = new_a.1;
-                *u.add(b8[j]) = new_b.0;
-                *u.add(b8[j + 4]) = new_b.1;
+                *u.add(a8[j] as usize) = new_a.0;
+                *u.add(a8[j + 4] as usize) = new_a.1;
+                *u.add(b8[j] as usize) = new_b.0;
+                *u.add(b8[j + 4] as usize) = new_b.1;
             }
         }
     }
