@@ -7,6 +7,7 @@
 //!   into a puddle.
 //! - [`stilts`]: a low-poly box body on four thin legs: it stands only if its legs hold.
 //! - [`open_box`]: a box with a square hole cut in its top: not closed, still a solid.
+//! - [`crate_box`]: a cube of eight vertices and twelve triangles, the lowest-poly prop.
 //! - [`strip`]: a flat rectangle of square cells; [`dropped_strip`] one standing on its end,
 //!   cloth that folds onto itself when it falls.
 //!
@@ -166,6 +167,12 @@ pub fn open_box() -> RawMesh {
         normal == IVec3::Y && (4..8).contains(&v.x) && (4..8).contains(&v.z)
     };
     voxel_surface(inside, IVec3::ZERO, IVec3::splat(12), 0.05, |v, n| !hole(v, n))
+}
+
+/// A cube of `side` (m) from the origin, of its eight corners alone (six quads, twelve
+/// triangles): a crate as a modeler's default cube makes it.
+pub fn crate_box(side: f32) -> RawMesh {
+    voxel_surface(|v| v == IVec3::ZERO, IVec3::ZERO, IVec3::ONE, side, |_, _| true)
 }
 
 /// A `width` × `height` (m) rectangle in the x–y plane from the origin, facing +z, of square

@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Test code.
 
 use glam::{Quat, Vec3};
-use springmesh_convert::{convert_mesh, samples, shapes};
+use springmesh_convert::{RawMesh, convert_mesh, samples, shapes};
 use springmesh_core::depth::deepest_inside;
 use springmesh_core::model::Ground;
 use springmesh_core::{Simulation, ValidModel, World};
@@ -16,9 +16,14 @@ use std::path::Path;
 /// The blob converted as a solid (as `springmesh convert --solid` does), turned by `turn`
 /// and moved so that its lowest point is at `lowest` m, on a ground at y = 0.
 fn blob(turn: Quat, lowest: f32) -> ValidModel {
+    placed(shapes::blob(), turn, lowest)
+}
+
+/// `mesh` converted as a solid, turned by `turn` and moved so that its lowest point is at
+/// `lowest` m over the origin, on a ground at y = 0.
+fn placed(mesh: RawMesh, turn: Quat, lowest: f32) -> ValidModel {
     let options = samples::pile::solid_options();
-    let mut model =
-        convert_mesh(shapes::blob(), &options, Path::new("blob.obj")).expect("converts").model;
+    let mut model = convert_mesh(mesh, &options, Path::new("mesh.obj")).expect("converts").model;
     let mut params = model.params.clone();
     params.ground = Some(Ground { height: 0.0, ..Ground::default() });
     model.set_params(params).expect("a ground");
@@ -121,6 +126,45 @@ fn a_solid_dropped_on_another_never_sinks_into_it() {
     // upper one's weight, and nothing there held its points on the ground from sliding: the
     // stack crept 13 mm a second, for as long as it stood.
     assert!(drift < 0.006, "the stack does not creep: {drift} m over the last second");
+}
+
+#[test]
+fn a_ball_dropped_on_a_low_poly_crate_rests_on_its_top() {
+    // A 0.5 m crate of twelve triangles: its corners alone are 0.35 m from the middle of its
+    // top. Its points used to be kept 0.43 m (¾ of its mean edge) from others, and the ball,
+    // placed 5 cm over the top, came to hang 0.29 m over it; with that distance bounded by
+    // the crate's size but no points between its corners, the ball sank into it. The fill
+    // (`springmesh_core::sim::Touching`) puts points on its faces 3.6 cm apart. Measured: the
+    // ball rests 2.5 cm over the top, 4 cm off its middle, no vertex inside the crate.
+    let crate_box = placed(shapes::crate_box(0.5), Quat::IDENTITY, 0.0);
+    let ball = placed(shapes::sphere(Vec3::ZERO, 0.12, 10, 20), Quat::IDENTITY, 0.55);
+    let mut world = World::new();
+    world.add(&crate_box);
+    world.add(&ball);
+    let faces: Vec<Vec<[usize; 3]>> = world
+        .bodies()
+        .iter()
+        .map(|s| s.surface_faces().iter().map(|f| f.map(|n| n.index())).collect())
+        .collect();
+    let (mut drawn, mut deepest) = ([Vec::new(), Vec::new()], 0.0f32);
+    for sample in 0..=90 {
+        if sample > 0 {
+            for _ in 0..2 {
+                world.step(1.0 / 60.0).expect("finite");
+            }
+        }
+        for (k, out) in drawn.iter_mut().enumerate() {
+            world.bodies()[k].surface_positions(out);
+        }
+        deepest = deepest.max(deepest_inside(&drawn[0], (&drawn[1], &faces[1])));
+        deepest = deepest.max(deepest_inside(&drawn[1], (&drawn[0], &faces[0])));
+    }
+    assert!(deepest < 0.01, "no vertex is 1 cm inside the other: {deepest} m");
+    let top = drawn[0].iter().map(|p| p.y).fold(f32::MIN, f32::max);
+    let low = drawn[1].iter().map(|p| p.y).fold(f32::MAX, f32::min);
+    let centre = drawn[1].iter().copied().sum::<Vec3>() / drawn[1].len() as f32;
+    assert!((0.0..0.05).contains(&(low - top)), "the ball rests on the crate: {low} over {top}");
+    assert!(centre.x.abs().max(centre.z.abs()) < 0.25, "on its top: {centre}");
 }
 
 #[test]

@@ -25,10 +25,12 @@
 //! - p, v: a point's position Σ w_k x_k (m) and velocity Σ w_k v_k (m/s); x_k, v_k, m_k: its
 //!   nodes' positions, velocities and masses (kg); μ: [`CONTACT_FRICTION`].
 //!
-//! **How far apart.** δ is ¾ of the longer of the two bodies' mean drawn edges: two touching
-//! surfaces' points then close each other's triangles (a point passing through a triangle of
-//! edge L comes within L/√3 of its corners, through a square within L/√2), as the
-//! self-collision's balls do ([`crate::sim::contacts::self_collision`]).
+//! **How far apart.** δ is ¾ of the larger of the two bodies' point spacings: their drawn
+//! vertices, about a mean edge apart, and points that fill triangles much larger than that,
+//! the spacing bounded by the body's size (`touching.rs`, where the reason and the figures
+//! are). Two touching surfaces' points then close each other's triangles (a point passing
+//! through a triangle of edge L comes within L/√3 of its corners, through a square within
+//! L/√2), as the self-collision's balls do ([`crate::sim::contacts::self_collision`]).
 //!
 //! **When.** A frame step is cut into k world steps, each body stepped by its own integrator
 //! and sub-steps over each (whole sub-steps of the body that takes the most, so that it takes
@@ -47,15 +49,16 @@
 
 mod rigid;
 mod search;
+mod touching;
 
-use crate::model::SKIN_WEIGHT_TOLERANCE;
 use crate::sim::threads::{Pool, Threads};
 use crate::sim::{Simulation, StepReport};
 use crate::{CoreError, ValidModel};
 use glam::Vec3A;
 use rayon::prelude::*;
 use rigid::{Lever, Rigid, Sideways};
-use search::{Bounds, CHUNK, Side, chunk_boxes, patch_order};
+use search::{Bounds, CHUNK, Side};
+pub use touching::Touching;
 
 /// Coulomb friction between bodies: cloth or rubber on cloth or rubber, about 0.5.
 pub const CONTACT_FRICTION: f32 = 0.5;
@@ -72,164 +75,8 @@ pub const CONTACT_ITERATIONS: usize = 4;
 /// Most contacts one point keeps per world step (bounds the work on a degenerate file).
 const MAX_CONTACTS_PER_POINT: usize = 16;
 
-/// The share of a body's mean drawn edge its points keep from another body's.
+/// The share of a body's point spacing its points keep from another body's.
 const CONTACT_PER_EDGE: f32 = 0.75;
-
-/// The points of a body's drawn surface, each on up to four nodes: what it touches other
-/// bodies with ([`Touching::of`]; kept with the body, it changes only with its model).
-#[derive(Clone, Debug, Default)]
-pub struct Touching {
-    nodes: Vec<[u32; 4]>,
-    weights: Vec<[f32; 4]>,
-    /// The mean edge of the drawn surface (m).
-    edge: f32,
-}
-
-impl Touching {
-    /// The drawn surface of `sim`: its skin's vertices, or the nodes its faces use (every
-    /// node when it has no faces).
-    pub fn of(sim: &Simulation) -> Touching {
-        let mut t = Touching::default();
-        let faces = sim.surface_faces();
-        match &sim.c.skin {
-            Some(skin) => {
-                let nodes = skin.nodes().iter().map(|n| n.map(|n| n.0));
-                t.nodes.extend(nodes);
-                t.weights.extend_from_slice(skin.weights());
-            }
-            None => {
-                let n = sim.node_count();
-                let mut used = vec![faces.is_empty(); n];
-                for f in faces {
-                    for v in f {
-                        if let Some(u) = used.get_mut(v.index()) {
-                            *u = true;
-                        }
-                    }
-                }
-                let nodes = (0..n as u32).filter(|&i| used[i as usize]);
-                t.nodes.extend(nodes.map(|i| [i, i, i, i]));
-                t.weights.resize(t.nodes.len(), [1.0, 0.0, 0.0, 0.0]);
-            }
-        }
-        // In patches of where they are, for the search (search.rs).
-        let x = sim.positions();
-        let start: Vec<Vec3A> = t.all_at(x).collect();
-        let order = patch_order(&start);
-        t.nodes = order.iter().map(|&p| t.nodes[p]).collect();
-        t.weights = order.iter().map(|&p| t.weights[p]).collect();
-        let mut at = Vec::new();
-        sim.surface_positions(&mut at);
-        let edges = faces.iter().flat_map(|f| {
-            let p = f.map(|v| at.get(v.index()).copied().unwrap_or_default());
-            [p[0].distance(p[1]), p[1].distance(p[2]), p[2].distance(p[0])]
-        });
-        let (sum, count) = edges.fold((0.0f64, 0u32), |(s, n), e| (s + f64::from(e), n + 1));
-        t.edge = if count > 0 { (sum / f64::from(count)) as f32 } else { 0.0 };
-        t
-    }
-
-    /// The drawn points of `sim` (whose surface these are) where they are now.
-    pub fn drawn(&self, sim: &Simulation) -> Drawn {
-        let mut drawn = Drawn::default();
-        self.draw(sim, &mut drawn);
-        drawn
-    }
-
-    /// [`Touching::drawn`] into `drawn`, whose buffers it reuses (a world step's points
-    /// become the next one's buffers).
-    pub fn draw(&self, sim: &Simulation, drawn: &mut Drawn) {
-        let x = sim.positions();
-        drawn.at.clear();
-        drawn.at.extend(self.all_at(x));
-        chunk_boxes(&drawn.at, &mut drawn.chunks);
-        let first = drawn.chunks.first().copied().unwrap_or_default();
-        drawn.bounds = drawn.chunks.iter().fold(first, |(lo, hi), b| (lo.min(b.0), hi.max(b.1)));
-    }
-
-    /// The box around the drawn points of `sim` and how fast they go, in one pass over the
-    /// points (nothing kept: the plan of a frame needs only their box).
-    fn motion(&self, sim: &Simulation) -> Motion {
-        let x = sim.positions();
-        let empty = (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY));
-        let points = self.all_at(x);
-        let bounds = points.fold(empty, |(lo, hi), p| (lo.min(p), hi.max(p)));
-        self.motion_of(sim, bounds)
-    }
-
-    /// How fast the drawn points of `sim` go, their box `bounds` known. The points' velocities
-    /// are bounded by their nodes': a point's is Σ w_k v_k with w_k ≥ 0 summing to
-    /// s = 1 ± [`SKIN_WEIGHT_TOLERANCE`], so it is s times a velocity in the hull of its nodes',
-    /// no faster than s max |v_k| and within s max |v_k − c| + |s − 1| |c| of any c. Every node
-    /// is looked at (a superset of the points' nodes): a pass over the 491 nodes of the
-    /// converted blob instead of its 1,418 skin vertices with four nodes each.
-    fn motion_of(&self, sim: &Simulation, bounds: Bounds) -> Motion {
-        let v = sim.velocities();
-        let (mut fastest, mut lo, mut hi) =
-            (0.0f32, Vec3A::splat(f32::MAX), Vec3A::splat(f32::MIN));
-        for &vk in v {
-            fastest = fastest.max(vk.length_squared());
-            (lo, hi) = (lo.min(vk), hi.max(vk));
-        }
-        let drift = if v.is_empty() { Vec3A::ZERO } else { 0.5 * (lo + hi) };
-        let spread = v.iter().map(|vk| vk.distance_squared(drift)).fold(0.0, f32::max);
-        let s = 1.0 + SKIN_WEIGHT_TOLERANCE;
-        Motion {
-            bounds,
-            fastest: s * fastest.sqrt(),
-            drift,
-            spread: s * spread.sqrt() + SKIN_WEIGHT_TOLERANCE * drift.length(),
-        }
-    }
-
-    /// Where each point is, in order, on nodes at `x` (walked beside its nodes and weights,
-    /// not indexed: the blob's 1,418 points drawn in about a quarter less time).
-    #[inline]
-    fn all_at<'a>(&'a self, x: &'a [Vec3A]) -> impl Iterator<Item = Vec3A> + 'a {
-        self.nodes.iter().zip(&self.weights).map(|(nodes, weights)| {
-            let corners = nodes.iter().zip(weights);
-            corners.map(|(&n, &w)| x.get(n as usize).map_or(Vec3A::ZERO, |&xn| xn * w)).sum()
-        })
-    }
-
-    /// Where point `p` is and how fast it moves, on nodes at `x` moving at `v`.
-    #[inline]
-    fn point(&self, p: usize, x: &[Vec3A], v: &[Vec3A]) -> (Vec3A, Vec3A) {
-        let (mut at, mut speed) = (Vec3A::ZERO, Vec3A::ZERO);
-        for (&n, &w) in self.nodes[p].iter().zip(&self.weights[p]) {
-            if let (Some(&xn), Some(&vn)) = (x.get(n as usize), v.get(n as usize)) {
-                at += xn * w;
-                speed += vn * w;
-            }
-        }
-        (at, speed)
-    }
-
-    /// Σ w² m⁻¹ of point `p`'s nodes.
-    fn lightness(&self, p: usize, inv_mass: &[f32]) -> f32 {
-        let nodes = self.nodes[p].iter().zip(&self.weights[p]);
-        nodes.map(|(&n, &w)| w * w * inv_mass.get(n as usize).copied().unwrap_or(0.0)).sum()
-    }
-
-    /// Moves point `p`'s nodes by `dx` and changes their velocities by `dv`, each in
-    /// proportion w m⁻¹.
-    fn push(
-        &self,
-        p: usize,
-        inv_mass: &[f32],
-        (x, v): (&mut [Vec3A], &mut [Vec3A]),
-        (dx, dv): (Vec3A, Vec3A),
-    ) {
-        for (&n, &w) in self.nodes[p].iter().zip(&self.weights[p]) {
-            let n = n as usize;
-            let share = w * inv_mass.get(n).copied().unwrap_or(0.0);
-            if let (Some(xn), Some(vn)) = (x.get_mut(n), v.get_mut(n)) {
-                *xn += dx * share;
-                *vn += dv * share;
-            }
-        }
-    }
-}
 
 /// A contact found in a world step: body and point of each side.
 #[derive(Clone, Copy, Debug)]
@@ -980,11 +827,12 @@ mod tests {
     use crate::{Face, Node, NodeId, SpringModel};
     use glam::Vec3;
 
-    /// A triangle of 0.1 m sides (contact distance 0.075 m) at `at`, every node moving at
-    /// `velocity`.
+    /// A triangle of 1.814 m sides at `at`, every node moving at `velocity`: its box's
+    /// diagonal is 2.4 m, so its points are 0.1 m apart (`touching.rs`) and kept 0.075 m from
+    /// others'.
     fn triangle(at: Vec3, velocity: Vec3) -> Simulation {
         let mut m = SpringModel::default();
-        let corners = [Vec3::ZERO, Vec3::new(0.1, 0.0, 0.0), Vec3::new(0.05, 0.0, 0.0866)];
+        let corners = [Vec3::ZERO, Vec3::new(1.8142, 0.0, 0.0), Vec3::new(0.9071, 0.0, 1.5711)];
         for c in corners {
             m.nodes.push(Node { position: at + c, mass: 0.1 });
         }
