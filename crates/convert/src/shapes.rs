@@ -204,7 +204,12 @@ pub fn strip(width: f32, height: f32, spacing: f32) -> RawMesh {
 /// y = 0, leaning 2% out of its plane and waved 1 cm across it, so that it folds over when it
 /// falls: the self-collision test's and benchmark's pile.
 pub fn dropped_strip() -> RawMesh {
-    let mut mesh = strip(0.3, 1.6, 0.025);
+    dropped(strip(0.3, 1.6, 0.025))
+}
+
+/// A sheet in the x–y plane (a [`strip`]) stood on its end as [`dropped_strip`] stands its
+/// own: 1 cm above y = 0, leaning 2% out of its plane and waved 1 cm across it.
+pub fn dropped(mut mesh: RawMesh) -> RawMesh {
     for p in &mut mesh.positions {
         *p = Vec3::new(p.x, p.y + 0.01, 0.02 * p.y + 0.01 * (12.0 * p.y).sin());
     }

@@ -8,7 +8,7 @@ mod judge;
 
 use glam::Vec3;
 use judge::crossing_pairs;
-use springmesh_convert::{ConvertOptions, Thickness, convert_mesh, shapes};
+use springmesh_convert::{ConvertOptions, RawMesh, Thickness, convert_mesh, shapes};
 use springmesh_core::model::Ground;
 use springmesh_core::{Simulation, SpringModel, ValidModel};
 use std::path::Path;
@@ -17,7 +17,12 @@ use std::path::Path;
 /// ground ([`shapes::dropped_strip`]), converted with the defaults (and self-collision from
 /// its edges when `layers`).
 fn strip(layers: bool) -> SpringModel {
-    let mesh = shapes::dropped_strip();
+    converted(shapes::dropped_strip(), layers)
+}
+
+/// `mesh` converted with the defaults (and self-collision from its edges when `layers`), on
+/// the ground.
+fn converted(mesh: RawMesh, layers: bool) -> SpringModel {
     let options = ConvertOptions {
         self_collision: layers.then_some(Thickness::FromEdges),
         ..ConvertOptions::default()
@@ -87,4 +92,22 @@ fn a_dropped_strip_folds_without_its_layers_passing_through_each_other() {
     assert!(layered.top < 0.4, "it fell and folded: its top is at {} m", layered.top);
     // Contacts add no energy: the pile comes to rest and stays there.
     assert!(layered.fastest < 0.05, "the pile rests: {} m/s over the last second", layered.fastest);
+}
+
+#[test]
+fn a_strip_of_oblong_cells_folds_without_crossing_itself() {
+    // 0.3 × 1.6 m of 5 × 2.5 cm cells (455 nodes), as a plane scaled and subdivided evenly
+    // makes them: its edges of 5 and 5.6 cm are longer than √2 times its thickness (¾ of
+    // the mean edge, 3.2 cm), and get balls between their nodes. Measured: without those
+    // balls, 134 of its 151 samples crossed; with them, none.
+    let mut mesh = shapes::strip(0.15, 1.6, 0.025);
+    for p in &mut mesh.positions {
+        p.x *= 2.0;
+    }
+    let plain = drop(&converted(shapes::dropped(mesh.clone()), false));
+    let layered = drop(&converted(shapes::dropped(mesh), true));
+    assert!(plain.crossed > 10, "without self-collision it crosses: {}", plain.crossed);
+    assert_eq!((layered.crossed, layered.worst), (0, 0), "with it, no sample crosses");
+    assert!(layered.top < 0.4, "it fell and folded: its top is at {} m", layered.top);
+    assert!(layered.fastest < 0.05, "the pile rests: {} m/s", layered.fastest);
 }

@@ -374,7 +374,7 @@ pub(crate) fn step(
         }
         if let Some(layers) = c.params.self_collision.filter(usable) {
             let (w, thickness) = (&c.nodes.inv_mass, layers.thickness);
-            let nodes = Nodes { base, u: &ws.u, rest: &c.shape, inv_mass: w };
+            let nodes = Nodes { base, u: &ws.u, rest: &c.shape, inv_mass: w, faces: &c.faces };
             ws.layers.ready(&nodes, thickness, (v_max, h, n - i + 1));
             ws.layers.project((base, w), (&ws.u_prev, &mut ws.u), thickness, layers.friction);
         }
