@@ -20,7 +20,8 @@
 //! normal change (Coulomb): an answer takes speed away and adds none (the push moves
 //! positions, not velocities). An anchored node (m⁻¹ = 0) does not move. A body with shape matching (a
 //! converted solid) first answers its contacts as a rigid body ([`rigid`], where the reason
-//! and the figures are): pushed point by point, a stiff solid rings.
+//! and the figures are; a stack's bodies standing on the ones below them, `sweeps.rs`):
+//! pushed point by point, a stiff solid rings.
 //!
 //! - p, v: a point's position Σ w_k x_k (m) and velocity Σ w_k v_k (m/s); x_k, v_k, m_k: its
 //!   nodes' positions, velocities and masses (kg); μ: [`CONTACT_FRICTION`].
@@ -49,6 +50,7 @@
 
 mod rigid;
 mod search;
+mod sweeps;
 mod touching;
 
 use crate::sim::threads::{Pool, Threads};
@@ -56,8 +58,8 @@ use crate::sim::{Simulation, StepReport};
 use crate::{CoreError, ValidModel};
 use glam::Vec3A;
 use rayon::prelude::*;
-use rigid::{Lever, Rigid, Sideways};
-use search::{Bounds, CHUNK, Side};
+use search::{Bounds, Side};
+use sweeps::Sweeps;
 pub use touching::Touching;
 
 /// Coulomb friction between bodies: cloth or rubber on cloth or rubber, about 0.5.
@@ -179,41 +181,8 @@ pub struct Meeting {
     /// Scratch: each body's points now, and the box around them.
     points: Vec<Drawn>,
     pairs: Vec<Pair>,
-    /// Each contact's accumulated impulse in the rigid answer ([`rigid`]), and its points;
-    /// the same for the points on the ground of the bodies in contact.
-    lambda: Vec<f32>,
-    touches: Vec<Touch>,
-    held: Vec<f32>,
-    /// Each point on the ground's accumulated friction impulse in the rigid answer.
-    slid: Vec<f32>,
-    footings: Vec<Footing>,
-}
-
-/// A drawn point of a body in contact with another, on or near the ground, in the rigid
-/// answer ([`rigid`]): the body and the point, where it is, the height it may not go below
-/// (the ground plus the node radius), its lever on the body for pushes up, and its velocity.
-#[derive(Clone, Copy, Debug, Default)]
-struct Footing {
-    body: usize,
-    point: usize,
-    at: Vec3A,
-    floor: f32,
-    friction: f32,
-    lever: Lever,
-    sideways: Sideways,
-    velocity: Vec3A,
-}
-
-/// A contact's points (of the first body, of the second), unit normal from the second to the
-/// first, distance apart, lightness in the rigid answer and relative velocity, as a phase of
-/// the rigid answer begins.
-#[derive(Clone, Copy, Debug)]
-struct Touch {
-    at: (Vec3A, Vec3A),
-    n: Vec3A,
-    length: f32,
-    light: f32,
-    relative: Vec3A,
+    /// Scratch of the rigid answer ([`rigid`], `sweeps.rs`).
+    rigid: Sweeps,
 }
 
 /// Two bodies that overlap ([`World::overlaps`]).
@@ -515,7 +484,8 @@ impl Meeting {
     /// Answers the pairs found, between `bodies` (numbered as the pairs number them): the
     /// second half of [`Meeting::answer_drawn`]. Returns how many pairs there were.
     fn answer_found(&mut self, bodies: &mut [Member]) -> usize {
-        self.share_rigidly(bodies);
+        let meets = self.met(bodies.len());
+        self.rigid.answer(bodies, (&self.pairs, &self.points), &meets);
         for _ in 0..CONTACT_ITERATIONS {
             for &Pair { a, b, distance } in &self.pairs {
                 let (first, second) = bodies.split_at_mut(b.0);
@@ -548,124 +518,6 @@ impl Meeting {
             }
         }
         met
-    }
-
-    /// Answers the contacts as between rigid bodies, positions then velocities, and moves each
-    /// body with shape matching as its answer says ([`rigid`]).
-    fn share_rigidly(&mut self, bodies: &mut [Member]) {
-        if self.pairs.is_empty() {
-            return;
-        }
-        let meets = self.met(bodies.len());
-        // Only the bodies in contact move: the others keep no frame.
-        let frame = |(m, &meets): (&Member, &bool)| meets.then(|| Rigid::of(m.sim)).flatten();
-        let mut frames: Vec<Option<Rigid>> = bodies.iter().zip(&meets).map(frame).collect();
-        if frames.iter().all(Option::is_none) {
-            return;
-        }
-        self.lambda.clear();
-        self.lambda.resize(self.pairs.len(), 0.0);
-        for velocities in [false, true] {
-            if velocities {
-                self.lambda.iter_mut().for_each(|l| *l = 0.0);
-            }
-            // The points on the ground are chosen where the answer begins (the drawn points)
-            // and kept for the velocities: the positions' answer moves them by a contact's
-            // depth at most.
-            if velocities {
-                for s in &mut self.footings {
-                    if let Some(f) = &frames[s.body] {
-                        s.refresh(&bodies[s.body], f);
-                    }
-                }
-            } else {
-                self.footings.clear();
-                for (body, (m, frame)) in bodies.iter().zip(&frames).enumerate() {
-                    if let Some(f) = frame {
-                        footings(body, (m, &self.points[body]), f, &mut self.footings);
-                    }
-                }
-            }
-            self.held.clear();
-            self.held.resize(self.footings.len(), 0.0);
-            self.slid.clear();
-            self.slid.resize(self.footings.len(), 0.0);
-            // Each pair's points, normal and lightness: the nodes do not move during the
-            // sweeps (the motion accumulates in the frames), so once per phase.
-            self.touches.clear();
-            for pair in &self.pairs {
-                let ((a, pa), (b, pb)) = (pair.a, pair.b);
-                let (ma, mb) = (&bodies[a], &bodies[b]);
-                let (xa, va) = ma.touching.point(pa, ma.sim.positions(), ma.sim.velocities());
-                let (xb, vb) = mb.touching.point(pb, mb.sim.positions(), mb.sim.velocities());
-                let length = (xa - xb).length();
-                let n = if length > 0.0 { (xa - xb) / length } else { Vec3A::ZERO };
-                let light = frames[a].map_or(0.0, |f| f.lightness(xa, n))
-                    + frames[b].map_or(0.0, |f| f.lightness(xb, n));
-                self.touches.push(Touch { at: (xa, xb), n, length, light, relative: va - vb });
-            }
-            for _ in 0..CONTACT_ITERATIONS {
-                for (k, (pair, t)) in self.pairs.iter().zip(&self.touches).enumerate() {
-                    let ((a, b), (xa, xb)) = ((pair.a.0, pair.b.0), t.at);
-                    if t.length == 0.0 || t.light <= 0.0 {
-                        continue;
-                    }
-                    let moved = frames[a].map_or(Vec3A::ZERO, |f| f.moved(xa))
-                        - frames[b].map_or(Vec3A::ZERO, |f| f.moved(xb));
-                    // Positions: the depth still to go; velocities: the approach still to stop.
-                    let still = if velocities {
-                        -(t.relative + moved).dot(t.n)
-                    } else {
-                        pair.distance - t.length - moved.dot(t.n)
-                    };
-                    let impulse = (still / t.light).max(-self.lambda[k]);
-                    self.lambda[k] += impulse;
-                    if let Some(f) = &mut frames[a] {
-                        f.take(xa, t.n, impulse);
-                    }
-                    if let Some(f) = &mut frames[b] {
-                        f.take(xb, t.n, -impulse);
-                    }
-                }
-                let ground = self.footings.iter().zip(self.held.iter_mut().zip(&mut self.slid));
-                for (s, (held, slid)) in ground {
-                    let Some(f) = &mut frames[s.body] else { continue };
-                    let moved = f.moved_at(&s.lever).y;
-                    let still =
-                        if velocities { -(s.velocity.y + moved) } else { s.floor - s.at.y - moved };
-                    let impulse = (still / s.lever.light).max(-*held);
-                    *held += impulse;
-                    f.take_at(&s.lever, Vec3A::Y, impulse);
-                    // Friction: the point's sliding along the ground (what the answer moved
-                    // it by; in the velocities' phase, its velocity too), stopped by at most
-                    // μ times its push up (Coulomb).
-                    let room = s.friction * *held - *slid;
-                    if room <= 0.0 {
-                        continue;
-                    }
-                    let moved = f.moved_sideways(&s.sideways);
-                    let sliding = if velocities { s.velocity + moved } else { moved };
-                    let sliding = sliding * Vec3A::new(1.0, 0.0, 1.0);
-                    let slide = sliding.length();
-                    if slide > 0.0 {
-                        let along = sliding / -slide;
-                        let impulse = (slide / s.sideways.lightness(along)).min(room);
-                        *slid += impulse;
-                        f.take_sideways(&s.sideways, along * impulse);
-                    }
-                }
-            }
-            for (body, frame) in bodies.iter_mut().zip(&mut frames) {
-                if let Some(f) = frame {
-                    let state = body.sim.states.committed_mut();
-                    if velocities {
-                        f.change_velocities(&state.pos, &mut state.vel);
-                    } else {
-                        f.move_nodes(&mut state.pos);
-                    }
-                }
-            }
-        }
     }
 
     /// The pairs of points of different bodies closer than their contact distance: for each
@@ -706,36 +558,6 @@ impl Meeting {
 /// Every body's drawn points where they are now, worked out on `pool`.
 fn drawn(bodies: &[Member], pool: &impl Pool) -> Vec<Drawn> {
     pool.map(bodies.len(), |b| bodies[b].touching.drawn(bodies[b].sim))
-}
-
-/// The drawn points of `m` (number `body` of the world, whose rigid frame is `frame`, its
-/// points `drawn`) on its ground or within half its contact distance above it, in point
-/// order, appended to `out`; only the chunks whose box reaches that low are looked into.
-fn footings(body: usize, (m, drawn): (&Member, &Drawn), frame: &Rigid, out: &mut Vec<Footing>) {
-    let Some(ground) = m.sim.params().ground else { return };
-    let floor = ground.height + m.sim.params().node_radius;
-    let near = floor + 0.5 * CONTACT_PER_EDGE * m.touching.edge;
-    let friction = ground.surface.friction.max(0.0);
-    let low = drawn.chunks.iter().enumerate().filter(|(_, b)| b.0.y < near || b.0.y.is_nan());
-    for (chunk, _) in low {
-        let points = drawn.at.iter().enumerate().skip(chunk * CHUNK).take(CHUNK);
-        for (point, _) in points.filter(|(_, at)| at.y < near) {
-            let mut footing = Footing { body, point, floor, friction, ..Footing::default() };
-            footing.refresh(m, frame);
-            out.push(footing);
-        }
-    }
-}
-
-impl Footing {
-    /// Where the point of `m` (whose rigid frame is `frame`) is now, how fast it moves, and
-    /// how far it moves up per unit impulse.
-    fn refresh(&mut self, m: &Member, frame: &Rigid) {
-        (self.at, self.velocity) =
-            m.touching.point(self.point, m.sim.positions(), m.sim.velocities());
-        self.lever = frame.lever(self.at, Vec3A::Y);
-        self.sideways = frame.sideways(self.at);
-    }
 }
 
 /// The most two points of bodies moving as `a` and `b`, under gravities `ga` and `gb`, close

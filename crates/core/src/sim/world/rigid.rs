@@ -29,8 +29,8 @@
 //! e_k = h_g + r − p_y − u(p)_y (positions; h_g the ground's height, r the node radius) and
 //! −(v_p + u(p))_y (velocities). Being λ_k ≥ 0, one above the ground only answers a push
 //! that would take it below: the weight of the body above goes into the ground within the
-//! world step, as in shock propagation (Guendelman, Bridson & Fedkiw, "Nonconvex Rigid Bodies
-//! with Stacking", SIGGRAPH 2003). The stack comes to rest at 0.08 m/s (0.02 m/s with the
+//! world step (between bodies of very different masses, only with the shock pass of
+//! `sweeps.rs`, where the sweeps are). The stack comes to rest at 0.08 m/s (0.02 m/s with the
 //! friction below).
 //!
 //! **Friction at the ground.** A push up at a point off the centre turns the body about its
