@@ -55,7 +55,7 @@ use crate::model::MAX_SUBSTEPS;
 use crate::model::{Obstacle, Rig, Shape};
 use crate::{CoreError, Integrator, NodeId, SimParams, SpringId, ValidModel};
 use collision::Colliders;
-use contacts::collision;
+use contacts::{collision, self_collision};
 use data::Compiled;
 use forces::{external, kernels, pressure};
 use glam::{Mat4, Quat, Vec3, Vec3A};
@@ -284,7 +284,13 @@ impl Simulation {
         } else {
             per_dt as f32
         };
-        (n as u32).clamp(1, MAX_SUBSTEPS)
+        let n = (n as u32).clamp(1, MAX_SUBSTEPS);
+        let Some(layers) = &p.self_collision else { return n };
+        let v = &self.states.committed().vel;
+        let gravity = Vec3A::from(p.gravity);
+        let wanted = self_collision::substeps_for_layers(v, gravity, layers.thickness, dt);
+        let most = n.saturating_mul(self_collision::MAX_LAYER_SUBSTEPS).min(MAX_SUBSTEPS);
+        if wanted.is_finite() { (wanted.ceil() as u32).clamp(n, most) } else { n }
     }
 
     /// After a rejected step: the first node whose latest scratch values are non-finite.

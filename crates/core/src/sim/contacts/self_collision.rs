@@ -17,12 +17,19 @@
 //! Applications", SIGGRAPH 2014, §6.1):
 //!
 //! ```text
-//! Δx_⊥ = [(x_i − x̄_i) − (x_j − x̄_j)]_⊥,   s = min(1, μ C / |Δx_⊥|)
+//! Δx_⊥ = [(x_i − x̄_i) − (x_j − x̄_j)]_⊥,   s = min(1, μ C_a / |Δx_⊥|)
+//! C_a = C − min(C, max(0, τ − |x̄_i − x̄_j|))
 //! x_i ← x_i − w_i/(w_i + w_j) s Δx_⊥,      x_j ← x_j + w_j/(w_i + w_j) s Δx_⊥
 //! ```
 //!
 //! Velocities come from positions in Xpbd, so the push stops the nodes' approach and adds no
 //! speed beyond it: a pile at rest stays at rest. Anchors (w = 0) do not move.
+//!
+//! The friction's bound is μ times C_a, the push that answers the pair's approach within the
+//! sub-step: C less the depth it had at the sub-step's start. A node squeezed between two layers is pushed every sub-step
+//! by the depth it keeps, and friction as large as that push held it against its springs
+//! each sub-step and let it go the next. A strip folded under more sub-steps (below) lay
+//! with such nodes at 0.1 to 0.2 m/s for as long as it lay; bounded so, at 0.02.
 //!
 //! - x, x̄: a node's position now and at the start of the sub-step (m); w: its inverse mass
 //!   (1/kg); τ: [`crate::model::SelfCollision::thickness`] (m); μ: its friction.
@@ -65,6 +72,25 @@
 //! times the plain one against 2.0 (measured before the hash's lookups were halved, which
 //! brought it to 1.4).
 //!
+//! **How many sub-steps.** Two layers that close by more than their window in one sub-step
+//! pass through each other between two looks: a node crossing a square cell of edge L
+//! comes within τ of a corner over 2 √(τ² − L²/2) of its path, 1.2 cm for a strip of
+//! 1.25 cm cells (τ = 1.07 cm). That 1 × 0.25 m strip, at 16 sub-steps a 60 Hz frame,
+//! dropped on its end, folds with its top at up to 5.8 m/s onto its foot at rest, 0.56 τ a
+//! sub-step: its layers crossed at 6 samples (up to 49 pairs). So a step takes at least as
+//! many sub-steps as keep any two nodes from closing by more than [`LAYER_TRAVEL`] τ in one
+//! ([`substeps_for_layers`]): they close no faster than the diagonal of the box around the
+//! nodes' velocities, plus what gravity adds over the step (g Δt, if one is held and the
+//! other falls), so
+//!
+//! ```text
+//! n ≥ (|v_max − v_min| + |g| Δt) Δt / (LAYER_TRAVEL τ)
+//! ```
+//!
+//! (v_min, v_max: the box's corners), at most [`MAX_LAYER_SUBSTEPS`] times the model's own:
+//! a sheet carried along whole (a cape on a running figure) takes none extra, nor a pile at
+//! rest. The strip then crosses at no sample.
+//!
 //! **Which pairs.** A spatial hash ([`super::grid`]) of cells as large as the reach r finds
 //! every pair within r: each node looks in its own cell and the 13 of the 26 around it that come
 //! after it, which finds each pair of neighbouring cells once. It is built once for as
@@ -79,6 +105,29 @@
 use crate::NodeId;
 use crate::sim::contacts::grid::{FORWARD, Grid, offset};
 use glam::Vec3A;
+
+/// The most two nodes may close on each other in one sub-step, in thicknesses (module doc).
+pub(crate) const LAYER_TRAVEL: f32 = 0.25;
+
+/// The most sub-steps self-collision asks for, in times the model's own: bounds the cost of a
+/// file whose nodes fly apart (module doc).
+pub(crate) const MAX_LAYER_SUBSTEPS: u32 = 4;
+
+/// Sub-steps a step of `dt` needs so that no two of the nodes moving at `velocities`, under
+/// `gravity`, close by more than [`LAYER_TRAVEL`] `thickness` in one (module doc); at least 1
+/// (the caller bounds it, and takes its own count when this is not finite).
+pub(crate) fn substeps_for_layers(
+    velocities: &[Vec3A],
+    gravity: Vec3A,
+    thickness: f32,
+    dt: f32,
+) -> f32 {
+    let inf = Vec3A::splat(f32::INFINITY);
+    let (lo, hi) = velocities.iter().fold((inf, -inf), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    let spread = if velocities.is_empty() { 0.0 } else { (hi - lo).length() };
+    let closing = (spread + gravity.length() * dt) * dt;
+    (closing / (LAYER_TRAVEL * thickness)).max(1.0)
+}
 
 /// Most nodes one node looks at in a query: more than a sheet or a surface packs within its
 /// reach when its nodes are a thickness apart.
@@ -339,14 +388,33 @@ fn push(d: Vec3A, moved: Vec3A, light: f32, thickness: f32, friction: f32) -> Op
     let (n, push) = (d / length, thickness - length);
     let across = moved - n * moved.dot(n);
     let amount = across.length();
+    // Friction only from the push that answers the sub-step's approach (module doc).
+    let pressed = push - (thickness - (d - moved).length()).clamp(0.0, push);
     let held =
-        if amount > 0.0 { across * (friction * push / amount).min(1.0) } else { Vec3A::ZERO };
+        if amount > 0.0 { across * (friction * pressed / amount).min(1.0) } else { Vec3A::ZERO };
     Some((n * push - held) / light)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn layers_take_the_sub_steps_that_keep_their_nodes_closing_a_quarter_thickness_in_one() {
+        // One node still, one falling at 5.8 m/s, one sliding at 0.3 m/s: the box of their
+        // velocities has a diagonal of √(0.3² + 5.8²) = 5.8078 m/s; gravity adds 9.81 / 60 =
+        // 0.1635 m/s over a 60 Hz frame, so they close by at most 5.9713 / 60 = 0.099522 m,
+        // a quarter of τ = 1.07 cm (2.675 mm) 37.20 times.
+        let v = [Vec3A::ZERO, Vec3A::new(0.0, -5.8, 0.0), Vec3A::new(0.3, 0.0, 0.0)];
+        let g = Vec3A::new(0.0, -9.81, 0.0);
+        let n = substeps_for_layers(&v, g, 0.0107, 1.0 / 60.0);
+        assert!((n - 37.20).abs() < 0.01, "{n}");
+        // At rest, gravity's 0.1635 / 60 = 2.725 mm in a frame: 1.02 quarters of 1.07 cm.
+        let still = substeps_for_layers(&[Vec3A::ZERO; 3], g, 0.0107, 1.0 / 60.0);
+        assert!((still - 1.0187).abs() < 1e-3, "{still}");
+        // Never fewer than one.
+        assert_eq!(substeps_for_layers(&[], Vec3A::ZERO, 0.0107, 1.0 / 60.0), 1.0);
+    }
 
     /// Nodes on a line 1 m apart, unit masses, rest offsets as placed.
     fn row(x: &[f32]) -> (Vec<Vec3A>, Vec<f32>) {
@@ -479,8 +547,10 @@ mod tests {
 
     #[test]
     fn friction_stops_a_slide_up_to_mu_times_the_push() {
-        // Node 1 slid 0.1 m across while being pushed 0.2 m in: μ = 0.25 holds 0.05 m of it
-        // (shared equally), μ = 1 all of it.
+        // Node 1 came 0.25 m closer from 0.559 m away (outside τ = 0.5 m) and slid 0.1 m
+        // across, ending 0.2 m in: μ = 0.25 holds 0.05 m of the slide (shared equally),
+        // μ = 1 all of it. Had it started 0.316 m away, 0.184 m in already, only the
+        // 0.2 − 0.184 = 0.0162 m of the push that answers its approach bounds the friction.
         let (base, inv_mass) = row(&[0.0, 0.3]);
         let rest = vec![Vec3A::ZERO, Vec3A::new(5.0, 0.0, 0.0)];
         let mut contacts = SelfContacts::default();
@@ -490,12 +560,15 @@ mod tests {
             0.5,
             0.6,
         );
-        for (mu, held) in [(0.25, 0.05), (1.0, 0.1)] {
-            let before = [Vec3A::ZERO, Vec3A::new(0.0, -0.1, 0.0)];
+        let deep_before = 0.5 - 0.1f32.hypot(0.3);
+        for (from, mu, held) in
+            [(0.25, 0.25, 0.05), (0.25, 1.0, 0.1), (0.0, 1.0, 0.2 - deep_before)]
+        {
+            let before = [Vec3A::ZERO, Vec3A::new(from, -0.1, 0.0)];
             let mut u = vec![Vec3A::ZERO, Vec3A::ZERO];
             contacts.project((&base, &inv_mass), (&before, &mut u), 0.5, mu);
             let slid = (u[1] - before[1]).y - (u[0] - before[0]).y;
-            assert!((slid - (0.1 - held)).abs() < 1e-6, "μ {mu}: slid {slid}");
+            assert!((slid - (0.1 - held)).abs() < 1e-6, "from {from}, μ {mu}: slid {slid}");
         }
     }
 }
