@@ -44,6 +44,39 @@ fn placed_dense(mesh: RawMesh, density: f32, turn: Quat, lowest: f32) -> ValidMo
     model
 }
 
+/// `lower` and `upper` in one world for 3 s, sampled 30 times a second: the deepest any drawn
+/// vertex of one went inside the other (m) at any sample, and both bodies' drawn points at
+/// the end; `each` sees them at every sample.
+fn together(
+    lower: &ValidModel,
+    upper: &ValidModel,
+    mut each: impl FnMut(&[Vec<Vec3>; 2]),
+) -> (f32, [Vec<Vec3>; 2]) {
+    let mut world = World::new();
+    world.add(lower);
+    world.add(upper);
+    let faces: Vec<Vec<[usize; 3]>> = world
+        .bodies()
+        .iter()
+        .map(|s| s.surface_faces().iter().map(|f| f.map(|n| n.index())).collect())
+        .collect();
+    let (mut drawn, mut deepest) = ([Vec::new(), Vec::new()], 0.0f32);
+    for sample in 0..=90 {
+        if sample > 0 {
+            for _ in 0..2 {
+                world.step(1.0 / 60.0).expect("finite");
+            }
+        }
+        for (k, out) in drawn.iter_mut().enumerate() {
+            world.bodies()[k].surface_positions(out);
+        }
+        deepest = deepest.max(deepest_inside(&drawn[0], (&drawn[1], &faces[1])));
+        deepest = deepest.max(deepest_inside(&drawn[1], (&drawn[0], &faces[0])));
+        each(&drawn);
+    }
+    (deepest, drawn)
+}
+
 /// What a drop shows over 3 s, sampled 30 times a second.
 struct Drop {
     /// The deepest any drawn vertex of one body is inside the other (m).
@@ -158,28 +191,8 @@ fn a_heavy_solid_dropped_on_a_light_one_rests_on_it_without_crushing_it() {
     let rest = height(&at);
     let turn = Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
     let upper = placed_dense(scaled(0.5), 10_000.0, turn, rest + 0.1);
-    let mut world = World::new();
-    world.add(&lower);
-    world.add(&upper);
-    let faces: Vec<Vec<[usize; 3]>> = world
-        .bodies()
-        .iter()
-        .map(|s| s.surface_faces().iter().map(|f| f.map(|n| n.index())).collect())
-        .collect();
-    let (mut drawn, mut deepest, mut lowest) = ([Vec::new(), Vec::new()], 0.0f32, rest);
-    for sample in 0..=90 {
-        if sample > 0 {
-            for _ in 0..2 {
-                world.step(1.0 / 60.0).expect("finite");
-            }
-        }
-        for (k, out) in drawn.iter_mut().enumerate() {
-            world.bodies()[k].surface_positions(out);
-        }
-        deepest = deepest.max(deepest_inside(&drawn[0], (&drawn[1], &faces[1])));
-        deepest = deepest.max(deepest_inside(&drawn[1], (&drawn[0], &faces[0])));
-        lowest = lowest.min(height(&drawn[0]));
-    }
+    let mut lowest = rest;
+    let (deepest, drawn) = together(&lower, &upper, |drawn| lowest = lowest.min(height(&drawn[0])));
     assert!(deepest < 0.01, "no vertex is 1 cm inside the other: {deepest} m");
     assert!(lowest > 0.9 * rest, "the light one is not crushed: {lowest} m tall of {rest}");
     let centre = |p: &[Vec3]| p.iter().copied().sum::<Vec3>() / p.len() as f32;
@@ -197,27 +210,7 @@ fn a_ball_dropped_on_a_low_poly_crate_rests_on_its_top() {
     // ball rests 2.5 cm over the top, 4 cm off its middle, no vertex inside the crate.
     let crate_box = placed(shapes::crate_box(0.5), Quat::IDENTITY, 0.0);
     let ball = placed(shapes::sphere(Vec3::ZERO, 0.12, 10, 20), Quat::IDENTITY, 0.55);
-    let mut world = World::new();
-    world.add(&crate_box);
-    world.add(&ball);
-    let faces: Vec<Vec<[usize; 3]>> = world
-        .bodies()
-        .iter()
-        .map(|s| s.surface_faces().iter().map(|f| f.map(|n| n.index())).collect())
-        .collect();
-    let (mut drawn, mut deepest) = ([Vec::new(), Vec::new()], 0.0f32);
-    for sample in 0..=90 {
-        if sample > 0 {
-            for _ in 0..2 {
-                world.step(1.0 / 60.0).expect("finite");
-            }
-        }
-        for (k, out) in drawn.iter_mut().enumerate() {
-            world.bodies()[k].surface_positions(out);
-        }
-        deepest = deepest.max(deepest_inside(&drawn[0], (&drawn[1], &faces[1])));
-        deepest = deepest.max(deepest_inside(&drawn[1], (&drawn[0], &faces[0])));
-    }
+    let (deepest, drawn) = together(&crate_box, &ball, |_| {});
     assert!(deepest < 0.01, "no vertex is 1 cm inside the other: {deepest} m");
     let top = drawn[0].iter().map(|p| p.y).fold(f32::MIN, f32::max);
     let low = drawn[1].iter().map(|p| p.y).fold(f32::MAX, f32::min);
