@@ -28,8 +28,9 @@
 //! The friction's bound is μ times C_a, the push that answers the pair's approach within the
 //! sub-step: C less the depth it had at the sub-step's start. A node squeezed between two
 //! layers is pushed every sub-step by the depth it keeps, and friction as large as that push
-//! held it against its springs each sub-step and let it go the next. A strip folded under more sub-steps (below) lay
-//! with such nodes at 0.1 to 0.2 m/s for as long as it lay; bounded so, at 0.02.
+//! held it against its springs each sub-step and let it go the next. A strip folded under
+//! more sub-steps (below) lay with such nodes at 0.1 to 0.2 m/s for as long as it lay;
+//! bounded so, at 0.02.
 //!
 //! - x, x̄: a node's position now and at the start of the sub-step (m); w: its inverse mass
 //!   (1/kg); τ: [`crate::model::SelfCollision::thickness`] (m); μ: its friction.
