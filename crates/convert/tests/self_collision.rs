@@ -43,12 +43,15 @@ struct Drop {
     top: f32,
     /// The fastest node over the last second (m/s).
     fastest: f32,
+    /// The farthest any node moved over the last second (m).
+    crept: f32,
 }
 
 fn drop(model: &SpringModel) -> Drop {
     let mut sim = Simulation::new(&ValidModel::new(model.clone()).expect("valid"));
     let faces: Vec<[usize; 3]> = model.faces.nodes().iter().map(|f| f.map(|n| n.index())).collect();
     let (mut crossed, mut worst, mut fastest) = (0, 0, 0.0f32);
+    let (mut second_to_last, mut crept) = (Vec::new(), 0.0f32);
     for sample in 0..=150 {
         if sample > 0 {
             for _ in 0..2 {
@@ -59,12 +62,18 @@ fn drop(model: &SpringModel) -> Drop {
         let pairs = crossing_pairs(&faces, &at);
         crossed += usize::from(pairs > 0);
         worst = worst.max(pairs);
+        if sample == 120 {
+            second_to_last = at.clone();
+        }
+        if sample == 150 {
+            crept = at.iter().zip(&second_to_last).map(|(a, b)| a.distance(*b)).fold(0.0, f32::max);
+        }
         if sample >= 120 {
             fastest = sim.velocities().iter().map(|v| v.length()).fold(fastest, f32::max);
         }
     }
     let top = sim.positions().iter().map(|p| p.y).fold(f32::MIN, f32::max);
-    Drop { crossed, worst, top, fastest }
+    Drop { crossed, worst, top, fastest, crept }
 }
 
 #[test]
@@ -126,4 +135,23 @@ fn a_strip_of_fine_cells_folds_without_crossing_itself_however_fast_it_falls() {
     assert_eq!((layered.crossed, layered.worst), (0, 0), "with it, no sample crosses");
     assert!(layered.top < 0.4, "it fell and folded: its top is at {} m", layered.top);
     assert!(layered.fastest < 0.05, "the pile rests: {} m/s", layered.fastest);
+}
+
+#[test]
+fn a_plane_scaled_and_subdivided_as_modelers_make_it_folds_without_crossing_itself() {
+    // A 1 m square of 25 × 25 cells scaled to 0.3 × 1.6 m (676 nodes): cells of 1.2 × 6.4
+    // cm, thickness 3.5 cm. Nodes closer than 1.5 thicknesses at rest (four columns) used to
+    // be left to the springs, and its columns folded over each other unseen: it crossed at 134
+    // of 151 samples. Measured: at none, and in its fifth second no node moves 4 mm (a few
+    // squeezed between layers tremble at up to 0.16 m/s in place).
+    let mut mesh = shapes::strip(1.0, 1.0, 0.04);
+    for p in &mut mesh.positions {
+        *p *= Vec3::new(0.3, 1.6, 1.0);
+    }
+    let plain = drop(&converted(shapes::dropped(mesh.clone()), false));
+    let layered = drop(&converted(shapes::dropped(mesh), true));
+    assert!(plain.crossed > 10, "without self-collision it crosses: {}", plain.crossed);
+    assert_eq!((layered.crossed, layered.worst), (0, 0), "with it, no sample crosses");
+    assert!(layered.top < 0.4, "it fell and folded: its top is at {} m", layered.top);
+    assert!(layered.crept < 0.01, "the pile lies still: a node moved {} m", layered.crept);
 }

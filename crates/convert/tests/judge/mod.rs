@@ -44,7 +44,9 @@ fn pierces(p: Vec3, q: Vec3, t: [Vec3; 3]) -> bool {
     let (d, e1, e2) = (q - p, t[1] - t[0], t[2] - t[0]);
     let h = d.cross(e2);
     let det = e1.dot(h);
-    if det.abs() < 1e-12 {
+    // Parallel within rounding, relative to the lengths (a segment in the triangle's plane
+    // does not pierce it).
+    if det.abs() <= 1e-6 * d.length() * e1.length() * e2.length() {
         return false;
     }
     let s = p - t[0];
