@@ -13,7 +13,12 @@
 //! Points are the model's nodes in node order, coordinates as the model has them (y up, as the
 //! frames' OBJ files). Checked with Blender 5.0 (bpy 5.0.1): `frame_00001.obj` imported, a Mesh
 //! Cache modifier with its default settings on either file, and scene frame f matches
-//! `frame_{f+1}.obj` exactly (the importer keeps its y-up to z-up turn on the object). The whole cache is kept in memory (12 bytes per node per frame) and
+//! `frame_{f+1}.obj` exactly (the importer keeps its y-up to z-up turn on the object). An OBJ's
+//! nodes are in the file's vertex order, so the cache plays on the modeler's own mesh too: a
+//! plane subdivided in Blender and exported as OBJ, imported again with a Mesh Cache of its
+//! simulated pile, evaluates to the cache's points exactly at frames 0, 30, 90 and 150 (its
+//! faces use its vertices out of order, and nodes in the order the faces first used them
+//! had played scrambled). The whole cache is kept in memory (12 bytes per node per frame) and
 //! written atomically when the run has finished, like the other outputs.
 
 use anyhow::{Context, Result};

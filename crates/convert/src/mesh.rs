@@ -86,6 +86,35 @@ impl RawMesh {
         }
     }
 
+    /// Puts the positions in the order `order` names them (position k becomes the one at
+    /// `order[k]`) with their colours, attributes and joints, and renumbers the triangles and
+    /// quads; nothing changes when `order` is not a permutation of the positions.
+    pub(crate) fn reorder(&mut self, order: &[u32]) {
+        let n = self.positions.len();
+        let mut renumbered = vec![u32::MAX; n];
+        for (k, &old) in order.iter().enumerate() {
+            match renumbered.get_mut(old as usize) {
+                Some(slot) if *slot == u32::MAX => *slot = k as u32,
+                _ => return,
+            }
+        }
+        if order.len() != n {
+            return;
+        }
+        fn permute<T: Copy>(column: &mut Vec<T>, order: &[u32]) {
+            if column.len() == order.len() {
+                *column = order.iter().map(|&old| column[old as usize]).collect();
+            }
+        }
+        permute(&mut self.positions, order);
+        permute(&mut self.colors, order);
+        permute(&mut self.joint_weights, order);
+        self.attributes.values_mut().for_each(|column| permute(column, order));
+        let at = |i: u32| renumbered.get(i as usize).copied().unwrap_or(i);
+        self.triangles.iter_mut().for_each(|t| *t = t.map(at));
+        self.quads.iter_mut().for_each(|q| *q = q.map(at));
+    }
+
     /// Appends a triangle with optional per-corner uvs.
     pub fn push_triangle(&mut self, corners: [u32; 3], uvs: Option<[u32; 3]>) {
         self.triangles.push(corners);
@@ -157,5 +186,34 @@ impl RawMesh {
         for note in std::mem::take(&mut self.notes) {
             report.warn("material", 1, Vec::new(), note);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reordered_positions_take_their_columns_and_faces_along() {
+        // Three positions put in the order 2, 0, 1: old 2 becomes 0, old 0 becomes 1, old 1
+        // becomes 2, with its colour and attribute; the triangle 0 1 2 names the same places.
+        let mut mesh = RawMesh {
+            positions: vec![Vec3::X, Vec3::Y, Vec3::Z],
+            colors: vec![[0.0; 4], [1.0; 4], [2.0; 4]],
+            triangles: vec![[0, 1, 2]],
+            quads: vec![[0, 1, 2, 1]],
+            ..RawMesh::default()
+        };
+        mesh.set_attribute("_PIN", 0, &[10.0, 11.0, 12.0]);
+        mesh.reorder(&[2, 0, 1]);
+        assert_eq!(mesh.positions, [Vec3::Z, Vec3::X, Vec3::Y]);
+        assert_eq!(mesh.colors, [[2.0; 4], [0.0; 4], [1.0; 4]]);
+        assert_eq!(mesh.attributes["_PIN"], [12.0, 10.0, 11.0]);
+        assert_eq!((mesh.triangles[0], mesh.quads[0]), ([1, 2, 0], [1, 2, 0, 2]));
+        // Not a permutation: nothing changes.
+        let before = mesh.clone();
+        mesh.reorder(&[0, 0, 1]);
+        mesh.reorder(&[0, 1]);
+        assert_eq!(mesh, before);
     }
 }

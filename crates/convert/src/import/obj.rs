@@ -7,6 +7,13 @@
 //! taken out before tobj sees the text: tobj reads a polyline of three or more vertices as a
 //! polygon face. A missing or unreadable `.mtl` is a note, not an error; the first material's
 //! diffuse texture becomes the mesh's texture.
+//!
+//! The vertices keep the file's order (tobj numbers each object's vertices in the order its
+//! faces first use them): a point cache written for the mesh (`simulate --pc2`) then plays
+//! on the modeler's own object, whose vertices are in the file's order. Vertices are told
+//! apart by their coordinates, bit for bit as both parse them; vertices at one place take
+//! the file's places there in the order the faces use them, and a file whose faces share a
+//! vertex between objects (read once per object) keeps tobj's order.
 
 use super::limits::{Budget, ImportLimits};
 use super::polygon::triangulate;
@@ -14,6 +21,7 @@ use super::reference::{read_bounded, resolve};
 use crate::ConvertError;
 use crate::mesh::{RawMesh, Texture};
 use glam::{Vec2, Vec3};
+use std::collections::HashMap;
 use std::io::BufReader;
 use std::path::Path;
 
@@ -29,7 +37,7 @@ pub fn read(path: &Path, bytes: &[u8], limits: &ImportLimits) -> Result<RawMesh,
         ignore_lines: false,
     };
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let Prepared { text, points, lines, unreferenced, notes } =
+    let Prepared { text, points, lines, unreferenced, notes, places } =
         prepare(bytes).map_err(|reason| ConvertError::Obj { file: path.to_path_buf(), reason })?;
     // Why the material library was refused, for the note (tobj's error has no words for it).
     let refusal = std::cell::RefCell::new(None);
@@ -84,7 +92,27 @@ pub fn read(path: &Path, bytes: &[u8], limits: &ImportLimits) -> Result<RawMesh,
     for model in &models {
         append(&mut mesh, &model.mesh, path)?;
     }
+    in_file_order(&mut mesh, &places);
     Ok(mesh)
+}
+
+/// Puts `mesh`'s vertices in the file's order, the file's vertices being at `places` (module
+/// doc).
+fn in_file_order(mesh: &mut RawMesh, places: &[[u32; 3]]) {
+    let mut at: HashMap<[u32; 3], Vec<u32>> = HashMap::new();
+    for (i, place) in places.iter().enumerate().rev() {
+        at.entry(*place).or_default().push(i as u32);
+    }
+    let mut file_index = Vec::with_capacity(mesh.positions.len());
+    for p in &mesh.positions {
+        match at.get_mut(&p.to_array().map(f32::to_bits)).and_then(Vec::pop) {
+            Some(i) => file_index.push(i),
+            None => return,
+        }
+    }
+    let mut order: Vec<u32> = (0..file_index.len() as u32).collect();
+    order.sort_unstable_by_key(|&k| file_index[k as usize]);
+    mesh.reorder(&order);
 }
 
 /// The first line (from 1) of a material library whose colour statement (`Ka`, `Kd`, `Ks`,
@@ -116,6 +144,8 @@ struct Prepared {
     unreferenced: usize,
     /// What was changed, for the report.
     notes: Vec<String>,
+    /// Each vertex's coordinates as parsed (their bits), in the file's order.
+    places: Vec<[u32; 3]>,
 }
 
 /// Prepares the OBJ text for tobj ([`Prepared`]). Statements tobj would refuse without saying
@@ -140,6 +170,7 @@ fn prepare(bytes: &[u8]) -> Result<Prepared, String> {
     }
     let strip_colours = coloured > 0 && coloured < totals[0];
     let mut used = vec![false; totals[0]];
+    let mut places = Vec::with_capacity(totals[0]);
     let mut seen = [0usize; 3];
     for (number, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
         let at = |why: String| format!("line {}: {why}", number + 1);
@@ -152,7 +183,10 @@ fn prepare(bytes: &[u8]) -> Result<Prepared, String> {
             Some(b"p") => points += words.count(),
             Some(b"l") => lines += words.count().saturating_sub(1),
             Some(b"v") => {
+                let place: Vec<u32> =
+                    words.clone().take(3).filter_map(parse::<f32>).map(f32::to_bits).collect();
                 numbers(&mut words, 3, "a vertex (v)")?;
+                places.extend(<[u32; 3]>::try_from(place));
                 seen[0] += 1;
                 if strip_colours {
                     let mut words =
@@ -217,7 +251,7 @@ fn prepare(bytes: &[u8]) -> Result<Prepared, String> {
         }
         false => Vec::new(),
     };
-    Ok(Prepared { text: kept, points, lines, unreferenced, notes })
+    Ok(Prepared { text: kept, points, lines, unreferenced, notes, places })
 }
 
 /// `word` parsed as a `T`.

@@ -216,3 +216,20 @@ fn a_polygon_of_thousands_of_corners_is_triangulated_and_a_huge_one_refused() {
     let err = convert(&path).expect_err("too many corners").to_string();
     assert!(err.contains(&format!("line {}: a face of {huge} corners", huge + 1)), "{err}");
 }
+
+#[test]
+fn vertices_keep_the_files_order_whatever_order_the_faces_use_them_in() {
+    // tobj numbers vertices in the order faces first use them: 5, 4, 3, 1 here. A point cache
+    // of the nodes plays on the modeler's object only in the file's order: 1, 3, 4, 5 (2 is
+    // used by no face and left out), the faces renumbered with them.
+    let dir = scratch("obj-order");
+    let obj = "v 0 0 0\nv 9 9 9\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 5 4 3\nf 1 3 4\n";
+    let c = convert(&write(&dir, "order.obj", obj.as_bytes())).expect("converts");
+    let at = |i: usize| c.model.nodes.positions()[i].to_array();
+    let order: Vec<[f32; 3]> = (0..4).map(at).collect();
+    assert_eq!(order, [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 0.0]]);
+    let faces: Vec<[[f32; 3]; 3]> =
+        c.model.faces.nodes().iter().map(|f| f.map(|n| at(n.index()))).collect();
+    assert!(faces.contains(&[[1.0, 1.0, 0.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]]), "{faces:?}");
+    assert!(faces.contains(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]), "{faces:?}");
+}
