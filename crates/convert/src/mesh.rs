@@ -90,16 +90,15 @@ impl RawMesh {
     /// `order[k]`) with their colours, attributes and joints, and renumbers the triangles and
     /// quads; nothing changes when `order` is not a permutation of the positions.
     pub(crate) fn reorder(&mut self, order: &[u32]) {
-        let n = self.positions.len();
-        let mut renumbered = vec![u32::MAX; n];
+        if order.len() != self.positions.len() {
+            return;
+        }
+        let mut renumbered = vec![u32::MAX; order.len()];
         for (k, &old) in order.iter().enumerate() {
             match renumbered.get_mut(old as usize) {
                 Some(slot) if *slot == u32::MAX => *slot = k as u32,
                 _ => return,
             }
-        }
-        if order.len() != n {
-            return;
         }
         fn permute<T: Copy>(column: &mut Vec<T>, order: &[u32]) {
             if column.len() == order.len() {
