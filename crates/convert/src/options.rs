@@ -121,7 +121,7 @@ pub enum Body {
 /// The thickness a model that collides with itself keeps between its layers.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub enum Thickness {
-    /// ¾ of the mean length of its stretch springs: the balls of its nodes close its
+    /// 0.9 of the mean length of its stretch springs: the balls of its nodes close its
     /// triangles (`springmesh_core::sim::contacts::self_collision`).
     FromEdges,
     /// This many metres.
@@ -129,7 +129,7 @@ pub enum Thickness {
 }
 
 /// The share of the mean stretch-spring length that [`Thickness::FromEdges`] takes.
-pub const THICKNESS_PER_EDGE: f32 = 0.75;
+pub const THICKNESS_PER_EDGE: f32 = 0.9;
 
 impl ConvertOptions {
     /// A problem with the options, if any: what is wrong, as a sentence.

@@ -738,7 +738,7 @@ fn the_model_panel_shows_the_modes_and_a_tune_is_one_undoable_step() {
 #[test]
 fn self_collision_switches_on_with_a_thickness_from_the_edges_and_off_again() {
     // The cloth sample: 25 × 25 nodes 1 m across, stretch springs of 1/24 m and their
-    // diagonals; the switch takes ¾ of their mean, as the converter does.
+    // diagonals; the switch takes 0.9 of their mean, as the converter does.
     let mut harness = editor(Sample::Cloth);
     assert_eq!(harness.state().doc.model().params.self_collision, None);
     harness.get_by_role_and_label(Role::CheckBox, "self-collision (mm)").click();
@@ -749,7 +749,7 @@ fn self_collision_switches_on_with_a_thickness_from_the_edges_and_off_again() {
         springmesh_convert::self_collision(&model, springmesh_convert::Thickness::FromEdges);
     assert_eq!(layers, expected);
     assert!(
-        layers.thickness > 0.75 / 24.0 && layers.thickness < 0.75 * 2f32.sqrt() / 24.0,
+        layers.thickness > 0.9 / 24.0 && layers.thickness < 0.9 * 2f32.sqrt() / 24.0,
         "{layers:?}"
     );
     harness.get_by_role_and_label(Role::CheckBox, "self-collision (mm)").click();

@@ -136,7 +136,7 @@ pub struct Options {
     #[arg(long, value_name = "T", default_value_t = 0.5, requires = "pin_color")]
     pin_threshold: f32,
     /// Keep the model's layers this far apart (m) when it folds onto itself [default
-    /// thickness: ¾ of the mean edge].
+    /// thickness: 0.9 of the mean edge].
     #[arg(long, value_name = "THICKNESS", num_args = 0..=1)]
     self_collision: Option<Option<f32>>,
     /// Convert only the mesh of a glTF file whose node or mesh is called NAME (a character's

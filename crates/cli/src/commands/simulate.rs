@@ -61,7 +61,7 @@ pub struct Overrides {
     /// Switch the tethers to the anchors off (for a model meant to stretch far).
     #[arg(long)]
     no_tethers: bool,
-    /// Keep the model's layers this far apart (m) [default: the model's thickness, or ¾ of
+    /// Keep the model's layers this far apart (m) [default: the model's thickness, or 0.9 of
     /// its mean spring].
     #[arg(long, value_name = "THICKNESS", num_args = 0..=1, conflicts_with = "no_self_collision")]
     self_collision: Option<Option<f32>>,

@@ -38,8 +38,16 @@
 //! **Why nodes, and how thick.** Two layers whose nodes are all τ apart cannot cross where
 //! the balls of each layer close its triangles: a node passing through a triangle of edge L
 //! comes within L/√3 of its corners (the middle of a square of the grid, L/√2). The
-//! converter's default τ is ¾ of the mean edge, which closes both; a thinner τ lets
-//! layers slip through the middle of large triangles. Point–triangle tests would hold any τ
+//! converter's default τ is 0.9 of the mean edge, which closes both with room to spare; a
+//! thinner τ lets layers slip through the middle of large triangles. The room is what a pile
+//! squeezes: its lowest layers lie between the ground and the weight above, one pass a
+//! sub-step does not hold them fully τ apart, and on fine cells they end 16 % closer. At ¾ of
+//! the mean edge (τ = 0.85 L on a square grid with diagonals, 17 % above L/√2) that let
+//! layers through: strips dropped as in the tests crossed at 112 of 151 samples (0.3 × 1.6 m
+//! of 8 mm cells), 3 (2 × 0.5 m of 1 cm) and 142 (0.3 × 1.6 m of 6 mm, up to 91 pairs); at
+//! 0.9 (τ = 1.02 L, 31 % above), at 1, 0 and 3 (one pair at a time), and every coarser strip
+//! of the tests, oblong, modeler-made or Blender-made, at none either way. Point–triangle
+//! tests would hold any τ
 //! but cost a triangle query per node; the nodes' balls hold the strip pile of
 //! `crates/convert/tests/self_collision.rs` (no two triangles cross at any sample) at 1.4
 //! to 1.6 times the frame without self-collision (1.43 before the balls on long edges below,
@@ -48,8 +56,8 @@
 //! **Balls on long edges.** Two edges of length L that cross at their middles keep their ends
 //! L/√2 apart, so the nodes' balls hold them only up to L = √2 τ. A sheet of oblong cells (a
 //! plane scaled and subdivided, as modelers make one) has edges longer than its mean: cells of
-//! 5 × 2.5 cm, τ = 3.2 cm, edges of 5 and 5.6 cm. Every edge longer than [`LONG_EDGE`] τ
-//! therefore gets balls between its nodes, at most that far apart, each at a fraction t along
+//! 5 × 2.5 cm, τ = 3.9 cm, edges of 5 and 5.6 cm. Every edge longer than [`LONG_EDGE`] τ
+//! (about √2) therefore gets balls between its nodes, at most that far apart, each at a fraction t along
 //! its edge (i, j) and riding on both: p = (1 − t) x_i + t x_j. A pair of balls a, b is
 //! pushed as two nodes are, by the smallest mass-weighted change of the nodes they ride on
 //! (Müller et al. 2007, §3.3, with ∂p/∂x_k = w_k):
@@ -61,26 +69,27 @@
 //! with C, n, Δx_⊥ and s of the balls' places and moves as above; two nodes (w = 1) give the
 //! formula above. The cells of 5 × 2.5 cm piled up as the strip does crossed at 134 of 151
 //! samples without these balls and at none with them; cells of 10 × 2.5 cm at 126 and 1,
-//! cells of 1.25 × 2.5 cm at 134 and 1. Balls on every edge over √2 τ (the diagonals of the
-//! strip's square cells, 1.66 τ, too) made the strip's frame cost 2.3 times the plain one
-//! and its pile jitter at 1 m/s, so [`LONG_EDGE`] is 1.7: square cells' diagonals keep no
-//! balls, and their layers held without.
+//! cells of 1.25 × 2.5 cm at 134 and 1 (measured at τ = ¾ of the mean edge). Square cells'
+//! diagonals, 1.38 τ at 0.9 of the mean edge, stay just under [`LONG_EDGE`] and keep no
+//! balls: balls on them (at ¾, where they were 1.66 τ) made the strip's frame cost 2.3 times
+//! the plain one and its pile jitter at 1 m/s.
 //!
-//! **Neighbours.** Nodes closer than 1.3 τ at rest ([`NEIGHBOURS_AT_REST`]) are never pushed
-//! apart: those closer than τ cannot be held τ apart without fighting the springs, and with τ
-//! at ¾ of the mean edge the 1.3 leaves a square grid's edges (at 1.17 τ) to its springs too.
+//! **Neighbours.** Nodes closer than 1.1 τ at rest ([`NEIGHBOURS_AT_REST`]) are never pushed
+//! apart: those closer than τ cannot be held τ apart without fighting the springs, and the
+//! 1.1 leaves a square grid's edges (at 0.98 τ) to its springs too, with room for rounding.
 //! Every pair left out is one the layers may fold through: a plane scaled and subdivided as
-//! modelers make one has cells of 1.2 × 6.4 cm (τ = 3.5 cm), and 1.5 τ left out the nodes
+//! modelers make one has cells of 1.2 × 6.4 cm (τ = 3.5 cm at ¾ of the mean edge), and 1.5 τ left out the nodes
 //! four columns apart, 4.8 cm, so its columns folded over each other unseen: its pile crossed
 //! at 134 of 151 samples; at 1.3 τ, at none (nor the 1 × 5.2 cm cells of one subdivided 30
-//! times). Taking only the pairs closer than τ also crossed at none, but kept every edge of
-//! a square grid as a pair pushed whenever the pile squeezed it: piles lay with nodes at up
-//! to 0.11 m/s where 1.3 τ leaves them at 0.02 to 0.07.
+//! times). At τ = 0.9 of the mean edge (4.2 cm there) those nodes are 1.13 τ apart: hence
+//! 1.1. Taking only the pairs closer than τ at ¾ of the mean edge also crossed at none, but
+//! kept every edge of a square grid (then 1.17 τ) as a pair pushed whenever the pile squeezed
+//! it: piles lay with nodes at up to 0.11 m/s.
 //!
 //! **How many sub-steps.** Two layers that close by more than their window in one sub-step
 //! pass through each other between two looks: a node crossing a square cell of edge L
 //! comes within τ of a corner over 2 √(τ² − L²/2) of its path, 1.2 cm for a strip of
-//! 1.25 cm cells (τ = 1.07 cm). That 1 × 0.25 m strip, at 16 sub-steps a 60 Hz frame,
+//! 1.25 cm cells at τ = 1.07 cm (¾ of its mean edge; 1.28 cm now). That 1 × 0.25 m strip, at 16 sub-steps a 60 Hz frame,
 //! dropped on its end, folds with its top at up to 5.8 m/s onto its foot at rest, 0.56 τ a
 //! sub-step: its layers crossed at 6 samples (up to 49 pairs). So a step takes at least as
 //! many sub-steps as keep any two nodes from closing by more than [`LAYER_TRAVEL`] τ in one
@@ -143,7 +152,7 @@ pub(crate) const MAX_PAIRS: usize = 64;
 
 /// Nodes closer than this many thicknesses at rest are neighbours, never pushed apart (module
 /// doc).
-const NEIGHBOURS_AT_REST: f32 = 1.3;
+const NEIGHBOURS_AT_REST: f32 = 1.1;
 
 /// Largest reach of a query, in thicknesses.
 const MAX_REACH: f32 = 3.0;
@@ -177,7 +186,7 @@ struct Balls {
 
 /// Edges longer than this many thicknesses get balls between their nodes, at most this far
 /// apart (module doc).
-const LONG_EDGE: f32 = 1.7;
+const LONG_EDGE: f32 = 1.4;
 
 impl Balls {
     /// The balls of `nodes` at `thickness`, kept when already placed for them.
@@ -509,8 +518,8 @@ mod tests {
 
     #[test]
     fn long_edges_get_balls_between_their_nodes_once_each() {
-        // A 10 × 2.5 cm cell as two triangles, τ = 3 cm: edges over 1.7 τ = 5.1 cm get
-        // ⌈L / 5.1 cm⌉ parts: the 10 cm sides two (one ball each), the 10.3 cm diagonal,
+        // A 10 × 2.5 cm cell as two triangles, τ = 3.6 cm: edges over 1.4 τ = 5.04 cm get
+        // ⌈L / 5.04 cm⌉ parts: the 10 cm sides two (one ball each), the 10.3 cm diagonal,
         // shared by both triangles, three (two balls); the 2.5 cm sides none.
         let rest = [(0.0, 0.0), (0.1, 0.0), (0.1, 0.025), (0.0, 0.025)]
             .map(|(x, y)| Vec3A::new(x, y, 0.0))
@@ -520,7 +529,7 @@ mod tests {
         let inv_mass = vec![1.0; 4];
         let nodes = Nodes { base: &rest, u: &u, rest: &rest, inv_mass: &inv_mass, faces: &faces };
         let mut balls = Balls::default();
-        balls.place(&nodes, 0.03);
+        balls.place(&nodes, 0.036);
         assert_eq!(balls.ends.len(), 4 + 1 + 2 + 1);
         assert_eq!(&balls.ends[4..], &[[0, 1], [0, 2], [0, 2], [2, 3]]);
         let third = rest[2] / 3.0;
