@@ -134,9 +134,10 @@ fn a_strip_of_oblong_cells_folds_without_crossing_itself() {
 fn a_strip_of_fine_cells_folds_without_crossing_itself_however_fast_it_falls() {
     // 0.25 × 1 m of 1.25 cm cells (1,701 nodes), thickness 1.28 cm: its top falls onto its
     // foot at up to 5.8 m/s. Measured at ¾ of the mean edge (1.07 cm), 0.56 thicknesses a
-    // sub-step at its 16 sub-steps a frame: it crossed at 6 samples (up to 49 pairs) at those sub-steps; with as many more
-    // as keep its nodes from closing by more than a quarter thickness in one (up to 64), at
-    // none, and it lies still (0.03 m/s in its fifth second).
+    // sub-step at its 16 sub-steps a frame: it crossed at 6 samples (up to 49 pairs) at
+    // those sub-steps; with as many more as keep its nodes from closing by more than a
+    // quarter thickness in one (up to 64), at none, and it lies still (0.03 m/s in its fifth
+    // second).
     let layered = folds_cleanly(shapes::strip(0.25, 1.0, 0.0125));
     assert!(layered.fastest < 0.05, "the pile rests: {} m/s", layered.fastest);
 }

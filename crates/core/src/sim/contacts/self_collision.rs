@@ -35,34 +35,33 @@
 //! - x, x̄: a node's position now and at the start of the sub-step (m); w: its inverse mass
 //!   (1/kg); τ: [`crate::model::SelfCollision::thickness`] (m); μ: its friction.
 //!
-//! **Why nodes, and how thick.** Two layers whose nodes are all τ apart cannot cross where
-//! the balls of each layer close its triangles: a node passing through a triangle of edge L
-//! comes within L/√3 of its corners (the middle of a square of the grid, L/√2). The
-//! converter's default τ is 0.9 of the mean edge, which closes both with room to spare; a
-//! thinner τ lets layers slip through the middle of large triangles. The room is what a pile
-//! squeezes: its lowest layers lie between the ground and the weight above, one pass a
-//! sub-step does not hold them fully τ apart, and on fine cells they end 16 % closer. At ¾ of
-//! the mean edge (τ = 0.85 L on a square grid with diagonals, 17 % above L/√2) that let
-//! layers through: strips dropped as in the tests crossed at 112 of 151 samples (0.3 × 1.6 m
-//! of 8 mm cells), 3 (2 × 0.5 m of 1 cm) and 142 (0.3 × 1.6 m of 6 mm, up to 91 pairs); at
-//! 0.9 (τ = 1.02 L, 31 % above), at 1, 0 and 3 (one pair at a time), and every coarser strip
-//! of the tests, oblong, modeler-made or Blender-made, at none either way. Point–triangle
-//! tests would hold any τ but cost a triangle query per node; the nodes' balls hold the
-//! strip pile of `crates/convert/tests/self_collision.rs` (no two triangles cross at any
-//! sample) at 1.4 to 1.6 times the frame without self-collision (`cargo bench -p
-//! springmesh-convert --bench frame -- strip_pile`: 479 and 683 µs at 0.9 of the mean edge,
-//! 1.43 times). What the balls miss: on strips of cells under a centimetre, falling onto
-//! themselves at 5 m/s, a cell crumpled at the impact may leave two triangles of neighbouring
-//! cells crossing (one pair, at 1 to 3 of 151 samples, cleared by the next).
+//! **Why nodes, and how thick.** Two layers whose nodes are all τ apart cannot cross where the
+//! balls of each layer close its triangles: a node passing through a triangle of edge L comes
+//! within L/√3 of its corners (the middle of a square of the grid, L/√2). The converter's default τ
+//! is 0.9 of the mean edge, which closes both with room to spare; a thinner τ lets layers slip
+//! through the middle of large triangles. The room is what a pile squeezes: its lowest layers lie
+//! between the ground and the weight above, one pass a sub-step does not hold them fully τ apart,
+//! and on fine cells they end 16 % closer. At ¾ of the mean edge (τ = 0.85 L on a square grid with
+//! diagonals, 21 % above L/√2) that let layers through: strips dropped as in the tests crossed at
+//! 112 of 151 samples (0.3 × 1.6 m of 8 mm cells), 3 (2 × 0.5 m of 1 cm) and 142 (0.3 × 1.6 m of 6
+//! mm, up to 91 pairs); at 0.9 (τ = 1.02 L, 45 % above), at 1, 0 and 3 (one pair at a time), and
+//! every coarser strip of the tests, oblong, modeler-made or Blender-made, at none either way.
+//! Point–triangle tests would hold any τ but cost a triangle query per node; the nodes' balls hold
+//! the strip pile of `crates/convert/tests/self_collision.rs` (no two triangles cross at any
+//! sample) at 1.4 to 1.6 times the frame without self-collision (`cargo bench -p springmesh-convert
+//! --bench frame -- strip_pile`: 479 and 683 µs at 0.9 of the mean edge, 1.43 times). What the
+//! balls miss: on strips of cells under a centimetre, falling onto themselves at 5 m/s, a cell
+//! crumpled at the impact may leave two triangles of neighbouring cells crossing (one pair, at 1 to
+//! 3 of 151 samples, cleared by the next).
 //!
 //! **Balls on long edges.** Two edges of length L that cross at their middles keep their ends
 //! L/√2 apart, so the nodes' balls hold them only up to L = √2 τ. A sheet of oblong cells (a
 //! plane scaled and subdivided, as modelers make one) has edges longer than its mean: cells of
 //! 5 × 2.5 cm, τ = 3.9 cm, edges of 5 and 5.6 cm. Every edge longer than [`LONG_EDGE`] τ
-//! (about √2) therefore gets balls between its nodes, at most that far apart, each at a fraction t along
-//! its edge (i, j) and riding on both: p = (1 − t) x_i + t x_j. A pair of balls a, b is
-//! pushed as two nodes are, by the smallest mass-weighted change of the nodes they ride on
-//! (Müller et al. 2007, §3.3, with ∂p/∂x_k = w_k):
+//! (about √2) therefore gets balls between its nodes, at most that far apart, each at a
+//! fraction t along its edge (i, j) and riding on both: p = (1 − t) x_i + t x_j. A pair of
+//! balls a, b is pushed as two nodes are, by the smallest mass-weighted change of the nodes
+//! they ride on (Müller et al. 2007, §3.3, with ∂p/∂x_k = w_k):
 //!
 //! ```text
 //! S = Σ_a w_k² m_k⁻¹ + Σ_b w_k² m_k⁻¹,     Δx_k = ± w_k m_k⁻¹ (C n − s Δx_⊥) / S
@@ -76,28 +75,27 @@
 //! balls: balls on them (at ¾, where they were 1.66 τ) made the strip's frame cost 2.3 times
 //! the plain one and its pile jitter at 1 m/s.
 //!
-//! **Neighbours.** Nodes closer than 1.1 τ at rest ([`NEIGHBOURS_AT_REST`]) are never pushed
-//! apart: those closer than τ cannot be held τ apart without fighting the springs, and the
-//! 1.1 leaves a square grid's edges (at 0.98 τ) to its springs too, with room for rounding.
-//! Every pair left out is one the layers may fold through: a plane scaled and subdivided as
-//! modelers make one has cells of 1.2 × 6.4 cm (τ = 3.5 cm at ¾ of the mean edge), and 1.5 τ left out the nodes
-//! four columns apart, 4.8 cm, so its columns folded over each other unseen: its pile crossed
-//! at 134 of 151 samples; at 1.3 τ, at none (nor the 1 × 5.2 cm cells of one subdivided 30
-//! times). At τ = 0.9 of the mean edge (4.2 cm there) those nodes are 1.13 τ apart: hence
-//! 1.1. Taking only the pairs closer than τ at ¾ of the mean edge also crossed at none, but
-//! kept every edge of a square grid (then 1.17 τ) as a pair pushed whenever the pile squeezed
-//! it: piles lay with nodes at up to 0.11 m/s.
+//! **Neighbours.** Nodes closer than 1.1 τ at rest ([`NEIGHBOURS_AT_REST`]) are never pushed apart:
+//! those closer than τ cannot be held τ apart without fighting the springs, and the 1.1 leaves a
+//! square grid's edges (at 0.98 τ) to its springs too, with room for rounding. Every pair left out
+//! is one the layers may fold through: a plane scaled and subdivided as modelers make one has cells
+//! of 1.2 × 6.4 cm (τ = 3.5 cm at ¾ of the mean edge), and 1.5 τ left out the nodes four columns
+//! apart, 4.8 cm, so its columns folded over each other unseen: its pile crossed at 134 of 151
+//! samples; at 1.3 τ, at none (nor the 1 × 5.2 cm cells of one subdivided 30 times). At τ = 0.9 of
+//! the mean edge (4.2 cm there) those nodes are 1.13 τ apart: hence 1.1. Taking only the pairs
+//! closer than τ at ¾ of the mean edge also crossed at none, but kept every edge of a square grid
+//! (then 1.17 τ) as a pair pushed whenever the pile squeezed it: piles lay with nodes at up to 0.11
+//! m/s.
 //!
-//! **How many sub-steps.** Two layers that close by more than their window in one sub-step
-//! pass through each other between two looks: a node crossing a square cell of edge L
-//! comes within τ of a corner over 2 √(τ² − L²/2) of its path, 1.2 cm for a strip of
-//! 1.25 cm cells at τ = 1.07 cm (¾ of its mean edge; 1.28 cm now). That 1 × 0.25 m strip, at 16 sub-steps a 60 Hz frame,
-//! dropped on its end, folds with its top at up to 5.8 m/s onto its foot at rest, 0.56 τ a
-//! sub-step: its layers crossed at 6 samples (up to 49 pairs). So a step takes at least as
-//! many sub-steps as keep any two nodes from closing by more than [`LAYER_TRAVEL`] τ in one
-//! ([`substeps_for_layers`]): they close no faster than the diagonal of the box around the
-//! nodes' velocities, plus what gravity adds over the step (g Δt, if one is held and the
-//! other falls), so
+//! **How many sub-steps.** Two layers that close by more than their window in one sub-step pass
+//! through each other between two looks: a node crossing a square cell of edge L comes within τ of
+//! a corner over 2 √(τ² − L²/2) of its path, 1.2 cm for a strip of 1.25 cm cells at τ = 1.07 cm (¾
+//! of its mean edge; 1.28 cm now). That 1 × 0.25 m strip, at 16 sub-steps a 60 Hz frame, dropped on
+//! its end, folds with its top at up to 5.8 m/s onto its foot at rest, 0.56 τ a sub-step: its
+//! layers crossed at 6 samples (up to 49 pairs). So a step takes at least as many sub-steps as keep
+//! any two nodes from closing by more than [`LAYER_TRAVEL`] τ in one ([`substeps_for_layers`]):
+//! they close no faster than the diagonal of the box around the nodes' velocities, plus what
+//! gravity adds over the step (g Δt, if one is held and the other falls), so
 //!
 //! ```text
 //! n ≥ (|v_max − v_min| + |g| Δt) Δt / (LAYER_TRAVEL τ)
