@@ -54,7 +54,7 @@ pub use world::{Drawn, Meeting, Member, Overlap, Touching, World, WorldStepRepor
 use crate::model::MAX_SUBSTEPS;
 use crate::model::{Obstacle, Rig, Shape};
 use crate::{CoreError, Integrator, NodeId, SimParams, SpringId, ValidModel};
-use collision::Colliders;
+use collision::{Colliders, Reach};
 use contacts::{collision, self_collision};
 use data::Compiled;
 use forces::{external, kernels, pressure};
@@ -128,13 +128,17 @@ struct Moves {
     /// When some move: every collider's shape at the end of each of the step's sub-steps,
     /// sub-step by sub-step (worked out once per step, not once per node).
     poses: Vec<Shape>,
+    /// The [`Reach`] of each of `poses`, or of every collider when none moves.
+    reaches: Vec<Reach>,
 }
 
 impl Moves {
     /// Works out [`Moves::poses`] for a step of `n` equal sub-steps of `colliders`.
     fn ready(&mut self, colliders: &[Obstacle], n: u32) {
         self.poses.clear();
+        self.reaches.clear();
         if self.targets.iter().all(Option::is_none) {
+            self.reaches.extend(colliders.iter().map(|c| Reach::of(&c.shape)));
             return;
         }
         for k in 1..=n {
@@ -145,6 +149,7 @@ impl Moves {
                     .push(target.map_or(c.shape, |to| contacts::moving::between(&c.shape, to, s)));
             }
         }
+        self.reaches.extend(self.poses.iter().map(Reach::of));
     }
 }
 
@@ -249,6 +254,7 @@ impl Simulation {
                 obstacles: &c.params.colliders,
                 targets: &self.moves.targets,
                 poses: &self.moves.poses,
+                reaches: &self.moves.reaches,
                 row: None,
                 progress: 1.0,
                 dt,

@@ -149,18 +149,36 @@ fn out_of_box(h: Vec3, p: Vec3, r: f32) -> Option<(Vec3, Vec3)> {
     Some((pos, n))
 }
 
-/// False when a ball of radius `r` at `x` is surely clear of `shape` (outside a sphere around
-/// it): the quick test before the exact one.
-#[inline]
-fn near(shape: &Shape, x: Vec3A, r: f32) -> bool {
-    let (centre, reach) = match *shape {
-        Shape::Plane { .. } => return true,
-        Shape::Sphere { center, radius } => (center, radius),
-        Shape::Capsule { a, b, radius } => ((a + b) * 0.5, 0.5 * a.distance(b) + radius),
-        Shape::Box { center, half_extents, .. } => (center, half_extents.length()),
-    };
-    let reach = reach + r;
-    x.distance_squared(centre.into()) < reach * reach
+/// A sphere around a collider's shape, for the quick test before the exact one; `None` for a
+/// plane, which reaches everywhere. Worked out once a sub-step for every collider
+/// ([`Colliders::reaches`]), not once per node and collider: on the worn cape (three moving
+/// capsules, 187 nodes, 16 sub-steps; best of 5 × 2,000 frames, builds in turns, the same
+/// bits) 483–525 µs a frame against 365–443 µs once a sub-step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Reach(Option<(Vec3A, f32)>);
+
+impl Reach {
+    /// The sphere around `shape`: its centre and radius (m).
+    pub fn of(shape: &Shape) -> Reach {
+        Reach(match *shape {
+            Shape::Plane { .. } => None,
+            Shape::Sphere { center, radius } => Some((center.into(), radius)),
+            Shape::Capsule { a, b, radius } => {
+                Some((((a + b) * 0.5).into(), 0.5 * a.distance(b) + radius))
+            }
+            Shape::Box { center, half_extents, .. } => Some((center.into(), half_extents.length())),
+        })
+    }
+
+    /// False when a ball of radius `r` at `x` is surely clear of the shape (outside the
+    /// sphere around it).
+    #[inline]
+    fn near(self, x: Vec3A, r: f32) -> bool {
+        self.0.is_none_or(|(centre, reach)| {
+            let reach = reach + r;
+            x.distance_squared(centre) < reach * reach
+        })
+    }
 }
 
 /// The velocity and position answer to `contact` for a node moving at `v` over a sub-step
@@ -196,6 +214,9 @@ pub(crate) struct Colliders<'a> {
     /// When some move, their shapes at the end of each equal sub-step, row by row, and this
     /// sub-step's row (`None`: worked out from `progress`).
     pub poses: &'a [Shape],
+    /// The [`Reach`] of each of the shapes of `poses`, row by row, or of every collider where
+    /// it stands when none moves (empty: worked out when asked).
+    pub reaches: &'a [Reach],
     pub row: Option<usize>,
     /// The fraction of the step done at the end of this sub-step, and the step's length (s).
     pub progress: f32,
@@ -233,6 +254,16 @@ impl<'a> Colliders<'a> {
         }
     }
 
+    /// The [`Reach`] of obstacle `i` in this sub-step: from [`Colliders::reaches`] when a
+    /// row there holds it (a collider that stands still is in every row), else worked out.
+    #[inline]
+    fn reach(&self, i: usize, o: &Obstacle) -> Reach {
+        let moves = self.targets.get(i).is_some_and(Option::is_some);
+        let row = if moves { self.row } else { Some(0) };
+        let kept = row.and_then(|r| self.reaches.get(r * self.obstacles.len() + i));
+        kept.copied().unwrap_or_else(|| Reach::of(&self.shape(i, o).0))
+    }
+
     /// True when no collider moves within the step: none the game moves, no game's own.
     pub fn stand_still(&self) -> bool {
         self.targets.iter().all(Option::is_none) && self.custom.is_empty()
@@ -258,7 +289,7 @@ impl<'a> Colliders<'a> {
     /// body's points (its call, not inlined, took a twentieth of a blob's frame).
     #[inline(never)]
     fn near_obstacle(&self, x: Vec3A, r: f32) -> bool {
-        self.obstacles.iter().enumerate().any(|(i, o)| near(&self.shape(i, o).0, x, r))
+        self.obstacles.iter().enumerate().any(|(i, o)| self.reach(i, o).near(x, r))
     }
 
     /// Resolves the contacts of a node that moved from `from` to `*to` with velocity `*v`
@@ -280,10 +311,10 @@ impl<'a> Colliders<'a> {
             answer(g.contact(from.into(), (*to).into(), r), to, v);
         }
         for (i, o) in self.obstacles.iter().enumerate() {
-            let (now, target) = self.shape(i, o);
-            if !near(&now, *to, r) {
+            if !self.reach(i, o).near(*to, r) {
                 continue;
             }
+            let (now, target) = self.shape(i, o);
             let contact = push_out(&now, (*to).into(), r).map(|hit| {
                 let velocity = target.map_or(Vec3::ZERO, |target| {
                     moving::surface_velocity(&o.shape, target, &now, hit.0, self.dt)
@@ -378,5 +409,46 @@ mod tests {
         // Leaving the surface: velocity untouched.
         let (_, v) = respond(&contact(1.0, 1.0), Vec3A::new(1.0, 2.0, 0.0), h, 0.2);
         assert_eq!(v, Vec3A::new(1.0, 2.0, 0.0));
+    }
+
+    #[test]
+    fn the_quick_test_is_a_sphere_around_the_shape_read_from_the_sub_steps_row() {
+        // A capsule from the origin to 2 x, radius 0.5: a sphere of 1.5 m about x = 1; a ball
+        // of 0.1 m is near it up to 1.6 m from there.
+        let capsule = Shape::Capsule { a: Vec3::ZERO, b: Vec3::X * 2.0, radius: 0.5 };
+        let reach = Reach::of(&capsule);
+        assert_eq!(reach, Reach(Some((Vec3A::X, 1.5))));
+        assert!(reach.near(Vec3A::new(1.0, 1.59, 0.0), 0.1));
+        assert!(!reach.near(Vec3A::new(1.0, 1.61, 0.0), 0.1));
+        let plane = Shape::Plane { point: Vec3::ZERO, normal: Vec3::Y };
+        assert!(Reach::of(&plane).near(Vec3A::splat(1e6), 0.0), "a plane reaches everywhere");
+        // Moved 10 m along y over the step: the second of two sub-steps reads its row.
+        let obstacles = [obstacle(capsule)];
+        let moved = Shape::Capsule { a: Vec3::Y * 10.0, b: Vec3::new(2.0, 10.0, 0.0), radius: 0.5 };
+        let targets = [Some(moved)];
+        let poses = [moving::between(&capsule, &moved, 0.5), moved];
+        let reaches = poses.map(|p| Reach::of(&p));
+        let colliders = Colliders {
+            ground: None,
+            obstacles: &obstacles,
+            targets: &targets,
+            poses: &poses,
+            reaches: &reaches,
+            row: None,
+            progress: 1.0,
+            dt: 0.01,
+            custom: &[],
+            radius: 0.0,
+            rest_speed: 0.0,
+        };
+        let end = colliders.at(1.0);
+        assert_eq!(end.row, Some(1));
+        assert_eq!(end.reach(0, &obstacles[0]), Reach(Some((Vec3A::new(1.0, 10.0, 0.0), 1.5))));
+        // Between rows it is worked out from the shape there.
+        let between = colliders.at(0.75).reach(0, &obstacles[0]);
+        assert_eq!(between, Reach::of(&moving::between(&capsule, &moved, 0.75)));
+        // Standing still, from the one row of every collider where it stands.
+        let standing = Colliders { targets: &[], poses: &[], reaches: &reaches[..1], ..colliders };
+        assert_eq!(standing.reach(0, &obstacles[0]), reaches[0]);
     }
 }

@@ -342,6 +342,7 @@ mod tests {
             obstacles: &[],
             targets: &[],
             poses: &[],
+            reaches: &[],
             row: None,
             progress: 1.0,
             dt: 0.01,
