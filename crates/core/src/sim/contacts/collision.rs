@@ -264,6 +264,25 @@ impl<'a> Colliders<'a> {
         kept.copied().unwrap_or_else(|| Reach::of(&self.shape(i, o).0))
     }
 
+    /// The `ground` and `obstacles` standing still, for nodes of no radius, over a step of
+    /// 0.01 s: the tests' colliders.
+    #[cfg(test)]
+    pub fn standing(ground: Option<&'a Ground>, obstacles: &'a [Obstacle]) -> Colliders<'a> {
+        Colliders {
+            ground,
+            obstacles,
+            targets: &[],
+            poses: &[],
+            reaches: &[],
+            row: None,
+            progress: 1.0,
+            dt: 0.01,
+            custom: &[],
+            radius: 0.0,
+            rest_speed: 0.0,
+        }
+    }
+
     /// True when no collider moves within the step: none the game moves, no game's own.
     pub fn stand_still(&self) -> bool {
         self.targets.iter().all(Option::is_none) && self.custom.is_empty()
@@ -429,17 +448,10 @@ mod tests {
         let poses = [moving::between(&capsule, &moved, 0.5), moved];
         let reaches = poses.map(|p| Reach::of(&p));
         let colliders = Colliders {
-            ground: None,
-            obstacles: &obstacles,
             targets: &targets,
             poses: &poses,
             reaches: &reaches,
-            row: None,
-            progress: 1.0,
-            dt: 0.01,
-            custom: &[],
-            radius: 0.0,
-            rest_speed: 0.0,
+            ..Colliders::standing(None, &obstacles)
         };
         let end = colliders.at(1.0);
         assert_eq!(end.row, Some(1));

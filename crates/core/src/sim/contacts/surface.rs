@@ -337,19 +337,7 @@ mod tests {
 
     /// Nothing but the ground `g`, for nodes of no radius.
     fn on(g: &Ground) -> Colliders<'_> {
-        Colliders {
-            ground: Some(g),
-            obstacles: &[],
-            targets: &[],
-            poses: &[],
-            reaches: &[],
-            row: None,
-            progress: 1.0,
-            dt: 0.01,
-            custom: &[],
-            radius: 0.0,
-            rest_speed: 0.0,
-        }
+        Colliders::standing(Some(g), &[])
     }
 
     /// One touching point on `nodes` with `weights`, owned by node 0 with `reach`.
