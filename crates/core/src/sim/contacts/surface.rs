@@ -60,6 +60,7 @@
 //! once a step instead of in every sub-step. Measured on the pile's blob (best of 150 × 20
 //! frames, builds in turns): standing 176–184 → 166–173 µs a frame, lying 239–256 → 239–244.
 
+use crate::geometry::furthest_squared;
 use crate::sim::contacts::collision::Colliders;
 use crate::sim::data::TouchPoints;
 use glam::Vec3A;
@@ -167,8 +168,7 @@ impl Near {
         let owner_within = |k, slack| owner_near(points, k, (colliders, frame), x, slack);
         self.pushed.clear();
         self.most_pushed = 0.0;
-        let furthest = self.at.iter().zip(x).map(|(a, b)| a.distance_squared(*b));
-        self.moved = furthest.fold(0.0, f32::max).sqrt();
+        self.moved = furthest_squared(&self.at, x).sqrt();
         if self.at.len() == x.len() && self.fresh() && colliders.stand_still() {
             let mut owner = (usize::MAX, false);
             for &(k, i) in &self.points {

@@ -9,7 +9,9 @@
 //! 1. the chunks of each within δ of the other's whole box;
 //! 2. of those, each pair of chunks whose boxes come within δ of each other;
 //! 3. in such a pair, the first's points within δ of the second's box, each against the
-//!    second's points.
+//!    second's points, four of them at once ([`closer`]: one at a time, this step was about
+//!    half the search; four at once, the search's share of the one-thread pile's frame went
+//!    from 6.3 to 5.1 %, the same pairs found).
 //!
 //! Where two bodies only come near each other, no pair of chunks passes step 2 and no point
 //! is looked at; where they touch, a few patches face each other. Measured on the 32-blob
@@ -26,7 +28,8 @@
 //! of surface, wherever it goes); only a body torn apart (broken springs) spreads a chunk's
 //! points, which makes its box larger and the search slower, never wrong.
 
-use glam::Vec3A;
+use crate::sim::columns::components;
+use glam::{Vec3A, Vec4};
 
 /// A box: its lowest and its highest corner (m).
 pub(super) type Bounds = (Vec3A, Vec3A);
@@ -94,6 +97,31 @@ pub(super) struct Side<'a> {
     pub bounds: Bounds,
 }
 
+/// Bit q set for each point q of `chunk` (at most [`CHUNK`]) closer to `x` than √`d2`: the
+/// squared distance worked out as `Vec3A::distance_squared` does, (Δx² + Δy²) + Δz², so the
+/// same points are found as one at a time; four points at once, their coordinates turned
+/// into rows (a point against a facing chunk was most of the search, one point at a time).
+#[inline]
+fn closer(x: Vec3A, chunk: &[Vec3A], d2: f32) -> u32 {
+    const _: () = assert!(CHUNK <= u32::BITS as usize);
+    let chunk = &chunk[..chunk.len().min(CHUNK)];
+    let (px, py, pz) = (Vec4::splat(x.x), Vec4::splat(x.y), Vec4::splat(x.z));
+    let limit = Vec4::splat(d2);
+    let mut near = 0u32;
+    let fours = chunk.chunks_exact(4);
+    let rest = fours.remainder();
+    for (k, q) in fours.enumerate() {
+        let rows = components(&[q[0], q[1], q[2], q[3]]);
+        let (dx, dy, dz) = (rows.x_axis - px, rows.y_axis - py, rows.z_axis - pz);
+        near |= (dx * dx + dy * dy + dz * dz).cmplt(limit).bitmask() << (4 * k);
+    }
+    let whole = chunk.len() - rest.len();
+    for (q, y) in rest.iter().enumerate() {
+        near |= u32::from(y.distance_squared(x) < d2) << (whole + q);
+    }
+    near
+}
+
 /// The pairs (p, q) of a point p of `mine` and a point q of `others` closer than `distance`,
 /// by the steps of the module doc, passed to `found` in the order of p (for each p, in the
 /// order of q), at most `most` per p; `near` and `facing` are scratch.
@@ -133,11 +161,11 @@ pub(super) fn pairs(
                 }
                 let start = o as usize * CHUNK;
                 let theirs = others.at.get(start..(start + CHUNK).min(others.at.len()));
-                for (q, y) in theirs.unwrap_or_default().iter().enumerate() {
-                    if y.distance_squared(x) < d2 && kept < most {
-                        found(first + k, start + q);
-                        kept += 1;
-                    }
+                let mut near = closer(x, theirs.unwrap_or_default(), d2);
+                while near != 0 && kept < most {
+                    found(first + k, start + near.trailing_zeros() as usize);
+                    near &= near - 1;
+                    kept += 1;
                 }
             }
         }
@@ -172,11 +200,17 @@ mod tests {
         (at, chunks, bounds)
     }
 
+    /// A side of the search over `sorted` points.
+    fn side<'a>((at, chunks, bounds): &'a (Vec<Vec3A>, Vec<Bounds>, Bounds)) -> Side<'a> {
+        Side { at, chunks, bounds: *bounds }
+    }
+
     #[test]
     fn the_search_finds_exactly_the_pairs_a_brute_force_finds_in_point_order() {
         for gap in [-0.05, 0.0, 0.02, 0.3] {
             let (a, b) = spheres(gap);
-            let ((a, ca, ba), (b, cb, bb)) = (sorted(&a), sorted(&b));
+            let (sa, sb) = (sorted(&a), sorted(&b));
+            let (a, b) = (&sa.0, &sb.0);
             let distance = 0.08;
             let mut brute = Vec::new();
             for (p, x) in a.iter().enumerate() {
@@ -187,13 +221,25 @@ mod tests {
                 }
             }
             let mut found = Vec::new();
-            let sides = (
-                Side { at: &a, chunks: &ca, bounds: ba },
-                Side { at: &b, chunks: &cb, bounds: bb },
+            pairs(
+                (side(&sa), side(&sb)),
+                distance,
+                usize::MAX,
+                (&mut Vec::new(), &mut Vec::new()),
+                |p, q| found.push((p, q)),
             );
-            pairs(sides, distance, usize::MAX, (&mut Vec::new(), &mut Vec::new()), |p, q| {
-                found.push((p, q))
-            });
+            // At most one a point: each point's first, among those found.
+            let mut first = Vec::new();
+            pairs(
+                (side(&sa), side(&sb)),
+                distance,
+                1,
+                (&mut Vec::new(), &mut Vec::new()),
+                |p, q| first.push((p, q)),
+            );
+            let mut firsts = found.clone();
+            firsts.dedup_by_key(|pair| pair.0);
+            assert_eq!(first, firsts, "gap {gap}");
             // The same pairs, p in order (q in chunk order within a p).
             assert!(found.windows(2).all(|w| w[0].0 <= w[1].0), "gap {gap}");
             let mut sorted_found = found.clone();
