@@ -45,14 +45,12 @@
 //! diagonals, 21 % above L/√2) that let layers through: strips dropped as in the tests crossed at
 //! 112 of 151 samples (0.3 × 1.6 m of 8 mm cells), 3 (2 × 0.5 m of 1 cm) and 142 (0.3 × 1.6 m of 6
 //! mm, up to 91 pairs); at 0.9 (τ = 1.02 L, 45 % above), at 1, 0 and 3 (one pair at a time), and
-//! every coarser strip of the tests, oblong, modeler-made or Blender-made, at none either way.
+//! every coarser strip of the tests, oblong, modeler-made or Blender-made, at none either way
+//! (those at 0.9 with sub-steps capped at four times the model's; at eight, below, at 0, 0 and 0).
 //! Point–triangle tests would hold any τ but cost a triangle query per node; the nodes' balls hold
 //! the strip pile of `crates/convert/tests/self_collision.rs` (no two triangles cross at any
 //! sample) at 1.4 to 1.6 times the frame without self-collision (`cargo bench -p springmesh-convert
-//! --bench frame -- strip_pile`: 479 and 683 µs at 0.9 of the mean edge, 1.43 times). What the
-//! balls miss: on strips of cells under a centimetre, falling onto themselves at 5 m/s, a cell
-//! crumpled at the impact may leave two triangles of neighbouring cells crossing (one pair, at 1 to
-//! 3 of 151 samples, cleared by the next).
+//! --bench frame -- strip_pile`: 479 and 683 µs at 0.9 of the mean edge, 1.43 times).
 //!
 //! **Balls on long edges.** Two edges of length L that cross at their middles keep their ends
 //! L/√2 apart, so the nodes' balls hold them only up to L = √2 τ. A sheet of oblong cells (a
@@ -103,7 +101,15 @@
 //!
 //! (v_min, v_max: the box's corners), at most [`MAX_LAYER_SUBSTEPS`] times the model's own:
 //! a sheet carried along whole (a cape on a running figure) takes none extra, nor a pile at
-//! rest. The strip then crosses at no sample.
+//! rest. The strip then crosses at no sample. Why eight times: strips of cells under a
+//! centimetre, whose tops fall onto their feet at 4.5 to 5 m/s, ask for 78 to 100 sub-steps a
+//! frame in their fall, five to six times their 16; held to four times, a cell crumpled at the
+//! impact left two triangles of neighbouring cells crossing (0.3 × 1.6 m of 8 mm cells: one
+//! pair at one of 151 samples; 0.15 × 1.6 m of 6 mm: two pairs at one), and at eight, none.
+//! What the eight cost: the worn cape of `crates/convert/benches/frame.rs`, whose walk clip
+//! loops back to its start (the figure jumps back), whips for a few frames at each jump and
+//! takes 64 sub-steps for two frames and 33 to 53 for the next two or three, where it took
+//! 32 (its own 8 otherwise, 1,109 frames of 1,200).
 //!
 //! **Which pairs.** A spatial hash ([`super::grid`]) of cells as large as the reach r finds
 //! every pair within r: each node looks in its own cell and the 13 of the 26 around it that come
@@ -126,9 +132,10 @@ use glam::Vec3A;
 /// The most two nodes may close on each other in one sub-step, in thicknesses (module doc).
 pub(crate) const LAYER_TRAVEL: f32 = 0.25;
 
-/// The most sub-steps self-collision asks for, in times the model's own: bounds the cost of a
-/// file whose nodes fly apart (module doc).
-pub(crate) const MAX_LAYER_SUBSTEPS: u32 = 4;
+/// The most sub-steps self-collision asks for, in times the model's own: what a strip of 6 mm
+/// cells falling onto itself at 5 m/s needs (module doc), and a bound on the cost of a file
+/// whose nodes fly apart.
+pub(crate) const MAX_LAYER_SUBSTEPS: u32 = 8;
 
 /// Sub-steps a step of `dt` needs so that no two of the nodes moving at `velocities`, under
 /// `gravity`, close by more than [`LAYER_TRAVEL`] `thickness` in one (module doc); at least 1
