@@ -123,7 +123,7 @@ mod tests {
             }
             faces.push([3 * t, 3 * t + 1, 3 * t + 2]);
         }
-        // Two that share a corner and cross elsewhere are not counted either way.
+        // One more on corners of the first three: never counted against those, crossing or not.
         faces.push([0, 4, 7]);
         let expected = crossing_pairs_one_by_one(&faces, &at);
         assert!(expected > 50, "the strewn triangles cross: {expected} pairs");
