@@ -38,8 +38,8 @@ pub fn crossing_pairs(faces: &[[usize; 3]], at: &[Vec3]) -> usize {
             for &b in &list[k + 1..] {
                 let (lo, hi) = (boxes[a].0.max(boxes[b].0), boxes[a].1.min(boxes[b].1));
                 let here = lo.cmple(hi).all() && cell(lo) == key;
-                let shared = faces[a].iter().any(|v| faces[b].contains(v));
-                if here && !shared && cross(faces[a].map(|i| at[i]), faces[b].map(|i| at[i])) {
+                let shared = || faces[a].iter().any(|v| faces[b].contains(v));
+                if here && !shared() && cross(faces[a].map(|i| at[i]), faces[b].map(|i| at[i])) {
                     count += 1;
                 }
             }
