@@ -17,8 +17,6 @@ pub(crate) struct Grid {
     start: Vec<u32>,
     /// The points, bucket by bucket, in index order within a bucket.
     entries: Vec<u32>,
-    /// Scratch of the counting sort.
-    fill: Vec<u32>,
 }
 
 impl Grid {
@@ -27,23 +25,9 @@ impl Grid {
         let buckets = (2 * n).next_power_of_two();
         self.cell.clear();
         self.cell.extend((0..n).map(|i| cell_of(at(i), size)));
-        self.start.clear();
-        self.start.resize(buckets + 1, 0);
-        for &c in &self.cell {
-            self.start[bucket(c, buckets) + 1] += 1;
-        }
-        for b in 0..buckets {
-            self.start[b + 1] += self.start[b];
-        }
-        self.fill.clear();
-        self.fill.extend_from_slice(&self.start[..buckets]);
-        self.entries.clear();
-        self.entries.resize(n, 0);
-        for (i, &c) in self.cell.iter().enumerate() {
-            let b = bucket(c, buckets);
-            self.entries[self.fill[b] as usize] = i as u32;
-            self.fill[b] += 1;
-        }
+        let cell = &self.cell;
+        let by_bucket = |i: usize| bucket(cell[i], buckets);
+        counting_sort(n, (by_bucket, buckets), |i| i as u32, (&mut self.start, &mut self.entries));
     }
 
     /// The cell of point `i` of the build.
@@ -62,6 +46,36 @@ impl Grid {
         };
         self.entries[range].iter().map(|&j| j as usize).filter(move |&j| self.cell[j] == c)
     }
+}
+
+/// Items `item(0..n)` in the order of their keys `key(i)` (each below `keys`), in the order
+/// of i among equal keys, into `out`, with `start[k]` where key k's items begin (`keys` + 1
+/// entries, the last n): a counting sort, O(n + keys).
+pub(crate) fn counting_sort<T: Copy + Default>(
+    n: usize,
+    (key, keys): (impl Fn(usize) -> usize, usize),
+    item: impl Fn(usize) -> T,
+    (start, out): (&mut Vec<u32>, &mut Vec<T>),
+) {
+    start.clear();
+    start.resize(keys + 1, 0);
+    for i in 0..n {
+        start[key(i) + 1] += 1;
+    }
+    for k in 0..keys {
+        start[k + 1] += start[k];
+    }
+    out.clear();
+    out.resize(n, T::default());
+    // Each key's items are placed at its start, which then moves on to the next key's start;
+    // shifted back by one key after, the starts are where they were.
+    for i in 0..n {
+        let k = key(i);
+        out[start[k] as usize] = item(i);
+        start[k] += 1;
+    }
+    start.copy_within(0..keys, 1);
+    start[0] = 0;
 }
 
 /// The cell `c` moved by `d` cells (saturating far from the origin).
@@ -104,6 +118,17 @@ fn bucket(c: [i32; 3], buckets: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_counting_sort_keeps_the_order_of_equal_keys_and_says_where_each_key_begins() {
+        // Keys 2, 0, 3, 0, 2, 1 of items 0..6: key 0 holds items 1 and 3, key 1 item 5, key 2
+        // items 0 and 4, key 3 item 2.
+        let keys = [2, 0, 3, 0, 2, 1];
+        let (mut start, mut out) = (vec![7; 2], vec![9u32; 10]);
+        counting_sort(6, (|i| keys[i], 4), |i| i as u32, (&mut start, &mut out));
+        assert_eq!(out, [1, 3, 5, 0, 4, 2]);
+        assert_eq!(start, [0, 2, 3, 5, 6]);
+    }
 
     #[test]
     fn every_point_is_found_in_its_cell_once_and_only_there() {

@@ -30,17 +30,7 @@
 //! layers is pushed every sub-step by the depth it keeps, and friction as large as that push
 //! held it against its springs each sub-step and let it go the next. A strip folded under
 //! more sub-steps (below) lay with such nodes at 0.1 to 0.2 m/s for as long as it lay;
-//! bounded so, at 0.02. What it does not yet hold: a strip of cells under a centimetre piled
-//! up (0.3 × 1.6 m of 8 mm cells, at its 16 sub-steps) lies with about 230 of its 7,839 nodes
-//! above 5 cm/s for as long as it lies, up to 0.4 m/s. At μ = 0 it lies still (0.016 m/s), at
-//! 32 sub-steps nearly (0.05 to 0.08 m/s); with friction on the slide less the pushes of this
-//! pass, at 0.07 m/s: a node squeezed between layers is pushed across a pair's line by the
-//! other pairs, and the friction drags its partner along. Measured and not kept: that friction
-//! (the tests' 2.5 cm strip then slid about until 11 s), Coulomb friction on the velocities
-//! after the pass, as the velocity pass of Müller et al., "Detailed Rigid Body Simulation with
-//! Extended Position Based Dynamics", SCA 2020, has it (100 nodes above 5 cm/s, and the 2.5 cm
-//! strip at 0.2 to 0.3 m/s), and the share of a push that answers the depth kept from the last
-//! sub-step moving x̄ too, adding no speed (1,600 nodes above 5 cm/s).
+//! bounded so, at 0.02.
 //!
 //! - x, x̄: a node's position now and at the start of the sub-step (m); w: its inverse mass
 //!   (1/kg); τ: [`crate::model::SelfCollision::thickness`] (m); μ: its friction.
@@ -129,14 +119,33 @@
 //! for every ball, 311–443 µs once per cell). It is built once for as
 //! many sub-steps as the fastest node takes to cover τ/2 (Müller's "Ten Minute Physics" 15:
 //! query once, solve many), with r = τ + 2 v_max t over those k sub-steps of t = k h: a pair
-//! not found cannot close the gap in time. Pairs are kept in the order found and solved in
-//! that order, on one thread, so the result does not depend on the threads. Bounds (a file
-//! with every node in one place must not stall a step): each node looks at
+//! not found cannot close the gap in time. The pairs are solved one after another on one
+//! thread, in the order of their balls (a counting sort on the first ball, each ball's few
+//! pairs then sorted by the second), so the result depends neither on the threads nor on where
+//! the cells fall. Solved in the order found, cell by cell, a pile at rest was not: the cells'
+//! size follows the fastest node, so they moved from one step to the next, and with them the
+//! order of a Gauss–Seidel pass whose pairs share nodes, and so where each node ended. Piles of
+//! fine cells then never came to rest. Strips dropped as in the tests, their fastest node from
+//! 4 to 10 s (sampled 30 times a second), in cell order and in ball order:
+//!
+//! | strip | cell order | ball order |
+//! |---|---|---|
+//! | 0.3 × 1.6 m, 8 mm cells (7,839 nodes) | 0.42 m/s, up to 239 nodes above 5 cm/s | 0.014 m/s, 0.000 from 8 s |
+//! | 0.15 × 1.6 m, 6 mm | 0.28 m/s, up to 252 nodes | 0.005 m/s |
+//! | 0.5 × 2 m, 1 cm | 0.37 m/s, up to 194 nodes | 0.16 m/s, one to four nodes |
+//! | 0.3 × 1.6 m, 2.5 cm (the tests' strip) | 0.041 m/s throughout | 0.043 m/s, 0.000 from 9 s |
+//! | 0.25 × 1 m, 1.25 cm | 0.005 m/s | 0.011 m/s, 0.001 from 8 s |
+//!
+//! What is left: the 1 cm strip's pile, whose nodes rest but for one to four at a time that
+//! start at about 0.1 m/s every second or so. The counting sort is O(pairs + balls): 1.2 % of
+//! the instructions of the 2.5 cm strip's 10 s of falling and lying (callgrind).
+//!
+//! Bounds (a file with every node in one place must not stall a step): each node looks at
 //! [`MAX_SCAN`] others at most and keeps [`MAX_PAIRS`] pairs; r is at most 3τ, so a node
 //! faster than τ per sub-step may pass through a layer.
 
 use crate::NodeId;
-use crate::sim::contacts::grid::{FORWARD, Grid, offset};
+use crate::sim::contacts::grid::{FORWARD, Grid, counting_sort, offset};
 use glam::Vec3A;
 
 /// The most two nodes may close on each other in one sub-step, in thicknesses (module doc).
@@ -272,7 +281,7 @@ const MAX_PARTS: f32 = 1024.0;
 /// The pairs of nodes that may touch, and the hash that found them; kept between steps.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SelfContacts {
-    /// Node pairs (i < j) within reach at the last query, in the order found.
+    /// Node pairs (i < j) within reach at the last query, in the order of their balls.
     pairs: Vec<[u32; 2]>,
     /// The nodes by cell at the last query.
     grid: Grid,
@@ -284,6 +293,10 @@ pub(crate) struct SelfContacts {
     /// is in it (by its first ball): from, the end of its own cell's, the end.
     around: Vec<u32>,
     lists: Vec<[u32; 3]>,
+    /// Scratch of putting the pairs in ball order: where each ball's pairs begin, and the
+    /// pairs so.
+    first: Vec<u32>,
+    sorted: Vec<[u32; 2]>,
 }
 
 impl SelfContacts {
@@ -366,6 +379,20 @@ impl SelfContacts {
                 }
             }
         }
+        self.in_ball_order(count);
+    }
+
+    /// Puts the pairs in the order of their first ball, then of their second, an order that
+    /// does not depend on where the cells are (module doc): by a counting sort on the first
+    /// ball, each ball's few pairs then sorted by the second.
+    fn in_ball_order(&mut self, balls: usize) {
+        let pairs = &self.pairs;
+        let first = (|k: usize| pairs[k][0] as usize, balls);
+        counting_sort(pairs.len(), first, |k| pairs[k], (&mut self.first, &mut self.sorted));
+        for ball in self.first.windows(2) {
+            self.sorted[ball[0] as usize..ball[1] as usize].sort_unstable_by_key(|p| p[1]);
+        }
+        std::mem::swap(&mut self.pairs, &mut self.sorted);
     }
 
     /// The pairs found at the last query.
@@ -489,8 +516,6 @@ mod tests {
         let nodes = Nodes { base: &at, u: &u, rest: &rest, inv_mass: &inv_mass, faces: &[] };
         let mut contacts = SelfContacts::default();
         contacts.query(&nodes, 0.5, 0.15);
-        let mut found = contacts.pairs().to_vec();
-        found.sort_unstable();
         let mut truth = Vec::new();
         for i in 0..at.len() {
             for j in i + 1..at.len() {
@@ -500,7 +525,17 @@ mod tests {
             }
         }
         assert_eq!(truth.len(), 540 + 900);
-        assert_eq!(found, truth);
+        // In the order of their balls: the truth's.
+        assert_eq!(contacts.pairs(), truth);
+        // Wherever the cells fall (moved by a third of a cell, or twice as large), the same
+        // order: a pile at rest solved in an order that changed with its cells did not rest.
+        let moved: Vec<Vec3A> = at.iter().map(|&p| p + Vec3A::new(0.05, 0.04, 0.03)).collect();
+        let nodes = Nodes { base: &moved, u: &u, rest: &rest, inv_mass: &inv_mass, faces: &[] };
+        contacts.query(&nodes, 0.5, 0.15);
+        assert_eq!(contacts.pairs(), truth);
+        contacts.query(&nodes, 0.5, 0.3);
+        let near = |&&[i, j]: &&[u32; 2]| moved[i as usize].distance(moved[j as usize]) < 0.15;
+        assert_eq!(contacts.pairs().iter().filter(near).copied().collect::<Vec<_>>(), truth);
         // At rest 0.1 m apart and a thickness of 0.5 m, every neighbour is excluded (another
         // model: its own contacts).
         let mut contacts = SelfContacts::default();
