@@ -97,7 +97,7 @@ pub(crate) fn start_bodies(
             let follows = follows(&mut model, body, entity, &targets);
             let mut sim = Simulation::new(&model);
             if let Some(w) = &worn {
-                sim.put_on(&w.goal)?;
+                sim.reset(&w.goal)?;
             }
             Ok(SoftBodyState::new(sim, follows, worn))
         });

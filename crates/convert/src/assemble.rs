@@ -7,7 +7,7 @@ use crate::masses::model_masses;
 use crate::mesh::RawMesh;
 use crate::options::{ConvertOptions, SpringSettings, THICKNESS_PER_EDGE, Thickness};
 use crate::painted::Painted;
-use crate::report::{ConvertReport, SpringCounts};
+use crate::report::{ConvertReport, SpringCounts, WornReport};
 use crate::solid::{self, Solid, stage};
 use crate::springs::SurfacePairs;
 use crate::topology::unkey;
@@ -67,6 +67,18 @@ pub(crate) fn model(
             if !model.anchors.contains(&node) {
                 model.anchors.push(node);
             }
+        }
+        let holds = rig.holds();
+        report.worn = Some(WornReport {
+            kinematic: holds.kinematic,
+            leashed: holds.leashed,
+            free: holds.free,
+            body_colliders: rig.colliders.len(),
+        });
+        if holds.kinematic == 0 {
+            let message = "no node follows the skin: nothing holds the cloth on the character \
+                but its max distances (paint _MAX_DISTANCE 0 or _PIN where it is sewn on)";
+            report.warn("no_kinematic", model.nodes.len(), Vec::new(), message.into());
         }
         model.rig = Some(rig);
         model.params.substeps = crate::rigging::WORN_SUBSTEPS;

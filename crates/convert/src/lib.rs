@@ -63,5 +63,5 @@ pub use painted::PinColor;
 pub use pipeline::{
     Control, Conversion, Stage, convert_file, convert_file_with, convert_mesh, convert_mesh_with,
 };
-pub use report::{ConvertReport, SolidReport, SpringCounts, Warning};
+pub use report::{ConvertReport, SolidReport, SpringCounts, Warning, WornReport};
 pub use solid::SolidOptions;

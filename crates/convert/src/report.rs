@@ -40,12 +40,25 @@ pub struct SolidReport {
     pub skin_vertices: Option<usize>,
 }
 
+/// How a worn model is held by the character it is worn on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct WornReport {
+    /// Nodes that follow the skin exactly (painted max distance under 1 mm, or pinned).
+    pub kinematic: usize,
+    /// Nodes kept within a painted max distance of the skin.
+    pub leashed: usize,
+    /// Nodes the skin does not hold.
+    pub free: usize,
+    /// Colliders fitted to the body it is worn on.
+    pub body_colliders: usize,
+}
+
 /// Something the converter got past but the artist should know.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Warning {
     /// A stable identifier: `material`, `degenerate_triangles`, `zero_area_triangles`,
     /// `unreferenced_vertices`, `welded_vertices`, `non_manifold_edges`, `points_and_lines`,
-    /// `components`, `area_masses`, `unbound_surface`, `empty_solid`.
+    /// `components`, `area_masses`, `unbound_surface`, `empty_solid`, `rig`, `no_kinematic`.
     pub kind: &'static str,
     /// The warning as a sentence.
     pub message: String,
@@ -92,6 +105,8 @@ pub struct ConvertReport {
     pub weld_tolerance: f32,
     /// The solid fill, when one was made.
     pub solid: Option<SolidReport>,
+    /// A worn model: how its nodes are held by the skin, and the body's colliders.
+    pub worn: Option<WornReport>,
     /// Things to look at.
     pub warnings: Vec<Warning>,
 }

@@ -8,7 +8,9 @@
 //!
 //! - `_MAX_DISTANCE` (metres): Jolt's max distance, NvCloth's motion constraint radius,
 //!   Unreal's MaxDistance map. 0 makes the node kinematic: it follows the skin exactly and is
-//!   anchored (as `_PIN` makes it: a pinned vertex has max distance 0);
+//!   anchored (as `_PIN` makes it: a pinned vertex has max distance 0). So does any value under
+//!   [`springmesh_core::model::KINEMATIC_DISTANCE`] (1 mm), stored as 0: a painted 0 reaches
+//!   the file as 2.5e-8 or 1e-8 after the paint's arithmetic and the exporter's;
 //! - vertices welded into one node take the smallest of their values (the strictest); a node
 //!   without one is free;
 //! - `_BACKSTOP_DISTANCE` and `_BACKSTOP_RADIUS` (metres): a sphere behind the node, towards
@@ -46,7 +48,7 @@
 use crate::mesh::RawMesh;
 use glam::{Mat4, Vec3};
 use springmesh_core::model::{
-    Backstop, Joint, JointCollider, Obstacle, RIG_WEIGHTS, Rig, Shape, Surface,
+    Backstop, Joint, JointCollider, Obstacle, RIG_WEIGHTS, Rig, Shape, Surface, is_kinematic,
 };
 
 /// Sub-steps per frame of a worn mesh. Its max distances hold it near its skin, so it needs
@@ -143,7 +145,7 @@ pub(crate) fn rig(
             (rig.node_joints[i], rig.node_weights[i]) = (joints, weights);
         }
         if let Some(&r) = painted.and_then(|p| p.get(v)).filter(|r| r.is_finite()) {
-            let r = r.max(0.0);
+            let r = if is_kinematic(Some(r)) { 0.0 } else { r };
             rig.max_distance[i] = Some(rig.max_distance[i].map_or(r, |m: f32| m.min(r)));
         }
     }
@@ -248,7 +250,7 @@ fn shape_is_finite(shape: &Shape) -> bool {
 pub(crate) fn kinematic(rig: &Rig) -> impl Iterator<Item = u32> + '_ {
     let nodes = rig.max_distance.iter().zip(&rig.node_weights).enumerate();
     nodes
-        .filter(|(_, (r, w))| **r == Some(0.0) && w.iter().sum::<f32>() > 0.0)
+        .filter(|(_, (r, w))| is_kinematic(**r) && w.iter().sum::<f32>() > 0.0)
         .map(|(i, _)| i as u32)
 }
 
@@ -296,6 +298,27 @@ mod tests {
         let stop = |distance, radius| Some(Backstop { distance, radius });
         assert_eq!(rig.backstop, vec![stop(0.01, 0.3), None, stop(0.02, DEFAULT_BACKSTOP_RADIUS)]);
         assert!(super::rig(&RawMesh::default(), &node_of, 3, &[]).is_none());
+    }
+
+    #[test]
+    fn painted_zeros_stored_as_float_noise_are_kinematic_and_stored_as_zero() {
+        // As exporters write a painted 0: 1e-8 and 2.5e-8; a negative one; 0.9 mm, under the
+        // tolerance; 2 mm and 5 cm, leashes.
+        let painted = vec![1e-8, 2.5e-8, -1e-7, 9e-4, 2e-3, 0.05];
+        let n = painted.len();
+        let mut mesh = RawMesh {
+            skeleton: vec![Joint { name: "J".into(), parent: None, inverse_bind: Mat4::IDENTITY }],
+            joint_weights: vec![([0; 4], [1.0, 0.0, 0.0, 0.0]); n],
+            ..RawMesh::default()
+        };
+        mesh.attributes.insert(MAX_DISTANCE.into(), painted);
+        let node_of: Vec<Option<u32>> = (0..n as u32).map(Some).collect();
+        let rig = rig(&mesh, &node_of, n, &[false; 6]).expect("a skeleton");
+        let zero = Some(0.0);
+        assert_eq!(rig.max_distance, vec![zero, zero, zero, zero, Some(2e-3), Some(0.05)]);
+        assert_eq!(kinematic(&rig).collect::<Vec<_>>(), [0, 1, 2, 3]);
+        let holds = rig.holds();
+        assert_eq!((holds.kinematic, holds.leashed, holds.free), (4, 2, 0));
     }
 
     #[test]

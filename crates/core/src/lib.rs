@@ -42,6 +42,6 @@ pub use model::{
     Aabb, Face, Integrator, Metadata, Node, SimParams, Spring, SpringKind, SpringModel, ValidModel,
 };
 pub use sim::{
-    BreakEvent, Collider, Contact, Energy, ForceField, Overlap, Simulation, StepReport, World,
-    WorldStepReport,
+    BreakEvent, Collider, Contact, Energy, ForceField, Overlap, Posing, Simulation, StepReport,
+    Teleport, World, WorldStepReport,
 };

@@ -48,7 +48,10 @@ pub use model::{
     sm_model_load_memory, sm_model_node_count, sm_model_spring_count,
     sm_model_surface_vertex_count, sm_model_uvs,
 };
-pub use pose::{sm_sim_joint_count, sm_sim_joint_name, sm_sim_rest_pose, sm_sim_set_pose};
+pub use pose::{
+    sm_sim_joint_count, sm_sim_joint_name, sm_sim_reset, sm_sim_rest_pose, sm_sim_set_pose,
+    sm_sim_set_teleport, sm_sim_teleport,
+};
 pub use sim::{
     SmEnergy, SmSim, sm_sim_broken_springs, sm_sim_copy_normals, sm_sim_copy_positions,
     sm_sim_copy_surface_normals, sm_sim_copy_surface_positions, sm_sim_energy, sm_sim_free,

@@ -3,6 +3,7 @@
 use crate::error::{Failure, SM_ERR_ARGUMENT, copy_out, status, value};
 use crate::sim::{SmSim, read, write};
 use glam::Mat4;
+use springmesh_core::{CoreError, Simulation, Teleport};
 use std::ffi::{c_char, c_int};
 
 /// Number of joints of the skeleton the model is worn on (0 without one, or for NULL).
@@ -49,21 +50,18 @@ pub unsafe extern "C" fn sm_sim_rest_pose(s: *const SmSim, out: *mut f32, cap: u
     })
 }
 
-/// Sets the pose of the skeleton for the next step: `count` joint matrices, 16 floats each,
-/// column-major, joint space to world (glTF's and OpenGL's convention), in the order of
-/// `sm_sim_joint_name`. The nodes painted 0 follow their skinned positions in equal parts
-/// across the step's sub-steps, the others stay within their painted max distance, and the
-/// body's colliders move with their joints. Call it once a frame, before `sm_sim_step`.
-/// A count that is not the joint count, or a matrix that is not finite, is `SM_ERR_ARGUMENT`
-/// and changes nothing.
+/// The pose of `count` joint matrices at `matrices` given to `apply` on the simulation `s`.
 ///
 /// # Safety
-/// `s` is NULL or a live simulation used by this thread alone; `matrices` is NULL or
-/// `16 × count` floats.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn sm_sim_set_pose(s: *mut SmSim, matrices: *const f32, count: u32) -> c_int {
+/// As for `sm_sim_set_pose`.
+unsafe fn posed(
+    s: *mut SmSim,
+    matrices: *const f32,
+    count: u32,
+    apply: impl FnOnce(&mut Simulation, &[Mat4]) -> Result<(), CoreError>,
+) -> c_int {
     status(|| {
-        // SAFETY: `s` is NULL or a live simulation (this function's contract).
+        // SAFETY: `s` is NULL or a live simulation (the caller's contract).
         let s = unsafe { write(s) }?;
         if matrices.is_null() {
             return Err(Failure::null("matrices"));
@@ -78,6 +76,67 @@ pub unsafe extern "C" fn sm_sim_set_pose(s: *mut SmSim, matrices: *const f32, co
                 Mat4::from_cols_array(&cols)
             })
             .collect();
-        s.sim.set_pose(&pose).map_err(|e| Failure::new(SM_ERR_ARGUMENT, e.to_string()))
+        apply(&mut s.sim, &pose).map_err(|e| Failure::new(SM_ERR_ARGUMENT, e.to_string()))
+    })
+}
+
+/// Sets the pose of the skeleton for the next step: `count` joint matrices, 16 floats each,
+/// column-major, joint space to world (glTF's and OpenGL's convention), in the order of
+/// `sm_sim_joint_name`. The nodes painted 0 follow their skinned positions in equal parts
+/// across the step's sub-steps, the others stay within their painted max distance, and the
+/// body's colliders move with their joints. A pose that jumps further than the teleport
+/// thresholds (`sm_sim_set_teleport`) is a teleport (`sm_sim_teleport`). Call it once a
+/// frame, before `sm_sim_step`. A count that is not the joint count, or a matrix that is not
+/// finite, is `SM_ERR_ARGUMENT` and changes nothing.
+///
+/// # Safety
+/// `s` is NULL or a live simulation used by this thread alone; `matrices` is NULL or
+/// `16 × count` floats.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_set_pose(s: *mut SmSim, matrices: *const f32, count: u32) -> c_int {
+    // SAFETY: this function's contract is `posed`'s.
+    unsafe { posed(s, matrices, count, |sim, pose| sim.set_pose(pose).map(|_| ())) }
+}
+
+/// Sets the pose for the next step as `sm_sim_set_pose` does, after carrying the cloth with
+/// the character's rigid motion from the last pose at once, its shape and its velocity
+/// relative to the character kept: for a respawn, a cut, a looping clip's jump back.
+///
+/// # Safety
+/// As for `sm_sim_set_pose`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_teleport(s: *mut SmSim, matrices: *const f32, count: u32) -> c_int {
+    // SAFETY: this function's contract is `posed`'s.
+    unsafe { posed(s, matrices, count, Simulation::teleport) }
+}
+
+/// Puts the cloth on the pose at rest: every skinned node at its skinned position with no
+/// velocity (when a character is spawned). Arguments as for `sm_sim_set_pose`.
+///
+/// # Safety
+/// As for `sm_sim_set_pose`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_reset(s: *mut SmSim, matrices: *const f32, count: u32) -> c_int {
+    // SAFETY: this function's contract is `posed`'s.
+    unsafe { posed(s, matrices, count, Simulation::reset) }
+}
+
+/// Sets how far (m) and how far round (radians) a character may move in one pose before
+/// `sm_sim_set_pose` takes it as a teleport (defaults 0.5 m and 45°); a distance of 0 or less
+/// turns it off. A value that is not finite is `SM_ERR_ARGUMENT`.
+///
+/// # Safety
+/// `s` is NULL or a live simulation used by this thread alone.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_set_teleport(s: *mut SmSim, distance: f32, angle: f32) -> c_int {
+    status(|| {
+        // SAFETY: `s` is NULL or a live simulation (this function's contract).
+        let s = unsafe { write(s) }?;
+        if !(distance.is_finite() && angle.is_finite()) {
+            let message = format!("teleport thresholds {distance} m, {angle} rad: not finite");
+            return Err(Failure::new(SM_ERR_ARGUMENT, message));
+        }
+        s.sim.set_teleport((distance > 0.0).then_some(Teleport { distance, angle }));
+        Ok(())
     })
 }

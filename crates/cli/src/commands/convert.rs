@@ -413,6 +413,13 @@ impl fmt::Display for Converted<'_> {
                 solid.mass
             )?;
         }
+        if let Some(w) = &r.worn {
+            writeln!(
+                f,
+                "  worn: {} nodes follow the skin, {} within a max distance, {} free; body: {} colliders",
+                w.kinematic, w.leashed, w.free, w.body_colliders
+            )?;
+        }
         for line in warning_lines(r) {
             writeln!(f, "{line}")?;
         }

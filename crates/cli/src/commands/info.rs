@@ -94,10 +94,11 @@ impl Info {
                 json!({"vertices": s.len(), "faces": s.faces.len(), "uvs": s.uvs.len()})
             }),
             rig: m.rig.as_ref().map(|r| {
-                let (kinematic, leashed, free) = worn(r);
+                let holds = r.holds();
                 json!({
                     "joints": r.joints.iter().map(|j| &j.name).collect::<Vec<_>>(),
-                    "kinematic": kinematic, "within_max_distance": leashed, "free": free,
+                    "kinematic": holds.kinematic, "within_max_distance": holds.leashed,
+                    "free": holds.free,
                     "body_colliders": r.colliders.len(),
                 })
             }),
@@ -140,10 +141,13 @@ impl Info {
         if let Some(r) = &m.rig {
             let names: Vec<&str> = r.joints.iter().map(|j| j.name.as_str()).collect();
             writeln!(f, "  skeleton     {} joints: {}", names.len(), names.join(", "))?;
-            let (kinematic, leashed, free) = worn(r);
+            let h = r.holds();
             writeln!(
                 f,
-                "  worn         {kinematic} nodes follow the skin, {leashed} within a max distance, {free} free; body: {} colliders",
+                "  worn         {} nodes follow the skin, {} within a max distance, {} free; body: {} colliders",
+                h.kinematic,
+                h.leashed,
+                h.free,
                 r.colliders.len()
             )?;
         }
@@ -228,19 +232,4 @@ impl fmt::Display for Info {
         }
         Ok(())
     }
-}
-
-/// The nodes of `rig` that follow the skin exactly, that stay within a max distance of it,
-/// and that are free.
-fn worn(rig: &springmesh_core::model::Rig) -> (usize, usize, usize) {
-    let skinned = rig.node_weights.iter().map(|w| w.iter().sum::<f32>() > 0.0);
-    let mut counts = (0, 0, 0);
-    for (r, skinned) in rig.max_distance.iter().zip(skinned) {
-        match (r, skinned) {
-            (Some(r), true) if *r == 0.0 => counts.0 += 1,
-            (Some(_), true) => counts.1 += 1,
-            _ => counts.2 += 1,
-        }
-    }
-    counts
 }

@@ -144,6 +144,10 @@ pub struct Args {
     /// The animation's name in --animation's file.
     #[arg(long, value_name = "NAME", requires = "animation")]
     clip: Option<String>,
+    /// Play the clip in a loop instead of holding its last pose: at each wrap the character
+    /// jumps back to the first pose and the cloth is carried with it (a teleport).
+    #[arg(long = "loop", requires = "animation")]
+    looping: bool,
     /// Write every step's node positions as CSV (header time,node,x,y,z).
     #[arg(long, value_name = "OUT.csv")]
     trajectory: Option<PathBuf>,
@@ -195,7 +199,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     let animation = match (&args.animation, &args.clip) {
-        (Some(file), Some(clip)) => Some(Animation::open(file, clip, &models)?),
+        (Some(file), Some(clip)) => Some(Animation::open(file, clip, &models, args.looping)?),
         _ => None,
     };
     let mut outputs = Outputs::open(&args, &models)?;
@@ -219,7 +223,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         let t = Instant::now();
         if let Some(animation) = &animation {
-            animation.pose(&mut world, (step + 1) as f32 * dt)?;
+            animation.pose(&mut world, step as f64 * f64::from(dt), f64::from(dt))?;
         }
         let result = world.step(dt);
         draw(&world, &mut surfaces);
@@ -555,12 +559,14 @@ struct Animation {
     /// Per body with a rig, its joints' names in the rig's order and the scale it was
     /// converted at.
     joints: Vec<(usize, Vec<String>, f32)>,
+    /// Played in a loop (`--loop`), or holding its last pose.
+    looping: bool,
 }
 
 impl Animation {
     /// The clip `name` of the glTF file `file`, to play on `world`'s rigged bodies; an error
     /// when none has a rig or a joint is missing from the file.
-    fn open(file: &Path, name: &str, models: &[ValidModel]) -> Result<Animation> {
+    fn open(file: &Path, name: &str, models: &[ValidModel], looping: bool) -> Result<Animation> {
         let bytes = io::read_file(file)?;
         let clip = Clip::read(file, &bytes, name)?;
         let joints: Vec<(usize, Vec<String>, f32)> = models
@@ -576,7 +582,7 @@ impl Animation {
                 "--animation: no model is worn on a skeleton (convert a skinned mesh with --mesh)";
             return Err(Usage(why.to_string()).into());
         }
-        let animation = Animation { clip, joints };
+        let animation = Animation { clip, joints, looping };
         for (_, names, _) in &animation.joints {
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
             animation.clip.pose(0.0, &names).map_err(|joint| {
@@ -589,14 +595,26 @@ impl Animation {
         Ok(animation)
     }
 
-    /// Poses every rigged body of `world` at time `t` of the clip.
-    fn pose(&self, world: &mut World, t: f32) -> Result<()> {
+    /// Poses every rigged body of `world` for a step of `dt` from simulated time `now` (s): at
+    /// the clip's time at its end, the clip looped or held at its end; a wrap of a looped
+    /// clip within the step is a teleport.
+    fn pose(&self, world: &mut World, now: f64, dt: f64) -> Result<()> {
+        let next = now + dt;
+        let (t, wraps) = if self.looping {
+            (self.clip.looped(next), self.clip.wraps(now, next))
+        } else {
+            (next as f32, false)
+        };
         for (i, names, scale) in &self.joints {
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
             let pose = self.clip.pose_scaled(t, &names, *scale);
             let pose = pose.map_err(|j| anyhow::anyhow!("no joint {j}"))?;
             if let Some(body) = world.body_mut(*i) {
-                body.set_pose(&pose)?;
+                if wraps {
+                    body.teleport(&pose)?;
+                } else {
+                    body.set_pose(&pose)?;
+                }
             }
         }
         Ok(())

@@ -158,6 +158,19 @@ impl Clip {
         Ok(index.into_iter().map(|i| world[i]).collect())
     }
 
+    /// The clip's time when it is played in a loop and `t` seconds have passed since its start.
+    pub fn looped(&self, t: f64) -> f32 {
+        let length = f64::from(self.duration);
+        if length > 0.0 { t.rem_euclid(length) as f32 } else { 0.0 }
+    }
+
+    /// True when the clip, played in a loop, wraps round to its start between `from` and `to`
+    /// seconds since its start: the pose at `to` is a jump back, a teleport.
+    pub fn wraps(&self, from: f64, to: f64) -> bool {
+        let length = f64::from(self.duration);
+        length > 0.0 && (to / length).floor() > (from / length).floor()
+    }
+
     /// [`Clip::pose`] for a model converted at `scale` ([`crate::ConvertOptions::scale`]):
     /// each matrix S M, the character's root scaled as the model was.
     pub fn pose_scaled(&self, t: f32, joints: &[&str], scale: f32) -> Result<Vec<Mat4>, String> {

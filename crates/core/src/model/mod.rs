@@ -30,7 +30,8 @@ pub use params::{
 };
 pub use parts::Parts;
 pub use rig::{
-    Backstop, Joint, JointCollider, MAX_JOINT_NAME, MAX_JOINTS, RIG_WEIGHTS, Rig, blend,
+    Backstop, Holds, Joint, JointCollider, KINEMATIC_DISTANCE, MAX_JOINT_NAME, MAX_JOINTS,
+    RIG_WEIGHTS, Rig, blend, is_kinematic,
 };
 pub use skin::{SKIN_WEIGHT_TOLERANCE, SKIN_WEIGHTS, Skin, SkinVertex};
 pub(crate) use springs::SpringColumns;

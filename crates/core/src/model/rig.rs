@@ -18,6 +18,9 @@
 //! Each node also has a *max distance* r_i (m): how far it may move from s_i (Jolt's skinned
 //! constraints' `mMaxDistance`, NvCloth's motion constraints, Unreal's MaxDistance map).
 //! r_i = 0 makes the node kinematic: it is one of the model's anchors and follows s_i exactly.
+//! So does any r_i under [`KINEMATIC_DISTANCE`] (1 mm): exporters and bakes write a painted 0 as
+//! float noise (2.5e-8, 1e-8), and a leash shorter than a millimetre cannot be told from the
+//! skin on screen, while the node it leaves free would hold no tether ([`is_kinematic`]).
 //! A node without one (`None`) is free. A node may also have a *back-stop* ([`Backstop`], Jolt's
 //! `mBackStopDistance` and `mBackStopRadius`): a sphere behind it, towards the body, that it
 //! may not enter, so the cloth cannot fold in through the character where no collider is.
@@ -40,6 +43,31 @@ pub const MAX_JOINTS: usize = 4096;
 
 /// Most bytes of a joint's name.
 pub const MAX_JOINT_NAME: usize = 256;
+
+/// Max distances under this (m) make a node kinematic ([`is_kinematic`]): a millimetre,
+/// far above the float noise a painted 0 picks up on its way through a modeler's arithmetic
+/// and an exporter (1e-8 to 1e-5 m), far below any leash an artist paints (centimetres: a
+/// cape's hem swings 0.1–0.5 m), and below what a viewer can see of a cloth on a figure.
+/// Absolute rather than a fraction of the edges: a fine cloth's 5 mm edges would otherwise
+/// make a deliberate 1 mm leash kinematic, a coarse one's 10 cm turn a 5 mm leash into a pin.
+pub const KINEMATIC_DISTANCE: f32 = 1e-3;
+
+/// True for a max distance that makes its node kinematic: painted, finite, and under
+/// [`KINEMATIC_DISTANCE`] (0 included).
+pub fn is_kinematic(max_distance: Option<f32>) -> bool {
+    max_distance.is_some_and(|r| r < KINEMATIC_DISTANCE)
+}
+
+/// How a worn model's nodes are held ([`Rig::holds`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Holds {
+    /// Skinned nodes that follow the skin exactly ([`is_kinematic`]).
+    pub kinematic: usize,
+    /// Skinned nodes kept within a max distance of it.
+    pub leashed: usize,
+    /// Nodes the skin does not hold: no weights, or no max distance.
+    pub free: usize,
+}
 
 /// One joint of the skeleton.
 #[derive(Clone, Debug, PartialEq)]
@@ -130,6 +158,21 @@ impl Rig {
             rig.max_distance.push(r);
         }
         rig
+    }
+
+    /// How many nodes follow the skin, stay within a max distance of it, and are free (the
+    /// columns are as long as each other in a valid model).
+    pub fn holds(&self) -> Holds {
+        let skinned = self.node_weights.iter().map(|w| w.iter().sum::<f32>() > 0.0);
+        let mut holds = Holds::default();
+        for (&r, skinned) in self.max_distance.iter().zip(skinned) {
+            match (r, skinned) {
+                (Some(_), true) if is_kinematic(r) => holds.kinematic += 1,
+                (Some(_), true) => holds.leashed += 1,
+                _ => holds.free += 1,
+            }
+        }
+        holds
     }
 
     /// The joint called `name`.

@@ -49,6 +49,7 @@ pub use external::ForceField;
 pub use normals::vertex_normals;
 pub use settle::{SettleOptions, SettleReport};
 pub use threads::{Pool, Threads};
+pub use wearing::{Posing, Teleport};
 pub use world::{Drawn, Meeting, Member, Overlap, Touching, World, WorldStepReport};
 
 use crate::model::MAX_SUBSTEPS;
@@ -116,6 +117,8 @@ pub struct Simulation {
     time: f64,
     /// The model's colliders as saved, and where the game moves them in the next step.
     moves: Moves,
+    /// When a pose is a teleport on its own ([`Simulation::set_teleport`]).
+    teleport: Option<Teleport>,
 }
 
 /// The colliders a game moves ([`Simulation::move_collider`]).
@@ -174,6 +177,7 @@ impl Simulation {
             threads: Threads::One,
             moves: Moves { rest: model.params.colliders.clone(), ..Moves::default() },
             time: 0.0,
+            teleport: Some(Teleport::default()),
         }
     }
 
@@ -471,16 +475,11 @@ impl Simulation {
         self.c.rig.as_ref().map(|p| &p.rig)
     }
 
-    /// Sets the pose of the skeleton the model is worn on for the next step: `joints` holds
-    /// each joint's world matrix (glTF's convention: column-major, joint space to world), in
-    /// the rig's joint order. Over the next step the kinematic nodes (max distance 0) move in
-    /// equal parts to their skinned positions, and the other skinned nodes are kept within
-    /// their max distance of theirs ([`constraints::rig`]). Call it once a frame, before
-    /// [`Simulation::step`].
-    ///
-    /// Errors: a model without a rig, a count that is not the rig's joint count, or a matrix
-    /// that is not finite; nothing changes then.
-    pub fn set_pose(&mut self, joints: &[Mat4]) -> Result<(), CoreError> {
+    /// Poses the skeleton for the next step (what [`Simulation::set_pose`] does before it
+    /// looks for a teleport): the kinematic nodes' anchors, the max distances' and back-stops'
+    /// targets and the body's colliders head for the pose `joints`. Returns the kinematic and
+    /// leashed nodes' skinned positions at the last pose and at this one.
+    fn pose(&mut self, joints: &[Mat4]) -> Result<(Vec<Vec3A>, Vec<Vec3A>), CoreError> {
         let expected = self.c.rig.as_ref().map_or(0, |p| p.rig.joints.len());
         let Some(posed) = self.c.rig.as_mut().filter(|_| joints.len() == expected) else {
             return Err(CoreError::PoseJoints { expected, found: joints.len() });
@@ -511,7 +510,14 @@ impl Simulation {
             // A collider the game replaced through params_mut is no longer the rig's: skipped.
             self.move_collider(index, shape).ok();
         }
-        Ok(())
+        let Some(posed) = &self.c.rig else { return Ok((Vec::new(), Vec::new())) };
+        let anchors = &self.c.anchors;
+        let kinematic = posed
+            .kinematic
+            .iter()
+            .filter_map(|&(k, _)| Some((*anchors.start.get(k)?, *anchors.target.get(k)?)));
+        let leashed = posed.start.iter().copied().zip(posed.target.iter().copied());
+        Ok(kinematic.chain(leashed).unzip())
     }
 
     /// Kinetic, elastic, gravitational and gas energy of the current state.

@@ -1,20 +1,75 @@
-//! Putting a worn model on its skeleton at once: where a game spawns a character (anywhere in
-//! its world, in any pose), the cape it wears starts on it, not at the model's rest position
-//! to be dragged there by the first step ([`Simulation::set_pose`] moves the kinematic nodes
-//! across a step; this moves every skinned node before any).
+//! # Teleports and resets: a worn model carried with its character, or put back on it
+//!
+//! A game moves its characters in ways no cloth could follow: it respawns one across the map,
+//! cuts to another shot, or loops a clip whose last pose is metres from its first. Swept
+//! across one step as any pose is ([`Simulation::set_pose`]), such a jump drags the kinematic
+//! nodes through the world at hundreds of metres a second, and the cloth behind them with
+//! them (Unreal Chaos's teleport modes and NvCloth's `teleport` answer the same).
+//!
+//! **Teleport** ([`Simulation::teleport`]). The character's motion from the last pose to the
+//! new one is split into a rigid part and the rest. The rigid part is the best rigid motion
+//! (R, t) of the skinned nodes' skinned positions, from the last pose's s_i⁰ to the new one's
+//! s_i¹ ([`crate::align`], Horn's method); every node, every target of the last pose and the
+//! body's colliders are carried by it at once:
+//!
+//! ```text
+//! x_i ← R x_i + t,    v_i ← R v_i,    s_i⁰ ← R s_i⁰ + t
+//! ```
+//!
+//! so the cloth keeps its shape and its velocity relative to the character (a cape swinging
+//! out keeps swinging out, turned as the character turned). What the rigid motion does not
+//! explain (the limbs' own motion within the frame) is then swept across the step's sub-steps
+//! as any pose is.
+//!
+//! **A jump is a teleport on its own** when the rigid part moves the skinned nodes' centre
+//! further than [`Teleport::distance`] or turns them by more than [`Teleport::angle`] in one
+//! call of [`Simulation::set_pose`] ([`Simulation::set_teleport`] changes both or turns it off).
+//!
+//! **Reset** ([`Simulation::reset`]) puts the model on the pose at rest instead: every skinned
+//! node at its skinned position with no velocity, what a game does when it spawns a character
+//! (anywhere in its world, in any pose): the cape starts on it, not at the model's rest
+//! position to be dragged there by the first step.
 
 use super::Simulation;
 use crate::CoreError;
-use glam::{Mat4, Vec3A};
+use crate::align::best_rigid;
+use glam::{Mat4, Quat, Vec3, Vec3A};
+
+/// When a pose is a teleport on its own ([`Simulation::set_teleport`], module doc).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Teleport {
+    /// How far (m) the character's skinned nodes' centre may move in one pose before the pose
+    /// is a teleport: 0.5 m, 30 m/s at 60 Hz and 12 m/s at Blender's 24 fps, above any run,
+    /// while a respawn or a looping clip's jump back moves metres.
+    pub distance: f32,
+    /// How far (radians) the character may turn in one pose before it is a teleport: 45°,
+    /// 2700°/s at 60 Hz and 1080°/s at 24 fps, above any spin a character animates.
+    pub angle: f32,
+}
+
+impl Default for Teleport {
+    fn default() -> Self {
+        Teleport { distance: 0.5, angle: std::f32::consts::FRAC_PI_4 }
+    }
+}
+
+impl Teleport {
+    /// True when the rigid motion (`rotation`, the centre's move `shift`) is past either
+    /// threshold.
+    fn exceeded(&self, rotation: Quat, shift: Vec3) -> bool {
+        let angle = 2.0 * rotation.w.abs().min(1.0).acos();
+        shift.length() > self.distance || angle > self.angle
+    }
+}
 
 impl Simulation {
     /// Puts the model on the skeleton in the pose `joints` (the joints' world matrices, as for
-    /// [`Simulation::set_pose`]) at once: every skinned node at its skinned position and at
-    /// rest, the anchors and max distances' targets there, the body's colliders there without
-    /// a velocity. Nodes without weights stay where they are. Errors as
+    /// [`Simulation::set_pose`]) at rest: every skinned node at its skinned position with no
+    /// velocity, the anchors and max distances' targets there, the body's colliders there
+    /// without a velocity. Nodes without weights stay where they are. Errors as
     /// [`Simulation::set_pose`]; nothing changes then.
-    pub fn put_on(&mut self, joints: &[Mat4]) -> Result<(), CoreError> {
-        self.set_pose(joints)?;
+    pub fn reset(&mut self, joints: &[Mat4]) -> Result<(), CoreError> {
+        self.pose(joints)?;
         let Some(posed) = &mut self.c.rig else { return Ok(()) };
         let skinning = posed.rig.skinning(joints);
         let state = self.states.committed_mut();
@@ -32,4 +87,78 @@ impl Simulation {
         self.colliders_arrive();
         Ok(())
     }
+
+    /// Sets the pose `joints` for the next step as [`Simulation::set_pose`] does, carrying the
+    /// model first by the character's rigid motion from the last pose (module doc): its
+    /// shape and its velocity relative to the character are kept, however far the character
+    /// jumped or turned. Errors as [`Simulation::set_pose`]; nothing changes then.
+    pub fn teleport(&mut self, joints: &[Mat4]) -> Result<(), CoreError> {
+        let (from, to) = self.pose(joints)?;
+        let (rotation, translation) = best_rigid(&from, &to);
+        self.carry(rotation, translation);
+        Ok(())
+    }
+
+    /// When a pose given to [`Simulation::set_pose`] is a teleport on its own (module doc);
+    /// `None`: never. [`Teleport::default`] unless set.
+    pub fn set_teleport(&mut self, teleport: Option<Teleport>) {
+        self.teleport = teleport;
+    }
+
+    /// Sets the pose of the skeleton the model is worn on for the next step: `joints` holds
+    /// each joint's world matrix (glTF's convention: column-major, joint space to world), in
+    /// the rig's joint order. Over the next step the kinematic nodes (max distance 0) move in
+    /// equal parts to their skinned positions, and the other skinned nodes are kept within
+    /// their max distance of theirs ([`crate::sim::constraints::rig`]). A pose that jumps
+    /// further than [`Simulation::set_teleport`]'s thresholds is a teleport
+    /// ([`Simulation::teleport`]): the result says so. Call it once a frame, before
+    /// [`Simulation::step`].
+    ///
+    /// Errors: a model without a rig, a count that is not the rig's joint count, or a matrix
+    /// that is not finite; nothing changes then.
+    pub fn set_pose(&mut self, joints: &[Mat4]) -> Result<Posing, CoreError> {
+        let (from, to) = self.pose(joints)?;
+        let Some(teleport) = self.teleport else { return Ok(Posing::Swept) };
+        let (rotation, translation) = best_rigid(&from, &to);
+        let centre = |p: &[Vec3A]| p.iter().copied().sum::<Vec3A>() / p.len().max(1) as f32;
+        let (c0, c1) = (Vec3::from(centre(&from)), Vec3::from(centre(&to)));
+        if !teleport.exceeded(rotation, c1 - c0) {
+            return Ok(Posing::Swept);
+        }
+        self.carry(rotation, translation);
+        Ok(Posing::Teleported)
+    }
+
+    /// Carries every node, the last pose's targets and the body's colliders by the rigid
+    /// motion x ← R x + t (module doc).
+    fn carry(&mut self, rotation: Quat, translation: Vec3) {
+        let (r, t) = (rotation, Vec3A::from(translation));
+        let state = self.states.committed_mut();
+        for (x, v) in state.pos.iter_mut().zip(&mut state.vel) {
+            *x = r * *x + t;
+            *v = r * *v;
+        }
+        let anchors = &mut self.c.anchors;
+        anchors.start.iter_mut().for_each(|x| *x = r * *x + t);
+        let Some(posed) = &mut self.c.rig else { return };
+        for x in posed.start.iter_mut().chain(&mut posed.backstop_start) {
+            *x = r * *x + t;
+        }
+        let m = Mat4::from_rotation_translation(rotation, translation);
+        let base = posed.collider_base;
+        let count = posed.rig.colliders.len();
+        let colliders = self.c.params.colliders.iter_mut().skip(base).take(count);
+        for collider in colliders {
+            collider.shape = collider.shape.transformed(m);
+        }
+    }
+}
+
+/// How [`Simulation::set_pose`] took a pose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Posing {
+    /// Swept across the next step's sub-steps.
+    Swept,
+    /// A jump past the teleport thresholds: the model was carried with the character first.
+    Teleported,
 }

@@ -150,7 +150,7 @@ fn a_strip_pressed_onto_its_back_stops_stays_out_of_them_and_never_speeds_up_on_
 }
 
 #[test]
-fn put_on_a_joint_far_away_the_strip_starts_on_its_skin_at_rest_and_stays_there() {
+fn reset_on_a_joint_far_away_the_strip_starts_on_its_skin_at_rest_and_stays_there() {
     // The joint 10 m along x and turned half round: put on there, every node is at its
     // skinned position and at rest; a step later the top row has not moved and no node is
     // faster than gravity makes it in one step.
@@ -160,7 +160,7 @@ fn put_on_a_joint_far_away_the_strip_starts_on_its_skin_at_rest_and_stays_there(
     let far =
         Mat4::from_rotation_translation(Quat::from_rotation_y(3.0), Vec3::new(10.0, 1.0, 0.0));
     let skinned = |i: usize| (far * rest_joint().inverse()).transform_point3(rest[i]);
-    sim.put_on(&[far]).expect("one joint");
+    sim.reset(&[far]).expect("one joint");
     for (i, (&x, &v)) in sim.positions().iter().zip(sim.velocities()).enumerate() {
         assert!(Vec3::from(x).distance(skinned(i)) < 1e-5, "node {i} at {x}");
         assert_eq!(Vec3::from(v), Vec3::ZERO);
@@ -173,5 +173,101 @@ fn put_on_a_joint_far_away_the_strip_starts_on_its_skin_at_rest_and_stays_there(
         }
         assert!(v.length() <= 9.81 * DT + 1e-3, "node {i} at {v} m/s");
     }
-    assert!(matches!(sim.put_on(&[]), Err(CoreError::PoseJoints { .. })));
+    assert!(matches!(sim.reset(&[]), Err(CoreError::PoseJoints { .. })));
+}
+
+/// The strip run and turned as in the tests above, standing from 0.5 s, then at 2 s its
+/// character moved 10 m along x and turned 180° about y in one frame, by `jump` (the pose
+/// given to it: set_pose or teleport); then standing there for a second. Returns, from the
+/// jump on, the worst stretch of any spring (a fraction of its rest length), the fastest node
+/// (m/s), and the worst distance of a kinematic node from its skin.
+fn jumped(jump: impl Fn(&mut Simulation, &[Mat4]), teleport: bool) -> (f32, f32, f32) {
+    let mut model = strip();
+    model.params.tethers = Some(springmesh_core::model::Tethers::default());
+    let rest: Vec<Vec3> = model.nodes.positions().to_vec();
+    let springs: Vec<(usize, usize, f32)> =
+        model.springs.iter().map(|s| (s.a.index(), s.b.index(), s.rest_length)).collect();
+    let mut sim = Simulation::new(&ValidModel::new(model).expect("valid"));
+    if !teleport {
+        sim.set_teleport(None);
+    }
+    let away = Mat4::from_rotation_translation(
+        Quat::from_rotation_y(std::f32::consts::PI),
+        Vec3::X * 10.0,
+    );
+    let (mut stretch, mut fastest, mut top) = (0.0f32, 0.0f32, 0.0f32);
+    for frame in 0..180 {
+        let t = (frame + 1) as f32 * DT;
+        let joint = if frame >= 120 { away * joint_at(t) } else { joint_at(t) };
+        if frame == 120 {
+            jump(&mut sim, &[joint]);
+        } else {
+            sim.set_pose(&[joint]).expect("one joint");
+        }
+        sim.step(DT).expect("finite");
+        if frame < 120 {
+            continue;
+        }
+        let x = sim.positions();
+        for &(a, b, l) in &springs {
+            stretch = stretch.max(Vec3::from(x[a]).distance(Vec3::from(x[b])) / l - 1.0);
+        }
+        let v = sim.velocities().iter().map(|v| v.length()).fold(0.0, f32::max);
+        fastest = fastest.max(v);
+        for (i, &p) in x.iter().enumerate().take(COLUMNS) {
+            let s = (joint * rest_joint().inverse()).transform_point3(rest[i]);
+            top = top.max(Vec3::from(p).distance(s));
+        }
+    }
+    (stretch, fastest, top)
+}
+
+#[test]
+fn a_character_teleported_10_m_and_turned_round_carries_its_strip_unstretched() {
+    // The character stands after the jump: no node may be faster than 1 m/s, no spring
+    // longer than 10% past its rest length at any frame, and the top row stays on its skin.
+    let by_hand = jumped(|sim, pose| sim.teleport(pose).expect("one joint"), true);
+    let on_its_own = jumped(
+        |sim, pose| {
+            let posing = sim.set_pose(pose).expect("one joint");
+            assert_eq!(posing, springmesh_core::Posing::Teleported);
+        },
+        true,
+    );
+    let swept = jumped(
+        |sim, pose| {
+            let posing = sim.set_pose(pose).expect("one joint");
+            assert_eq!(posing, springmesh_core::Posing::Swept);
+        },
+        false,
+    );
+    println!(
+        "(stretch, fastest m/s, top row off m): teleport {by_hand:?}, on its own {on_its_own:?}, swept {swept:?}"
+    );
+    for (stretch, fastest, top) in [by_hand, on_its_own] {
+        assert!(stretch < 0.10, "a spring stretched {:.1}%", stretch * 100.0);
+        assert!(fastest < 1.0, "a node at {fastest} m/s after the jump");
+        assert!(top < 1e-3, "the top row {top} m off its skin");
+    }
+    // Swept across one frame instead, the jump flings the strip (the test can fail).
+    assert!(swept.1 > 100.0, "swept: fastest {} m/s", swept.1);
+}
+
+#[test]
+fn reset_puts_a_swinging_strip_back_on_its_skin_at_rest() {
+    let model = strip();
+    let rest: Vec<Vec3> = model.nodes.positions().to_vec();
+    let mut sim = Simulation::new(&ValidModel::new(model).expect("valid"));
+    for frame in 0..20 {
+        sim.set_pose(&[joint_at((frame + 1) as f32 * DT)]).expect("one joint");
+        sim.step(DT).expect("finite");
+    }
+    assert!(sim.velocities().iter().any(|v| v.length() > 0.5), "swinging before the reset");
+    let there = joint_at(1.0);
+    sim.reset(&[there]).expect("one joint");
+    let skin = there * rest_joint().inverse();
+    for (i, (&x, &v)) in sim.positions().iter().zip(sim.velocities()).enumerate() {
+        assert!(Vec3::from(x).distance(skin.transform_point3(rest[i])) < 1e-5, "node {i}");
+        assert_eq!(Vec3::from(v), Vec3::ZERO);
+    }
 }

@@ -235,6 +235,10 @@ fn a_max_distance_of_zero_anchors_a_node_and_any_other_frees_it_and_undo_restore
     );
     assert_eq!(freed.validate(), Ok(()));
     assert_eq!(set_max_distance(&square(), &[NodeId(1)], Some(0.1)), None, "not worn");
+    // A value under the kinematic tolerance (a typed 0.0004) anchors as 0 does, stored as 0.
+    let near = round_trip(&m, set_max_distance(&m, &[NodeId(2)], Some(4e-4)).expect("worn"));
+    assert_eq!(near.anchors, vec![NodeId(0), NodeId(3), NodeId(2)]);
+    assert_eq!(near.rig.as_ref().expect("worn").max_distance[2], Some(0.0));
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! moves the kinematic nodes there across the step's sub-steps
 //! ([`springmesh_core::Simulation::set_pose`]). The clip's time is the simulated time modulo
 //! its length; at the wrap the character jumps back to the clip's first pose, as a looping
-//! clip in a game does.
+//! clip in a game does, and the cloth is carried with it ([`springmesh_core::Simulation::teleport`]).
 
 use glam::Mat4;
 use springmesh_convert::character::Character;
@@ -37,14 +37,18 @@ impl Playback {
         self.character.clips.get(self.clip)
     }
 
+    /// True when the clip wraps round to its start between simulated times `from` and `to`:
+    /// the pose at `to` is a jump back, a teleport.
+    pub fn wraps(&self, from: f64, to: f64) -> bool {
+        self.clip().is_some_and(|c| c.wraps(from, to))
+    }
+
     /// The joints' world matrices at simulated time `t` (s); the error names the first joint
     /// the clip's file does not have.
     pub fn pose(&self, t: f64) -> Result<Vec<Mat4>, String> {
         let Some(clip) = self.clip() else { return Err("no clip".into()) };
-        let length = f64::from(clip.duration);
-        let at = if length > 0.0 { t.rem_euclid(length) } else { 0.0 };
         let names: Vec<&str> = self.joints.iter().map(String::as_str).collect();
-        clip.pose_scaled(at as f32, &names, self.scale)
+        clip.pose_scaled(clip.looped(t), &names, self.scale)
             .map_err(|joint| format!("clip \"{}\" has no joint called \"{joint}\"", clip.name))
     }
 }

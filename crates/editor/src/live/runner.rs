@@ -222,9 +222,11 @@ fn run(mut sim: Simulation, shared: &Shared, playback: Option<&Playback>) {
             continue;
         }
         let started = Instant::now();
-        let pose = match playback.map(|p| p.pose(sim.time() + f64::from(dt))) {
-            Some(Ok(pose)) => sim.set_pose(&pose).map(|()| pose).map_err(|e| e.to_string()),
-            Some(Err(e)) => Err(e),
+        let (now, next) = (sim.time(), sim.time() + f64::from(dt));
+        let pose = match playback.map(|p| (p.pose(next), p.wraps(now, next))) {
+            Some((Ok(pose), true)) => sim.teleport(&pose).map(|()| pose).map_err(|e| e.to_string()),
+            Some((Ok(pose), false)) => sim.set_pose(&pose).map(|_| pose).map_err(|e| e.to_string()),
+            Some((Err(e), _)) => Err(e),
             None => Ok(Vec::new()),
         };
         let outcome = match &pose {

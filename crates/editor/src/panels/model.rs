@@ -173,12 +173,14 @@ fn world_rows(ui: &mut egui::Ui, m: &springmesh_core::SpringModel) {
     if let Some(rig) = &m.rig {
         let names: Vec<&str> = rig.joints.iter().map(|j| j.name.as_str()).collect();
         row("skeleton", format!("{} joints: {}", names.len(), names.join(", ")));
-        let kinematic = rig.max_distance.iter().filter(|r| **r == Some(0.0)).count();
-        let leashed = rig.max_distance.iter().filter(|r| r.is_some_and(|r| r > 0.0)).count();
+        let holds = rig.holds();
         row(
             "worn",
             format!(
-                "{kinematic} nodes follow the skin, {leashed} within a max distance; body: {} colliders",
+                "{} nodes follow the skin, {} within a max distance, {} free; body: {} colliders",
+                holds.kinematic,
+                holds.leashed,
+                holds.free,
                 rig.colliders.len()
             ),
         );
