@@ -109,7 +109,8 @@ impl Default for ConvertOptions {
 /// Which meshes are the body a worn mesh collides with.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub enum Body {
-    /// The file's other meshes skinned to the same skeleton (a character's body under its cape).
+    /// The file's other meshes skinned to the same skeleton (a character's body under its
+    /// cape), less the other garments: meshes painted with a `_MAX_DISTANCE`.
     #[default]
     Others,
     /// The meshes whose node or mesh has this name.

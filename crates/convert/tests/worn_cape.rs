@@ -17,6 +17,8 @@
 
 mod judge;
 
+use judge::read_pc2;
+
 use glam::Vec3;
 use springmesh_convert::import::animation::Clip;
 use springmesh_convert::{Body, ConvertOptions, convert_file};
@@ -26,24 +28,6 @@ use std::path::{Path, PathBuf};
 /// The folder of the figure and Blender's deformation of it.
 fn characters() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters")
-}
-
-/// The frames of a PC2 point cache: per frame, every point.
-fn read_pc2(path: &Path) -> Vec<Vec<Vec3>> {
-    let b = std::fs::read(path).unwrap();
-    let word = |at: usize| i32::from_le_bytes(b[at..at + 4].try_into().unwrap()) as usize;
-    let float = |at: usize| f32::from_le_bytes(b[at..at + 4].try_into().unwrap());
-    let (points, frames) = (word(16), word(28));
-    (0..frames)
-        .map(|f| {
-            (0..points)
-                .map(|i| {
-                    let at = 32 + 12 * (f * points + i);
-                    Vec3::new(float(at), float(at + 4), float(at + 8))
-                })
-                .collect()
-        })
-        .collect()
 }
 
 /// The cape of `hero.glb` as `convert --mesh Cape --scale S` makes it (a worn mesh collides

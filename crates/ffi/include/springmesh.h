@@ -229,14 +229,38 @@ size_t sm_sim_rest_pose(const struct SmSim *s, float *out, size_t cap);
 // column-major, joint space to world (glTF's and OpenGL's convention), in the order of
 // `sm_sim_joint_name`. The nodes painted 0 follow their skinned positions in equal parts
 // across the step's sub-steps, the others stay within their painted max distance, and the
-// body's colliders move with their joints. Call it once a frame, before `sm_sim_step`.
-// A count that is not the joint count, or a matrix that is not finite, is `SM_ERR_ARGUMENT`
-// and changes nothing.
+// body's colliders move with their joints. A pose that jumps further than the teleport
+// thresholds (`sm_sim_set_teleport`) is a teleport (`sm_sim_teleport`). Call it once a
+// frame, before `sm_sim_step`. A count that is not the joint count, or a matrix that is not
+// finite, is `SM_ERR_ARGUMENT` and changes nothing.
 //
 // # Safety
 // `s` is NULL or a live simulation used by this thread alone; `matrices` is NULL or
 // `16 × count` floats.
 int sm_sim_set_pose(struct SmSim *s, const float *matrices, uint32_t count);
+
+// Sets the pose for the next step as `sm_sim_set_pose` does, after carrying the cloth with
+// the character's rigid motion from the last pose at once, its shape and its velocity
+// relative to the character kept: for a respawn, a cut, a looping clip's jump back.
+//
+// # Safety
+// As for `sm_sim_set_pose`.
+int sm_sim_teleport(struct SmSim *s, const float *matrices, uint32_t count);
+
+// Puts the cloth on the pose at rest: every skinned node at its skinned position with no
+// velocity (when a character is spawned). Arguments as for `sm_sim_set_pose`.
+//
+// # Safety
+// As for `sm_sim_set_pose`.
+int sm_sim_reset(struct SmSim *s, const float *matrices, uint32_t count);
+
+// Sets how far (m) and how far round (radians) a character may move in one pose before
+// `sm_sim_set_pose` takes it as a teleport (defaults 0.5 m and 45°); a distance of 0 or less
+// turns it off. A value that is not finite is `SM_ERR_ARGUMENT`.
+//
+// # Safety
+// `s` is NULL or a live simulation used by this thread alone.
+int sm_sim_set_teleport(struct SmSim *s, float distance, float angle);
 
 // Compiles a simulation of the model `m` (which may be freed afterwards). 0 and `*out` set,
 // or an error code and `*out` = NULL.

@@ -153,6 +153,14 @@ public:
     void set_pose(const std::vector<float> &matrices) {
         detail::check(sm_sim_set_pose(s_, matrices.data(), std::uint32_t(matrices.size() / 16)));
     }
+    /// The pose for the next step, the cloth first carried with the character's rigid motion.
+    void teleport(const std::vector<float> &matrices) {
+        detail::check(sm_sim_teleport(s_, matrices.data(), std::uint32_t(matrices.size() / 16)));
+    }
+    /// The cloth put on the pose at rest.
+    void reset(const std::vector<float> &matrices) {
+        detail::check(sm_sim_reset(s_, matrices.data(), std::uint32_t(matrices.size() / 16)));
+    }
     /// Adds a capsule collider; returns its index for set_collider_pose.
     std::uint32_t add_capsule(const float a[3], const float b[3], float radius,
                               float friction = 0.5f, float restitution = 0.0f) {

@@ -76,7 +76,9 @@ unsafe fn posed(
                 Mat4::from_cols_array(&cols)
             })
             .collect();
-        apply(&mut s.sim, &pose).map_err(|e| Failure::new(SM_ERR_ARGUMENT, e.to_string()))
+        apply(&mut s.sim, &pose).map_err(|e| Failure::new(SM_ERR_ARGUMENT, e.to_string()))?;
+        s.repack();
+        Ok(())
     })
 }
 

@@ -30,7 +30,8 @@ pub struct SmSim {
 }
 
 impl SmSim {
-    fn repack(&mut self) {
+    /// Packs the positions again: after every change of state (a step, a teleport, a reset).
+    pub(crate) fn repack(&mut self) {
         self.packed.clear();
         self.packed.extend(self.sim.positions().iter().flat_map(|p| p.to_array()));
     }

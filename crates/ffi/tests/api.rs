@@ -414,6 +414,24 @@ fn a_worn_model_names_its_joints_and_takes_a_pose() {
         let nan = [f32::NAN; 16];
         assert_eq!(sm_sim_set_pose(sim, nan.as_ptr(), 1), SM_ERR_ARGUMENT);
         assert_eq!(sm_sim_set_pose(sim, null(), 1), SM_ERR_NULL);
+        // Teleported 10 m along x: node 0 arrives with the hand, and every node moves with it,
+        // none by more than 1 m/s × the step besides.
+        let before = positions(sim);
+        let far = glam::Mat4::from_translation(glam::Vec3::new(10.0, 0.0, 0.05)).to_cols_array();
+        assert_eq!(sm_sim_teleport(sim, far.as_ptr(), 1), SM_OK);
+        assert_eq!(sm_sim_step(sim, 1.0 / 60.0), SM_OK);
+        let after = positions(sim);
+        assert!((after[0] - 10.0).abs() < 1e-5, "{after:?}");
+        for (k, (a, b)) in after.iter().zip(&before).enumerate() {
+            let carried = if k % 3 == 0 { b + 10.0 } else { *b };
+            assert!((a - carried).abs() < 1.0 / 60.0, "coordinate {k}: {b} -> {a}");
+        }
+        // The same jump back through set_pose is a teleport on its own; none with it off.
+        assert_eq!(sm_sim_set_teleport(sim, f32::NAN, 1.0), SM_ERR_ARGUMENT);
+        assert_eq!(sm_sim_set_teleport(sim, 0.0, 0.0), SM_OK);
+        assert_eq!(sm_sim_reset(sim, moved.as_ptr(), 1), SM_OK);
+        assert!((positions(sim)[0]).abs() < 1e-5, "{:?}", positions(sim));
+        assert_eq!(sm_sim_teleport(sim, nan.as_ptr(), 1), SM_ERR_ARGUMENT);
         sm_sim_free(sim);
     }
 }

@@ -144,7 +144,7 @@ pub struct Options {
     #[arg(long, value_name = "NAME")]
     mesh: Option<String>,
     /// The body the --mesh is worn on, kept as capsules on its joints [default: the file's
-    /// other meshes on the same skeleton].
+    /// other meshes on the same skeleton, less those painted with a _MAX_DISTANCE].
     #[arg(long, value_name = "NAME", requires = "mesh", conflicts_with = "no_body")]
     body: Option<String>,
     /// Keep no body: the worn mesh collides with nothing of the character.

@@ -67,13 +67,14 @@ pub fn read(
         reader.add_mesh(&placed.mesh, placed.transform, on_skin.map(|_| &joints[..]))?;
     }
     let Some((index, _)) = skin else { return Ok(reader.mesh) };
-    // The body: the other meshes on the same skeleton (or those named), read the same way.
+    // The body: the other meshes on the same skeleton that are not garments themselves (or
+    // those named), read the same way.
     let is_body = |p: &Placed| {
         let on_skin = p.skin.as_ref().is_some_and(|s| s.index() == index);
         let not_worn = !only.is_some_and(|n| p.answers_to(n)) && only.is_some();
         on_skin
             && match body {
-                Body::Others => not_worn,
+                Body::Others => not_worn && !p.is_garment(),
                 Body::Named(name) => p.answers_to(name),
                 Body::Off => false,
             }
@@ -246,6 +247,13 @@ struct Placed<'d> {
 }
 
 impl Placed<'_> {
+    /// True when the mesh is painted as worn cloth (a `_MAX_DISTANCE` on any primitive): a
+    /// garment, not the body, when another mesh of the figure is converted.
+    fn is_garment(&self) -> bool {
+        let painted = |s: gltf::Semantic| matches!(s, gltf::Semantic::Extras(name) if format!("_{name}") == crate::rigging::MAX_DISTANCE);
+        self.mesh.primitives().any(|p| p.attributes().any(|(s, _)| painted(s)))
+    }
+
     /// True when the node or the mesh is called `name`.
     fn answers_to(&self, name: &str) -> bool {
         self.name == name || self.mesh_name.as_deref() == Some(name)

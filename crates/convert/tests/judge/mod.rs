@@ -1,4 +1,4 @@
-//! Judges shared by the tests: whether a surface passes through itself.
+//! Judges shared by the tests: whether a surface passes through itself; Blender's point caches.
 #![allow(dead_code)] // Each test binary uses a different subset.
 
 use glam::{IVec3, Vec3};
@@ -72,6 +72,24 @@ fn pierces(p: Vec3, q: Vec3, t: [Vec3; 3]) -> bool {
     let v = d.dot(k) / det;
     let along = e2.dot(k) / det;
     u >= 0.0 && v >= 0.0 && u + v <= 1.0 && (0.0..=1.0).contains(&along)
+}
+
+/// The frames of a PC2 point cache (as Blender's scripts write them): per frame, every point.
+pub fn read_pc2(path: &std::path::Path) -> Vec<Vec<Vec3>> {
+    let b = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let word = |at: usize| i32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]) as usize;
+    let float = |at: usize| f32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
+    let (points, frames) = (word(16), word(28));
+    (0..frames)
+        .map(|f| {
+            (0..points)
+                .map(|i| {
+                    let at = 32 + 12 * (f * points + i);
+                    Vec3::new(float(at), float(at + 4), float(at + 8))
+                })
+                .collect()
+        })
+        .collect()
 }
 
 #[cfg(test)]

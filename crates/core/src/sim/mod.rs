@@ -477,9 +477,9 @@ impl Simulation {
 
     /// Poses the skeleton for the next step (what [`Simulation::set_pose`] does before it
     /// looks for a teleport): the kinematic nodes' anchors, the max distances' and back-stops'
-    /// targets and the body's colliders head for the pose `joints`. Returns the kinematic and
-    /// leashed nodes' skinned positions at the last pose and at this one.
-    fn pose(&mut self, joints: &[Mat4]) -> Result<(Vec<Vec3A>, Vec<Vec3A>), CoreError> {
+    /// targets and the body's colliders head for the pose `joints`. Returns the root joint's
+    /// world matrix at the last pose and at this one.
+    fn pose(&mut self, joints: &[Mat4]) -> Result<(Mat4, Mat4), CoreError> {
         let expected = self.c.rig.as_ref().map_or(0, |p| p.rig.joints.len());
         let Some(posed) = self.c.rig.as_mut().filter(|_| joints.len() == expected) else {
             return Err(CoreError::PoseJoints { expected, found: joints.len() });
@@ -510,14 +510,10 @@ impl Simulation {
             // A collider the game replaced through params_mut is no longer the rig's: skipped.
             self.move_collider(index, shape).ok();
         }
-        let Some(posed) = &self.c.rig else { return Ok((Vec::new(), Vec::new())) };
-        let anchors = &self.c.anchors;
-        let kinematic = posed
-            .kinematic
-            .iter()
-            .filter_map(|&(k, _)| Some((*anchors.start.get(k)?, *anchors.target.get(k)?)));
-        let leashed = posed.start.iter().copied().zip(posed.target.iter().copied());
-        Ok(kinematic.chain(leashed).unzip())
+        let Some(posed) = &mut self.c.rig else { return Ok((Mat4::IDENTITY, Mat4::IDENTITY)) };
+        let last = posed.root;
+        posed.root = joints.first().copied().unwrap_or(Mat4::IDENTITY);
+        Ok((last, posed.root))
     }
 
     /// Kinetic, elastic, gravitational and gas energy of the current state.

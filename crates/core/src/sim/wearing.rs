@@ -7,10 +7,11 @@
 //! them (Unreal Chaos's teleport modes and NvCloth's `teleport` answer the same).
 //!
 //! **Teleport** ([`Simulation::teleport`]). The character's motion from the last pose to the
-//! new one is split into a rigid part and the rest. The rigid part is the best rigid motion
-//! (R, t) of the skinned nodes' skinned positions, from the last pose's s_i⁰ to the new one's
-//! s_i¹ ([`crate::align`], Horn's method); every node, every target of the last pose and the
-//! body's colliders are carried by it at once:
+//! new one is split into a rigid part and the rest. The rigid part is the motion of its root
+//! joint (joint 0, the hips or the root bone that carries a clip's root motion), from its
+//! world matrix J₀⁰ in the last pose to J₀¹ in the new one, M = J₀¹ (J₀⁰)⁻¹, with rotation R
+//! and translation t; every node, every target of the last pose and the body's colliders are
+//! carried by it at once:
 //!
 //! ```text
 //! x_i ← R x_i + t,    v_i ← R v_i,    s_i⁰ ← R s_i⁰ + t
@@ -21,9 +22,11 @@
 //! explain (the limbs' own motion within the frame) is then swept across the step's sub-steps
 //! as any pose is.
 //!
-//! **A jump is a teleport on its own** when the rigid part moves the skinned nodes' centre
-//! further than [`Teleport::distance`] or turns them by more than [`Teleport::angle`] in one
-//! call of [`Simulation::set_pose`] ([`Simulation::set_teleport`] changes both or turns it off).
+//! **A jump is a teleport on its own** when the root joint moves further than
+//! [`Teleport::distance`] or turns by more than [`Teleport::angle`] in one call of
+//! [`Simulation::set_pose`] ([`Simulation::set_teleport`] changes both or turns it off). The
+//! root joint, not a fit of the cloth's skinned positions: it is known however few nodes are
+//! skinned (a fit of one or two points leaves the rotation free) and costs nothing a frame.
 //!
 //! **Reset** ([`Simulation::reset`]) puts the model on the pose at rest instead: every skinned
 //! node at its skinned position with no velocity, what a game does when it spawns a character
@@ -32,14 +35,13 @@
 
 use super::Simulation;
 use crate::CoreError;
-use crate::align::best_rigid;
 use glam::{Mat4, Quat, Vec3, Vec3A};
 
 /// When a pose is a teleport on its own ([`Simulation::set_teleport`], module doc).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Teleport {
-    /// How far (m) the character's skinned nodes' centre may move in one pose before the pose
-    /// is a teleport: 0.5 m, 30 m/s at 60 Hz and 12 m/s at Blender's 24 fps, above any run,
+    /// How far (m) the character's root joint may move in one pose before the pose is a
+    /// teleport: 0.5 m, 30 m/s at 60 Hz and 12 m/s at Blender's 24 fps, above any run,
     /// while a respawn or a looping clip's jump back moves metres.
     pub distance: f32,
     /// How far (radians) the character may turn in one pose before it is a teleport: 45°,
@@ -54,8 +56,7 @@ impl Default for Teleport {
 }
 
 impl Teleport {
-    /// True when the rigid motion (`rotation`, the centre's move `shift`) is past either
-    /// threshold.
+    /// True when the root's motion (`rotation`, its move `shift`) is past either threshold.
     fn exceeded(&self, rotation: Quat, shift: Vec3) -> bool {
         let angle = 2.0 * rotation.w.abs().min(1.0).acos();
         shift.length() > self.distance || angle > self.angle
@@ -94,8 +95,7 @@ impl Simulation {
     /// jumped or turned. Errors as [`Simulation::set_pose`]; nothing changes then.
     pub fn teleport(&mut self, joints: &[Mat4]) -> Result<(), CoreError> {
         let (from, to) = self.pose(joints)?;
-        let (rotation, translation) = best_rigid(&from, &to);
-        self.carry(rotation, translation);
+        self.carry(to * from.inverse());
         Ok(())
     }
 
@@ -119,32 +119,31 @@ impl Simulation {
     pub fn set_pose(&mut self, joints: &[Mat4]) -> Result<Posing, CoreError> {
         let (from, to) = self.pose(joints)?;
         let Some(teleport) = self.teleport else { return Ok(Posing::Swept) };
-        let (rotation, translation) = best_rigid(&from, &to);
-        let centre = |p: &[Vec3A]| p.iter().copied().sum::<Vec3A>() / p.len().max(1) as f32;
-        let (c0, c1) = (Vec3::from(centre(&from)), Vec3::from(centre(&to)));
-        if !teleport.exceeded(rotation, c1 - c0) {
+        let (_, rotation, _) = (to * from.inverse()).to_scale_rotation_translation();
+        let shift = (to.w_axis - from.w_axis).truncate();
+        if !teleport.exceeded(rotation, shift) {
             return Ok(Posing::Swept);
         }
-        self.carry(rotation, translation);
+        self.carry(to * from.inverse());
         Ok(Posing::Teleported)
     }
 
-    /// Carries every node, the last pose's targets and the body's colliders by the rigid
-    /// motion x ← R x + t (module doc).
-    fn carry(&mut self, rotation: Quat, translation: Vec3) {
-        let (r, t) = (rotation, Vec3A::from(translation));
+    /// Carries every node, the last pose's targets and the body's colliders by the root's
+    /// motion `m`: x ← M x, v ← R v (module doc).
+    fn carry(&mut self, m: Mat4) {
+        let (_, rotation, _) = m.to_scale_rotation_translation();
+        let at = |x: Vec3A| Vec3A::from(m.transform_point3(x.into()));
         let state = self.states.committed_mut();
         for (x, v) in state.pos.iter_mut().zip(&mut state.vel) {
-            *x = r * *x + t;
-            *v = r * *v;
+            *x = at(*x);
+            *v = rotation * *v;
         }
         let anchors = &mut self.c.anchors;
-        anchors.start.iter_mut().for_each(|x| *x = r * *x + t);
+        anchors.start.iter_mut().for_each(|x| *x = at(*x));
         let Some(posed) = &mut self.c.rig else { return };
         for x in posed.start.iter_mut().chain(&mut posed.backstop_start) {
-            *x = r * *x + t;
+            *x = at(*x);
         }
-        let m = Mat4::from_rotation_translation(rotation, translation);
         let base = posed.collider_base;
         let count = posed.rig.colliders.len();
         let colliders = self.c.params.colliders.iter_mut().skip(base).take(count);

@@ -31,6 +31,9 @@ pub(crate) struct Posed {
     /// The index of the rig's first collider among the simulation's colliders (they follow
     /// the model's own).
     pub collider_base: usize,
+    /// The root joint's (joint 0's) world matrix in the last pose: how the character as a whole
+    /// stands ([`crate::Simulation::teleport`]).
+    pub root: Mat4,
 }
 
 impl Posed {
@@ -92,6 +95,7 @@ impl Posed {
             backstop_start: centres.clone(),
             backstop_target: centres,
             collider_base,
+            root: rig.joints.first().map_or(Mat4::IDENTITY, |j| j.inverse_bind.inverse()),
         }
     }
 
