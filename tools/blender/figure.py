@@ -30,11 +30,11 @@ And for each, Blender's armature deformation of every mesh at every frame of its
 """
 
 import math
-import struct
 import sys
 from pathlib import Path
 
 import bpy
+from caches import deformed, write_pc2
 from mathutils import Matrix, Vector
 
 FPS = 24
@@ -353,37 +353,6 @@ def kick_keys():
     ]
 
 
-def y_up(p):
-    """Blender's Z-up coordinates as glTF's Y-up ones."""
-    return (p[0], p[2], -p[1])
-
-
-def write_pc2(path, frames):
-    count = len(frames[0])
-    with open(path, "wb") as f:
-        f.write(b"POINTCACHE2\0")
-        f.write(struct.pack("<iiffi", 1, count, 0.0, 1.0, len(frames)))
-        for frame in frames:
-            for p in frame:
-                f.write(struct.pack("<fff", *p))
-
-
-def deformed(objects):
-    """Each object's evaluated (armature-deformed) vertices at every frame of the scene, Y up."""
-    scene = bpy.context.scene
-    out = {o.name: [] for o in objects}
-    for frame in range(scene.frame_start, scene.frame_end + 1):
-        scene.frame_set(frame)
-        depsgraph = bpy.context.evaluated_depsgraph_get()
-        for o in objects:
-            evaluated = o.evaluated_get(depsgraph)
-            mesh = evaluated.to_mesh()
-            world = evaluated.matrix_world
-            out[o.name].append([y_up(world @ v.co) for v in mesh.vertices])
-            evaluated.to_mesh_clear()
-    return out
-
-
 def export(path, sampled):
     bpy.context.scene.frame_set(1)
     bpy.ops.export_scene.gltf(
@@ -411,8 +380,10 @@ def main(folder):
         objects = [body(rig), cape(rig), skirt(rig), scarf(rig)]
         keyed(rig, clip, keys, interpolation)
         export(folder / f"{name}.glb", sampled)
-        for mesh, frames in deformed(objects).items():
-            write_pc2(folder / f"{name}_{mesh.lower()}.pc2", frames)
+        scene = bpy.context.scene
+        frames = range(scene.frame_start, scene.frame_end + 1)
+        for mesh, cache in deformed(objects, frames).items():
+            write_pc2(folder / f"{name}_{mesh.lower()}.pc2", cache)
 
 
 if __name__ == "__main__":

@@ -17,11 +17,11 @@ It writes, into that folder:
 """
 
 import math
-import struct
 import sys
 from pathlib import Path
 
 import bpy
+from caches import deformed, write_pc2
 from mathutils import Matrix, Vector
 
 FPS = 30
@@ -149,37 +149,6 @@ def walk(rig):
         chest.keyframe_insert("rotation_euler", frame=k)
 
 
-def y_up(p):
-    """Blender's Z-up coordinates as glTF's Y-up ones."""
-    return (p[0], p[2], -p[1])
-
-
-def write_pc2(path, frames):
-    count = len(frames[0])
-    with open(path, "wb") as f:
-        f.write(b"POINTCACHE2\0")
-        f.write(struct.pack("<iiffi", 1, count, 0.0, 1.0, len(frames)))
-        for frame in frames:
-            for p in frame:
-                f.write(struct.pack("<fff", *p))
-
-
-def deformed(objects):
-    """Each object's evaluated (armature-deformed) vertices at every frame, Y up."""
-    scene = bpy.context.scene
-    out = {o.name: [] for o in objects}
-    for frame in range(FRAMES + 1):
-        scene.frame_set(frame)
-        depsgraph = bpy.context.evaluated_depsgraph_get()
-        for o in objects:
-            evaluated = o.evaluated_get(depsgraph)
-            mesh = evaluated.to_mesh()
-            world = evaluated.matrix_world
-            out[o.name].append([y_up(world @ v.co) for v in mesh.vertices])
-            evaluated.to_mesh_clear()
-    return out
-
-
 def main(folder):
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -198,7 +167,7 @@ def main(folder):
         export_apply=False,
         export_materials="NONE",
     )
-    for name, frames in deformed(objects).items():
+    for name, frames in deformed(objects, range(FRAMES + 1)).items():
         write_pc2(folder / f"hero_{name.lower()}.pc2", frames)
 
 

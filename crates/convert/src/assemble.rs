@@ -68,6 +68,23 @@ pub(crate) fn model(
                 model.anchors.push(node);
             }
         }
+        let mut rig = rig;
+        let free: Vec<Vec3> = (model.nodes.positions().iter().enumerate())
+            .filter(|(i, _)| !model.anchors.contains(&NodeId(*i as u32)))
+            .map(|(_, &p)| p)
+            .collect();
+        let radius = model.params.node_radius;
+        let (shrunk, dropped) = crate::rigging::clear_of_rest(&mut rig.colliders, &free, radius);
+        report.warn(
+            "body_colliders_shrunk",
+            shrunk,
+            Vec::new(),
+            format!(
+                "{shrunk} body colliders held some of the cloth at rest: made thinner to clear \
+                 it ({dropped} left thinner than {} m, dropped)",
+                crate::rigging::MIN_RADIUS
+            ),
+        );
         let holds = rig.holds();
         report.worn = Some(WornReport {
             kinematic: holds.kinematic,

@@ -31,22 +31,35 @@
 //! ```text
 //! axis  d = the joint's bone direction at rest (its +y, glTF's and Blender's convention)
 //! centre c = the mean of the vertices
-//! a, b  = c + d min_v (v − c)·d,   c + d max_v (v − c)·d
+//! a, b  = c + d max(min_v (v − c)·d, (j − c)·d),   c + d max_v (v − c)·d
 //! r     = max_v |(v − c) − ((v − c)·d) d|          (the farthest vertex from the axis)
 //! ```
 //!
-//! so every vertex of that part is inside its capsule: the cloth is kept off the drawn body,
-//! never let into it (a capsule bulges r past each end, over the neighbouring part, which the
-//! neighbour's capsule covers anyway). A torso is wider than it is deep: one round capsule
+//! with j the joint's position at rest: a part that turns about its joint (a thigh about the
+//! hip) starts its axis there, not among its parent's vertices above it, where its far end
+//! would sweep through the hips as the leg spreads (a root joint, which carries the figure,
+//! keeps the whole part). So every vertex of that part past its joint is inside its capsule:
+//! the cloth is kept off the drawn body, never let into it (a capsule bulges r past each end,
+//! over the neighbouring part, which the neighbour's capsule covers anyway). A torso is wider than it is deep: one round capsule
 //! wide enough for its shoulders would stand out behind its back, where a cape hangs. So when
 //! the cross-section's half width a along its widest direction w (the principal axis of the
 //! vertices' offsets from the axis) is more than [`FLAT`] times its half depth b, the part
 //! gets two capsules side by side, their axes at c ± (a − b) w, each vertex held by the nearer
 //! (r: the farthest vertex from its nearer axis). A joint followed by fewer than
 //! [`MIN_BODY_VERTICES`] vertices gets none.
+//!
+//! **The cloth at rest.** A capsule is round where the body is not: it stands out past a
+//! tapering limb's thin end, over the neighbouring part by its radius, and past a flat chest's
+//! sides. The artist modelled the cloth on the body at rest, outside it; a collider that holds
+//! some of the cloth's free nodes at rest pushes them out at the first step and for as long as
+//! a kinematic neighbour holds them back in (a skirt's upper rows inside the thigh capsules,
+//! bulging up into the hips; a scarf's first row inside the chest's). So each capsule is shrunk
+//! until no free node at rest is within it plus the node's radius and [`REST_CLEARANCE`]; one
+//! left under [`MIN_RADIUS`] is dropped (the report counts both).
 
 use crate::mesh::RawMesh;
 use glam::{Mat4, Vec3};
+use springmesh_core::geometry::along_segment;
 use springmesh_core::model::{
     Backstop, Joint, JointCollider, Obstacle, RIG_WEIGHTS, Rig, Shape, Surface, is_kinematic,
 };
@@ -194,7 +207,9 @@ pub(crate) fn body_capsules(
         if part.len() < MIN_BODY_VERTICES {
             continue;
         }
-        for shape in fit(part, d) {
+        // A child turns about its joint; a root carries the whole figure.
+        let pivot = j.parent.map(|_| rest.w_axis.truncate());
+        for shape in fit(part, (pivot, d)) {
             if shape_is_finite(&shape) {
                 let collider = Obstacle { shape, surface: Surface::default() };
                 out.push(JointCollider { joint: joint as u16, collider });
@@ -209,12 +224,14 @@ pub const FLAT: f32 = 1.25;
 
 /// The capsules along `d` that hold every point of `part` (module doc): one, or two side by
 /// side for a flat cross-section.
-fn fit(part: &[Vec3], d: Vec3) -> Vec<Shape> {
+fn fit(part: &[Vec3], (pivot, d): (Option<Vec3>, Vec3)) -> Vec<Shape> {
     let c = part.iter().copied().sum::<Vec3>() / part.len() as f32;
     let (lo, hi) = part.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &v| {
         let along = (v - c).dot(d);
         (lo.min(along), hi.max(along))
     });
+    // The axis starts no further back than the joint the part turns about.
+    let lo = pivot.map_or(lo, |p| lo.max((p - c).dot(d).min(hi)));
     let across = |v: Vec3| (v - c) - d * (v - c).dot(d);
     // The cross-section's widest direction: the principal axis of the points' offsets.
     let (e1, e2) = d.any_orthonormal_pair();
@@ -240,6 +257,39 @@ fn fit(part: &[Vec3], d: Vec3) -> Vec<Shape> {
         .map(|o| Shape::Capsule { a: o + d * lo, b: o + d * hi, radius: radius.max(1e-3) })
         .collect()
 }
+
+/// Most a body collider may reach to a free node of the cloth at rest (m): the node's radius
+/// and a millimetre more.
+pub const REST_CLEARANCE: f32 = 1e-3;
+
+/// Shrinks every capsule of `colliders` so that none of the free nodes at rest `free` (the
+/// cloth as the artist modelled it, on the body) is within it, with the nodes' radius `r` and
+/// [`REST_CLEARANCE`] to spare; a collider left thinner than that is dropped. Returns how many
+/// were shrunk and dropped (module doc, "The cloth at rest").
+pub(crate) fn clear_of_rest(
+    colliders: &mut Vec<JointCollider>,
+    free: &[Vec3],
+    r: f32,
+) -> (usize, usize) {
+    let (mut shrunk, before) = (0, colliders.len());
+    colliders.retain_mut(|c| {
+        let Shape::Capsule { a, b, radius } = &mut c.collider.shape else { return true };
+        let nearest = free
+            .iter()
+            .map(|&p| p.distance(a.lerp(*b, along_segment(*a, *b, p))))
+            .fold(f32::INFINITY, f32::min);
+        let most = nearest - r - REST_CLEARANCE;
+        if most < *radius {
+            shrunk += 1;
+            *radius = most;
+        }
+        *radius >= MIN_RADIUS
+    });
+    (shrunk, before - colliders.len())
+}
+
+/// The thinnest body collider kept (m): a centimetre, a finger.
+pub const MIN_RADIUS: f32 = 0.01;
 
 /// True when a fitted capsule's numbers are all finite.
 fn shape_is_finite(shape: &Shape) -> bool {

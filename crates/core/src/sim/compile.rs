@@ -115,6 +115,8 @@ impl Compiled {
             tethers: None,
             springs,
             anchors: Anchors::new(anchor_nodes, anchor_pos),
+            edge_rest: Vec::new(),
+            edges: face_edges(&faces),
             faces,
             surface,
             skin: model.skin.clone(),
@@ -123,6 +125,9 @@ impl Compiled {
             params: model.params.clone(),
             rig: None,
         };
+        compiled.edge_rest = (compiled.edges.iter())
+            .map(|&[a, b]| positions[a as usize].distance(positions[b as usize]))
+            .collect();
         compiled.rig = model.rig.as_ref().map(|rig| {
             // The body the model is worn on collides as the model's colliders do, after them.
             let base = compiled.params.colliders.len();
@@ -162,4 +167,16 @@ fn rest_normals(model: &SpringModel) -> Vec<glam::Vec3> {
         }
     }
     normals.iter().map(|n| n.normalize_or_zero()).collect()
+}
+
+/// Every edge of `faces` once, its lower node first, in order.
+fn face_edges(faces: &[[crate::NodeId; 3]]) -> Vec<[u32; 2]> {
+    let mut edges: Vec<[u32; 2]> = faces
+        .iter()
+        .flat_map(|&[a, b, c]| [[a.0, b.0], [b.0, c.0], [c.0, a.0]])
+        .map(|[a, b]| [a.min(b), a.max(b)])
+        .collect();
+    edges.sort_unstable();
+    edges.dedup();
+    edges
 }

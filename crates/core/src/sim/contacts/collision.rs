@@ -202,6 +202,20 @@ fn respond(contact: &Contact, v: Vec3A, h: f32, rest_speed: f32) -> (Vec3A, Vec3
     (position - (vt - vt_kept) * h, vt_kept + n * bounce + surface)
 }
 
+/// A sphere or capsule in a sub-step, for the edges ([`Colliders::round_axes`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct RoundAxis {
+    /// Its axis's ends (a sphere's centre twice).
+    pub a: Vec3A,
+    pub b: Vec3A,
+    /// Its radius plus the nodes' (m).
+    pub radius: f32,
+    /// How far its ends moved in the sub-step (m).
+    pub moved: (Vec3A, Vec3A),
+    /// Its surface's friction coefficient μ.
+    pub friction: f32,
+}
+
 /// Everything a node can collide with during a sub-step.
 #[derive(Clone, Copy)]
 pub(crate) struct Colliders<'a> {
@@ -309,6 +323,31 @@ impl<'a> Colliders<'a> {
     #[inline(never)]
     fn near_obstacle(&self, x: Vec3A, r: f32) -> bool {
         self.obstacles.iter().enumerate().any(|(i, o)| self.reach(i, o).near(x, r))
+    }
+
+    /// The spheres and capsules of this sub-step of `h` seconds, into `out`: what edges are
+    /// kept out of ([`crate::sim::contacts::edges`]).
+    pub fn round_axes(&self, h: f32, out: &mut Vec<RoundAxis>) {
+        out.clear();
+        let axis = |shape: &Shape| match *shape {
+            Shape::Sphere { center, radius } => Some((center.into(), center.into(), radius)),
+            Shape::Capsule { a, b, radius } => Some((a.into(), b.into(), radius)),
+            Shape::Plane { .. } | Shape::Box { .. } => None,
+        };
+        for (i, o) in self.obstacles.iter().enumerate() {
+            let (now, target) = self.shape(i, o);
+            let Some((a, b, radius)) = axis(&now) else { continue };
+            let before = target
+                .map(|to| moving::between(&o.shape, to, (self.progress - h / self.dt).max(0.0)));
+            let (a0, b0, _) = before.as_ref().and_then(axis).unwrap_or((a, b, radius));
+            out.push(RoundAxis {
+                a,
+                b,
+                radius: radius + self.radius,
+                moved: (a - a0, b - b0),
+                friction: o.surface.friction,
+            });
+        }
     }
 
     /// Resolves the contacts of a node that moved from `from` to `*to` with velocity `*v`

@@ -1,8 +1,9 @@
 //! Contacts: the ground, the model's colliders (still or moved by the game), the game's own
-//! collision callback, and the model with itself.
+//! collision callback, the model's edges against round colliders, and the model with itself.
 
 pub(crate) mod body;
 pub mod collision;
+pub(crate) mod edges;
 pub(crate) mod grid;
 pub mod moving;
 pub(crate) mod self_collision;

@@ -17,6 +17,12 @@ pub(crate) struct Compiled {
     pub tethers: Option<Tethers>,
     /// The model's triangles, reordered so that neighbours share no node ([`colour_faces`]).
     pub faces: Vec<[NodeId; 3]>,
+    /// The triangles' edges, each once: what round colliders keep out
+    /// ([`crate::sim::contacts::edges`]).
+    pub edges: Vec<[u32; 2]>,
+    /// Their rest lengths (m): what a worn cloth's strain is limited against
+    /// ([`crate::sim::constraints::strain`]).
+    pub edge_rest: Vec<f32>,
     pub surface: SurfaceData,
     /// The drawn surface over a cage, when the model has one.
     pub skin: Option<Skin>,

@@ -23,6 +23,8 @@
 //!     shape matching: x ← x + β (g − x)                     (see crate::sim::forces::shape)
 //!     self-collision: nodes of different layers pushed τ apart   (crate::sim::contacts::self_collision)
 //!     max distances: x back within reach of its skinned position   (see crate::sim::constraints::rig)
+//!     twice: edges out of spheres and capsules             (see crate::sim::contacts::edges)
+//!            a worn cloth's edges back within its strain limit   (see crate::sim::constraints::strain)
 //!     tethers: x (and x_prev) back within reach of its anchors  (see crate::sim::constraints::tethers)
 //!     v ← (x − x_prev) / h · e^(−c h)                      (global damping)
 //!     a free body with shape matching: its contacts answered as a rigid body's, shared by
@@ -85,8 +87,10 @@
 
 use crate::model::SelfCollision;
 use crate::sim::columns::{Columns, gather, split};
-use crate::sim::constraints::rig;
+use crate::sim::constraints::{rig, strain};
 use crate::sim::contacts::body::{self, Body, Support};
+use crate::sim::contacts::collision::RoundAxis;
+use crate::sim::contacts::edges;
 use crate::sim::contacts::self_collision::{Nodes, SelfContacts};
 use crate::sim::contacts::surface::{Frame, Touched, touch};
 use crate::sim::data::Compiled;
@@ -142,6 +146,8 @@ pub(crate) struct Workspace {
     layers: SelfContacts,
     /// The skin's contacts of a sub-step ([`crate::sim::contacts::surface`]).
     touched: Touched,
+    /// The round colliders' axes of a sub-step ([`crate::sim::contacts::edges`]).
+    axes: Vec<RoundAxis>,
 }
 
 impl Workspace {
@@ -380,6 +386,14 @@ pub(crate) fn step(
         }
         if let Some(posed) = &c.rig {
             rig::project(posed, base, &mut ws.u, t);
+        }
+        world.colliders.at(t).round_axes(h, &mut ws.axes);
+        for _ in 0..strain::PASSES {
+            let displaced = (&ws.u_prev[..], &mut ws.u[..]);
+            edges::push_out(&ws.axes, &c.edges, base, displaced, &c.nodes.inv_mass);
+            if c.rig.is_some() {
+                strain::limit(&c.edges, &c.edge_rest, base, &mut ws.u, &c.nodes.inv_mass);
+            }
         }
         let finite = ws.finish(c, world, base, v, (h, fused && i < n, t), threads);
         for (k, &node) in c.anchors.nodes.iter().enumerate() {
