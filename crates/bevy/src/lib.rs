@@ -24,7 +24,7 @@
 //! - [`SoftBodyState`]: inserted once the model has loaded: node positions in world space,
 //!   energy, broken springs, and the [`springmesh_core::Simulation`] itself.
 //! - [`SoftCollider`]: a sphere, box or plane on any entity that every body collides with.
-//! - [`SpringBroken`] and [`SoftBodyEnergy`]: messages to the game.
+//! - [`SpringBroken`], [`SoftBodyEnergy`] and [`SoftBodyFailure`]: messages to the game.
 //!
 //! Each body steps its model's own `dt` with its model's integrator and parameters, exactly
 //! as [`springmesh_core::Simulation::step`] does, as many times as the frame's virtual time
@@ -46,7 +46,7 @@ pub use asset::{SpringModelAsset, SpringModelLoader};
 pub use body::{MAX_STEPS_PER_FRAME, SoftBody, SoftBodyState};
 pub use collider::{SoftCollider, SoftColliderShape};
 pub use error::SpringmeshBevyError;
-pub use messages::{SoftBodyEnergy, SpringBroken};
+pub use messages::{SoftBodyEnergy, SoftBodyFailure, SpringBroken};
 pub use springmesh_core;
 pub use systems::SoftBodyFailed;
 
@@ -71,6 +71,7 @@ impl Plugin for SpringmeshPlugin {
             .init_asset_loader::<SpringModelLoader>()
             .add_message::<SpringBroken>()
             .add_message::<SoftBodyEnergy>()
+            .add_message::<SoftBodyFailure>()
             .init_resource::<world::SoftWorld>()
             .configure_sets(PostUpdate, SpringmeshSystems.after(TransformSystems::Propagate))
             .add_systems(

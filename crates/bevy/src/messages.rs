@@ -24,3 +24,13 @@ pub struct SoftBodyEnergy {
     /// Kinetic, elastic, gravitational and gas energy (J).
     pub energy: Energy,
 }
+
+/// A body could not start: the same failure as its [`SoftBodyFailed`](crate::SoftBodyFailed)
+/// component, sent once, so a game hears of it without querying every body.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct SoftBodyFailure {
+    /// The body's entity.
+    pub body: Entity,
+    /// Why, in words (the component keeps the error itself).
+    pub reason: String,
+}

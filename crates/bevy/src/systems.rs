@@ -17,7 +17,7 @@ use crate::SpringmeshBevyError;
 use crate::body::{Follow, Worn};
 use crate::convert::{quat_to_core, to_bevy, to_core, to_core_matrix};
 use crate::mesh::SoftBodyMesh;
-use crate::messages::{SoftBodyEnergy, SpringBroken};
+use crate::messages::{SoftBodyEnergy, SoftBodyFailure, SpringBroken};
 use crate::{SoftBody, SoftBodyState, SpringModelAsset};
 use bevy::asset::{AssetServer, Assets, LoadState};
 use bevy::ecs::change_detection::{DetectChanges, Ref};
@@ -57,9 +57,24 @@ type Hierarchy<'w, 's> = (
     Query<'w, 's, &'static SkinnedMesh>,
 );
 
+/// Marks `entity` failed with `error`: logged, kept as its [`SoftBodyFailed`] and sent as a
+/// [`SoftBodyFailure`].
+fn fail(
+    commands: &mut Commands,
+    failures: &mut MessageWriter<SoftBodyFailure>,
+    entity: Entity,
+    error: SpringmeshBevyError,
+) {
+    error!("soft body {entity}: {error}");
+    failures.write(SoftBodyFailure { body: entity, reason: error.to_string() });
+    commands.entity(entity).insert(SoftBodyFailed { error });
+}
+
 /// Starts every body whose model has loaded (and whose character is there).
+#[allow(clippy::too_many_arguments)] // A system: each argument is a query or resource it reads.
 pub(crate) fn start_bodies(
     mut commands: Commands,
+    mut failures: MessageWriter<SoftBodyFailure>,
     bodies: Query<(Entity, &SoftBody, Option<&GlobalTransform>), Waiting>,
     models: Res<Assets<SpringModelAsset>>,
     targets: Query<&GlobalTransform>,
@@ -71,8 +86,7 @@ pub(crate) fn start_bodies(
         let Some(asset) = models.get(&body.model) else {
             if let Some(LoadState::Failed(e)) = server.as_ref().map(|s| s.load_state(&body.model)) {
                 let error = SpringmeshBevyError::Asset { reason: e.to_string() };
-                error!("soft body {entity}: {error}");
-                commands.entity(entity).insert(SoftBodyFailed { error });
+                fail(&mut commands, &mut failures, entity, error);
             }
             continue;
         };
@@ -83,8 +97,7 @@ pub(crate) fn start_bodies(
             // The character's scene has not been spawned yet.
             Some(Ok(None)) => continue,
             Some(Err(error)) => {
-                error!("soft body {entity}: {error}");
-                commands.entity(entity).insert(SoftBodyFailed { error });
+                fail(&mut commands, &mut failures, entity, error);
                 continue;
             }
         };
@@ -112,10 +125,7 @@ pub(crate) fn start_bodies(
                 }
                 e.insert(state);
             }
-            Err(error) => {
-                error!("soft body {entity}: {error}");
-                commands.entity(entity).insert(SoftBodyFailed { error: error.into() });
-            }
+            Err(error) => fail(&mut commands, &mut failures, entity, error.into()),
         }
     }
 }

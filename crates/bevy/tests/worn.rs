@@ -13,8 +13,8 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy::world_serialization::{WorldAssetRoot, WorldSerializationPlugin};
 use springmesh_bevy::{
-    SoftBody, SoftBodyFailed, SoftBodyState, SpringModelAsset, SpringmeshBevyError,
-    SpringmeshPlugin,
+    SoftBody, SoftBodyFailed, SoftBodyFailure, SoftBodyState, SpringModelAsset,
+    SpringmeshBevyError, SpringmeshPlugin,
 };
 use springmesh_convert::{ConvertOptions, convert_file};
 use std::path::Path;
@@ -207,6 +207,11 @@ fn a_character_without_the_joints_fails_the_body_with_the_joints_name() {
     app.world_mut().spawn((Transform::default(), Name::new("Pelvis"), ChildOf(stranger)));
     let body = app.world_mut().spawn(SoftBody::new(handle).worn_by(stranger)).id();
     until(&mut app, "the failure", |app| app.world().get::<SoftBodyFailed>(body).is_some());
+    // Sent as a message too, once, naming the body and the joint.
+    let sent = app.world().resource::<Messages<SoftBodyFailure>>();
+    let sent: Vec<&SoftBodyFailure> = sent.iter_current_update_messages().collect();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert!(sent[0].body == body && sent[0].reason.contains("\"Hips\""), "{sent:?}");
     let failed = app.world().get::<SoftBodyFailed>(body).unwrap();
     assert!(
         matches!(&failed.error, SpringmeshBevyError::MissingJoint { joint, .. } if joint == "Hips"),

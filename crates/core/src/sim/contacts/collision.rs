@@ -214,6 +214,18 @@ pub(crate) struct RoundAxis {
     pub moved: (Vec3A, Vec3A),
     /// Its surface's friction coefficient μ.
     pub friction: f32,
+    /// The middle of its axis, and the radius of the ball round it there (m).
+    pub centre: Vec3A,
+    pub reach: f32,
+}
+
+impl RoundAxis {
+    /// The collider of axis `a`–`b` and radius (with the nodes') `radius`, whose ends moved
+    /// by `moved` in the sub-step, of friction μ `friction`.
+    pub fn new((a, b, radius): (Vec3A, Vec3A, f32), moved: (Vec3A, Vec3A), friction: f32) -> Self {
+        let (centre, reach) = ((a + b) * 0.5, radius + 0.5 * a.distance(b));
+        RoundAxis { a, b, radius, moved, friction, centre, reach }
+    }
 }
 
 /// Everything a node can collide with during a sub-step.
@@ -340,13 +352,8 @@ impl<'a> Colliders<'a> {
             let before = target
                 .map(|to| moving::between(&o.shape, to, (self.progress - h / self.dt).max(0.0)));
             let (a0, b0, _) = before.as_ref().and_then(axis).unwrap_or((a, b, radius));
-            out.push(RoundAxis {
-                a,
-                b,
-                radius: radius + self.radius,
-                moved: (a - a0, b - b0),
-                friction: o.surface.friction,
-            });
+            let ends = (a, b, radius + self.radius);
+            out.push(RoundAxis::new(ends, (a - a0, b - b0), o.surface.friction));
         }
     }
 

@@ -39,38 +39,74 @@
 use crate::sim::contacts::collision::RoundAxis;
 use glam::Vec3A;
 
-/// Pushes every edge of `edges` (node pairs) out of the round colliders `axes`
-/// ([`crate::sim::contacts::collision::Colliders::round_axes`]) with friction; the nodes are
-/// at `base + u`, and were at `base + u_prev` when the sub-step began (the Xpbd solver's
-/// displacements), with inverse masses `w` (module doc).
+/// Pushes the edges `edges` (node pairs) out of the round colliders `axes`
+/// ([`crate::sim::contacts::collision::Colliders::round_axes`]) with friction, all of them or
+/// those of `only` (indices into `edges`); the nodes are at `base + u`, and were at
+/// `base + u_prev` when the sub-step began (the Xpbd solver's displacements), with inverse
+/// masses `w` (module doc). The edges that were pushed are added to `scratch.pushed`.
+///
+/// Over all the edges, each node first notes the colliders whose ball it is within the longest
+/// edge of, and each edge is tested against those its ends noted: a cloth on a body is near
+/// every body part somewhere, but each of its edges near two or three.
 pub(crate) fn push_out(
     axes: &[RoundAxis],
-    edges: &[[u32; 2]],
+    (edges, only): (&[[u32; 2]], Option<&[u32]>),
     base: &[Vec3A],
     (u_prev, u): (&[Vec3A], &mut [Vec3A]),
     w: &[f32],
+    scratch: &mut EdgeScratch,
 ) {
     if axes.is_empty() {
         return;
     }
-    for &[i, j] in edges {
+    let EdgeScratch { pushed, near } = scratch;
+    if only.is_none() {
+        let at = |i: u32| base.get(i as usize).zip(u.get(i as usize)).map(|(&x, &d)| x + d);
+        let longest = edges.iter().fold(0.0f32, |l, &[i, j]| match (at(i), at(j)) {
+            (Some(a), Some(b)) => l.max(a.distance_squared(b)),
+            _ => l,
+        });
+        let longest = longest.sqrt();
+        near.clear();
+        near.extend(base.iter().zip(u.iter()).map(|(&x0, &d)| {
+            let x = x0 + d;
+            let mut mask = 0u32;
+            for (k, axis) in axes.iter().enumerate() {
+                let reach = axis.reach + longest;
+                if k >= 32 || x.distance_squared(axis.centre) < reach * reach {
+                    mask |= 1 << k.min(31);
+                }
+            }
+            mask
+        }));
+    }
+    let near = &near[..];
+    let mut edge = |k: usize| {
+        let Some(&[i, j]) = edges.get(k) else { return };
         let (i, j) = (i as usize, j as usize);
         let (Some(&xi0), Some(&xj0), Some(&wi), Some(&wj), Some(&ui0), Some(&uj0)) =
             (base.get(i), base.get(j), w.get(i), w.get(j), u_prev.get(i), u_prev.get(j))
         else {
-            continue;
+            return;
         };
-        if wi == 0.0 || wj == 0.0 {
-            continue;
+        // The colliders near either end (every one past the 32nd, and all on a second pass).
+        let mask = if only.is_some() { u32::MAX } else { near[i] | near[j] };
+        if wi == 0.0 || wj == 0.0 || mask == 0 {
+            return;
         }
-        for axis in axes {
-            let (a, b, radius) = (axis.a, axis.b, axis.radius);
-            let (xi, xj) = (xi0 + u[i], xj0 + u[j]);
-            // The quick test: the edge's middle against the capsule's middle.
-            let reach = radius + 0.5 * (a.distance(b) + xi.distance(xj));
-            if ((xi + xj) - (a + b)).length_squared() * 0.25 >= reach * reach {
+        // The quick test: a ball round the edge against a ball round the collider.
+        let (mut xi, mut xj) = (xi0 + u[i], xj0 + u[j]);
+        let (mut middle, mut half) = ((xi + xj) * 0.5, 0.5 * xi.distance(xj));
+        let mut hit = false;
+        for (k, axis) in axes.iter().enumerate() {
+            if mask & (1 << k.min(31)) == 0 {
                 continue;
             }
+            let reach = axis.reach + half;
+            if middle.distance_squared(axis.centre) >= reach * reach {
+                continue;
+            }
+            let (a, b, radius) = (axis.a, axis.b, axis.radius);
             let (s, t) = closest_on_segments(xi, xj, a, b);
             if s <= 0.0 || s >= 1.0 {
                 continue;
@@ -95,8 +131,26 @@ pub(crate) fn push_out(
                 u[i] += back * ki;
                 u[j] += back * kj;
             }
+            (xi, xj) = (xi0 + u[i], xj0 + u[j]);
+            (middle, half) = ((xi + xj) * 0.5, 0.5 * xi.distance(xj));
+            hit = true;
         }
+        if hit {
+            pushed.push(k as u32);
+        }
+    };
+    match only {
+        Some(only) => only.iter().for_each(|&k| edge(k as usize)),
+        None => (0..edges.len()).for_each(edge),
     }
+}
+
+/// What [`push_out`] keeps between calls: the edges it pushed, and per node the colliders it
+/// is near (a bit each; the 32nd stands for itself and every later one).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct EdgeScratch {
+    pub pushed: Vec<u32>,
+    near: Vec<u32>,
 }
 
 /// The parameters (s, t) ∈ [0, 1]² of the closest points p₁ + s (q₁ − p₁) and
@@ -135,16 +189,22 @@ mod tests {
         // the edge did not move. With μ = 1 and the slide (1 cm) over μ × depth (1 mm), the
         // slide is taken back by 1 mm; with μ = 100, whole: the edge goes along with it.
         let base = [Vec3A::new(-1.0, 0.199, 0.0), Vec3A::new(1.0, 0.199, 0.0)];
-        let axis = |friction| RoundAxis {
-            a: Vec3A::new(0.0, 0.0, -1.0),
-            b: Vec3A::new(0.0, 0.0, 1.0),
-            radius: 0.2,
-            moved: (Vec3A::X * 0.01, Vec3A::X * 0.01),
-            friction,
+        let axis = |friction| {
+            let ends = (Vec3A::new(0.0, 0.0, -1.0), Vec3A::new(0.0, 0.0, 1.0), 0.2);
+            RoundAxis::new(ends, (Vec3A::X * 0.01, Vec3A::X * 0.01), friction)
         };
         for (friction, along) in [(0.0, 0.0), (1.0, 0.001), (100.0, 0.01)] {
             let mut u = [Vec3A::ZERO; 2];
-            push_out(&[axis(friction)], &[[0, 1]], &base, (&[Vec3A::ZERO; 2], &mut u), &[1.0; 2]);
+            let mut scratch = EdgeScratch::default();
+            push_out(
+                &[axis(friction)],
+                (&[[0, 1]], None),
+                &base,
+                (&[Vec3A::ZERO; 2], &mut u),
+                &[1.0; 2],
+                &mut scratch,
+            );
+            assert_eq!(scratch.pushed, [0]);
             for d in u {
                 assert!(
                     (d.x - along).abs() < 1e-5 && (d.y - 0.001).abs() < 1e-5,
@@ -187,26 +247,45 @@ mod tests {
         // An edge from (−1, 0, 0) to (1, 0, 0) across a capsule along z at (0, 0.1) of radius
         // 0.2 (0.1 m deep at its middle): both ends go down by 0.1 (s = ½, equal masses:
         // λ = 0.1 / ½, each end ½ λ).
-        let axes = [RoundAxis {
-            a: Vec3A::new(0.0, 0.1, -1.0),
-            b: Vec3A::new(0.0, 0.1, 1.0),
-            radius: 0.2,
-            moved: (Vec3A::ZERO, Vec3A::ZERO),
-            friction: 0.0,
-        }];
+        let axes = [RoundAxis::new(
+            (Vec3A::new(0.0, 0.1, -1.0), Vec3A::new(0.0, 0.1, 1.0), 0.2),
+            (Vec3A::ZERO, Vec3A::ZERO),
+            0.0,
+        )];
         let base = [Vec3A::new(-1.0, 0.0, 0.0), Vec3A::new(1.0, 0.0, 0.0)];
         let mut u = [Vec3A::ZERO; 2];
-        push_out(&axes, &[[0, 1]], &base, (&[Vec3A::ZERO; 2], &mut u), &[1.0, 1.0]);
+        push_out(
+            &axes,
+            (&[[0, 1]], None),
+            &base,
+            (&[Vec3A::ZERO; 2], &mut u),
+            &[1.0, 1.0],
+            &mut EdgeScratch::default(),
+        );
         for d in u {
             assert!((d - Vec3A::new(0.0, -0.1, 0.0)).length() < 1e-6, "{d}");
         }
         // The first end kinematic: left to the nodes' collisions.
         let mut u = [Vec3A::ZERO; 2];
-        push_out(&axes, &[[0, 1]], &base, (&[Vec3A::ZERO; 2], &mut u), &[0.0, 1.0]);
+        push_out(
+            &axes,
+            (&[[0, 1]], None),
+            &base,
+            (&[Vec3A::ZERO; 2], &mut u),
+            &[0.0, 1.0],
+            &mut EdgeScratch::default(),
+        );
         assert_eq!(u, [Vec3A::ZERO; 2], "a kinematic end: the node collisions answer it");
         // Clear of it: nothing moves.
         let mut u = [Vec3A::new(0.0, -0.2, 0.0); 2];
-        push_out(&axes, &[[0, 1]], &base, (&[Vec3A::ZERO; 2], &mut u), &[1.0, 1.0]);
+        push_out(
+            &axes,
+            (&[[0, 1]], None),
+            &base,
+            (&[Vec3A::ZERO; 2], &mut u),
+            &[1.0, 1.0],
+            &mut EdgeScratch::default(),
+        );
         assert_eq!(u, [Vec3A::new(0.0, -0.2, 0.0); 2]);
     }
 }

@@ -23,7 +23,8 @@
 //!     shape matching: x ← x + β (g − x)                     (see crate::sim::forces::shape)
 //!     self-collision: nodes of different layers pushed τ apart   (crate::sim::contacts::self_collision)
 //!     max distances: x back within reach of its skinned position   (see crate::sim::constraints::rig)
-//!     twice: edges out of spheres and capsules             (see crate::sim::contacts::edges)
+//!     twice: edges out of spheres and capsules (the second time, those the first pushed)
+//!                                                           (see crate::sim::contacts::edges)
 //!            a worn cloth's edges back within its strain limit   (see crate::sim::constraints::strain)
 //!     tethers: x (and x_prev) back within reach of its anchors  (see crate::sim::constraints::tethers)
 //!     v ← (x − x_prev) / h · e^(−c h)                      (global damping)
@@ -148,6 +149,8 @@ pub(crate) struct Workspace {
     touched: Touched,
     /// The round colliders' axes of a sub-step ([`crate::sim::contacts::edges`]).
     axes: Vec<RoundAxis>,
+    /// The edges that a sub-step's first pass pushed out of them, and the nodes near them.
+    edges: edges::EdgeScratch,
 }
 
 impl Workspace {
@@ -388,9 +391,13 @@ pub(crate) fn step(
             rig::project(posed, base, &mut ws.u, t);
         }
         world.colliders.at(t).round_axes(h, &mut ws.axes);
-        for _ in 0..strain::PASSES {
+        // The first pass over every edge, the others over those it pushed.
+        ws.edges.pushed.clear();
+        for pass in 0..strain::PASSES {
+            let only = (pass > 0).then(|| std::mem::take(&mut ws.edges.pushed));
+            let edges = (&c.edges[..], only.as_deref());
             let displaced = (&ws.u_prev[..], &mut ws.u[..]);
-            edges::push_out(&ws.axes, &c.edges, base, displaced, &c.nodes.inv_mass);
+            edges::push_out(&ws.axes, edges, base, displaced, &c.nodes.inv_mass, &mut ws.edges);
             if c.rig.is_some() {
                 strain::limit(&c.edges, &c.edge_rest, base, &mut ws.u, &c.nodes.inv_mass);
             }
