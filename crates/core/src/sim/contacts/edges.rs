@@ -183,6 +183,15 @@ pub(crate) fn closest_on_segments(p1: Vec3A, q1: Vec3A, p2: Vec3A, q2: Vec3A) ->
 mod tests {
     use super::*;
 
+    /// The one edge (0, 1) at `base + u` (still a sub-step ago) pushed out of `axes` with
+    /// inverse masses `w`; whether it was pushed.
+    fn pushed(axes: &[RoundAxis], base: &[Vec3A; 2], u: &mut [Vec3A; 2], w: [f32; 2]) -> bool {
+        let mut scratch = EdgeScratch::default();
+        let edges = (&[[0u32, 1]][..], None);
+        push_out(axes, edges, base, (&[Vec3A::ZERO; 2], u), &w, &mut scratch);
+        scratch.pushed == [0]
+    }
+
     #[test]
     fn an_edge_resting_on_a_moving_capsule_is_carried_by_friction_and_slides_without() {
         // The edge lies 1 mm into a capsule along z that moves 1 cm along x in the sub-step;
@@ -195,16 +204,7 @@ mod tests {
         };
         for (friction, along) in [(0.0, 0.0), (1.0, 0.001), (100.0, 0.01)] {
             let mut u = [Vec3A::ZERO; 2];
-            let mut scratch = EdgeScratch::default();
-            push_out(
-                &[axis(friction)],
-                (&[[0, 1]], None),
-                &base,
-                (&[Vec3A::ZERO; 2], &mut u),
-                &[1.0; 2],
-                &mut scratch,
-            );
-            assert_eq!(scratch.pushed, [0]);
+            assert!(pushed(&[axis(friction)], &base, &mut u, [1.0; 2]));
             for d in u {
                 assert!(
                     (d.x - along).abs() < 1e-5 && (d.y - 0.001).abs() < 1e-5,
@@ -254,38 +254,17 @@ mod tests {
         )];
         let base = [Vec3A::new(-1.0, 0.0, 0.0), Vec3A::new(1.0, 0.0, 0.0)];
         let mut u = [Vec3A::ZERO; 2];
-        push_out(
-            &axes,
-            (&[[0, 1]], None),
-            &base,
-            (&[Vec3A::ZERO; 2], &mut u),
-            &[1.0, 1.0],
-            &mut EdgeScratch::default(),
-        );
+        assert!(pushed(&axes, &base, &mut u, [1.0, 1.0]));
         for d in u {
             assert!((d - Vec3A::new(0.0, -0.1, 0.0)).length() < 1e-6, "{d}");
         }
         // The first end kinematic: left to the nodes' collisions.
         let mut u = [Vec3A::ZERO; 2];
-        push_out(
-            &axes,
-            (&[[0, 1]], None),
-            &base,
-            (&[Vec3A::ZERO; 2], &mut u),
-            &[0.0, 1.0],
-            &mut EdgeScratch::default(),
-        );
+        assert!(!pushed(&axes, &base, &mut u, [0.0, 1.0]));
         assert_eq!(u, [Vec3A::ZERO; 2], "a kinematic end: the node collisions answer it");
         // Clear of it: nothing moves.
         let mut u = [Vec3A::new(0.0, -0.2, 0.0); 2];
-        push_out(
-            &axes,
-            (&[[0, 1]], None),
-            &base,
-            (&[Vec3A::ZERO; 2], &mut u),
-            &[1.0, 1.0],
-            &mut EdgeScratch::default(),
-        );
+        assert!(!pushed(&axes, &base, &mut u, [1.0, 1.0]));
         assert_eq!(u, [Vec3A::new(0.0, -0.2, 0.0); 2]);
     }
 }
