@@ -14,6 +14,14 @@
 //!               rotations are normalised after)
 //! ```
 //!
+//! A unit quaternion q and −q are the same rotation, and exporters write either: Blender
+//! turns each key of an Euler curve into a quaternion of its own sign, so a leg swung out by
+//! 40° can be keyed (1, 0, 0, 0) then (−0.94, −0.34, 0, 0). Slerp takes the shorter way
+//! either way, but the cubic of the raw components passes near zero between them, and the
+//! normalised result swings the leg through 90° on the way (measured on a Blender-made
+//! dancer). So, as slerp does, a rotation key whose value points away from the previous one
+//! (q_k · q_{k+1} < 0) is taken negated, with its in-tangent.
+//!
 //! Before the first key a channel holds its first value, after the last its last. A node no
 //! channel drives keeps the translation, rotation and scale of the file. Each node's world
 //! matrix is its parent's times its own T·R·S, so an animated armature above the joints counts.
@@ -279,10 +287,14 @@ fn sample(c: &Channel, t: f32) -> Vec4 {
         Interpolation::CubicSpline => {
             let (s2, s3) = (s * s, s * s * s);
             let out_tangent = c.values[3 * k + 2];
-            let in_tangent = c.values[3 * (k + 1)];
+            // A rotation's next key on the far side of the sphere of unit quaternions is the
+            // same rotation negated, with its tangent (module doc).
+            let far = rotation && value(k).dot(value(k + 1)) < 0.0;
+            let sign = if far { -1.0 } else { 1.0 };
+            let in_tangent = c.values[3 * (k + 1)] * sign;
             value(k) * (2.0 * s3 - 3.0 * s2 + 1.0)
                 + out_tangent * (dt * (s3 - 2.0 * s2 + s))
-                + value(k + 1) * (-2.0 * s3 + 3.0 * s2)
+                + value(k + 1) * (sign * (-2.0 * s3 + 3.0 * s2))
                 + in_tangent * (dt * (s3 - s2))
         }
     }
@@ -320,5 +332,21 @@ mod tests {
         let v = sample(&cubic, 0.25);
         let smooth = 3.0 * 0.25f32.powi(2) - 2.0 * 0.25f32.powi(3);
         assert!((v - b * smooth).length() < 1e-6, "{v}");
+    }
+
+    #[test]
+    fn a_cubic_rotation_keyed_with_the_other_sign_takes_the_short_way() {
+        // As Blender writes a leg swung out by 40°: a half turn about x, then the same turn
+        // and 40° more with the other sign. Half way, with zero tangents, the result is
+        // slerp's half way (equal weights), 20° from each, not the 90° swing of the raw cubic.
+        let q0 = Vec4::new(1.0, 0.0, 0.0, 0.0);
+        let q1 = Vec4::new(-0.9397, -0.342, 0.0, 0.0);
+        let zero = Vec4::ZERO;
+        let keys = vec![zero, q0, zero, zero, q1, zero];
+        let turn = channel(Property::Rotation, Interpolation::CubicSpline, keys);
+        let half = Quat::from_vec4(sample(&turn, 0.5)).normalize();
+        let expected = Quat::from_vec4(q0).slerp(Quat::from_vec4(q1).normalize(), 0.5);
+        assert!(half.angle_between(expected) < 1e-3, "{half} against {expected}");
+        assert!(half.angle_between(Quat::from_vec4(q0)) < 0.36, "{half}");
     }
 }

@@ -29,12 +29,16 @@
 //! - x, v: position (m), velocity (m/s); h: the sub-step (s); g: gravity (m/s²).
 //!
 //! Built-in shapes are tested at the end position x (their distance functions: Quílez,
-//! "Distance functions", and Ericson, "Real-Time Collision Detection", 2005, §5.1); a
+//! "Distance functions", and Ericson, "Real-Time Collision Detection", 2005, §5.1). A node
+//! inside a sphere or capsule leaves it on the side its path x₀ → x entered from, x₀ carried
+//! with the collider's motion in the sub-step ([`crate::sim::contacts::sides`]), so nothing
+//! that moves the node past the axis (a limb faster than its radius, a max distance pulling
+//! back into a limb) puts it on the far side; a plane or box pushes out to the nearest side. A
 //! game's [`Collider`] gets the whole path and may sweep it.
 
 use crate::geometry::along_segment;
 use crate::model::{Ground, Obstacle, Shape, Surface};
-use crate::sim::contacts::moving;
+use crate::sim::contacts::{moving, sides};
 use glam::{Quat, Vec3, Vec3A};
 use std::sync::Arc;
 
@@ -123,6 +127,33 @@ fn push_out(shape: &Shape, x: Vec3, r: f32) -> Option<(Vec3, Vec3)> {
             Some((center + rotation * local, rotation * n))
         }
     }
+}
+
+/// A sphere's or capsule's axis (a sphere's centre twice) and radius; `None` for the other
+/// shapes.
+fn round(shape: &Shape) -> Option<(Vec3A, Vec3A, f32)> {
+    match *shape {
+        Shape::Sphere { center, radius } => Some((center.into(), center.into(), radius)),
+        Shape::Capsule { a, b, radius } => Some((a.into(), b.into(), radius)),
+        Shape::Plane { .. } | Shape::Box { .. } => None,
+    }
+}
+
+/// For a sphere or capsule now at `now` (and at `before` when the sub-step began, if it
+/// moves), where a ball of radius `r` that moved `from`–`to` into it goes out on the side it
+/// came from ([`crate::sim::contacts::sides`]), with the normal; `None` for the other shapes.
+fn keep_side(
+    now: &Shape,
+    before: Option<Shape>,
+    (from, to): (Vec3A, Vec3A),
+    r: f32,
+) -> Option<(Vec3, Vec3)> {
+    let (a, b, radius) = round(now)?;
+    let (a0, b0, _) = before.as_ref().and_then(round).unwrap_or((a, b, radius));
+    let tau = along_segment(a0.into(), b0.into(), from.into());
+    let carried = from + (a - a0).lerp(b - b0, tau);
+    let (n, depth) = sides::out_on_its_side(carried, to, (a, b, radius + r))?;
+    Some(((to + n * depth).into(), n.into()))
 }
 
 /// [`push_out`] for an axis-aligned box of half size `h` at the origin.
@@ -280,6 +311,11 @@ impl<'a> Colliders<'a> {
         }
     }
 
+    /// The shape of obstacle `o`, moving to `to`, when this sub-step of `h` began.
+    fn before(&self, o: &Obstacle, to: &Shape, h: f32) -> Shape {
+        moving::between(&o.shape, to, (self.progress - h / self.dt).max(0.0))
+    }
+
     /// The [`Reach`] of obstacle `i` in this sub-step: from [`Colliders::reaches`] when a
     /// row there holds it (a collider that stands still is in every row), else worked out.
     #[inline]
@@ -341,17 +377,11 @@ impl<'a> Colliders<'a> {
     /// kept out of ([`crate::sim::contacts::edges`]).
     pub fn round_axes(&self, h: f32, out: &mut Vec<RoundAxis>) {
         out.clear();
-        let axis = |shape: &Shape| match *shape {
-            Shape::Sphere { center, radius } => Some((center.into(), center.into(), radius)),
-            Shape::Capsule { a, b, radius } => Some((a.into(), b.into(), radius)),
-            Shape::Plane { .. } | Shape::Box { .. } => None,
-        };
         for (i, o) in self.obstacles.iter().enumerate() {
             let (now, target) = self.shape(i, o);
-            let Some((a, b, radius)) = axis(&now) else { continue };
-            let before = target
-                .map(|to| moving::between(&o.shape, to, (self.progress - h / self.dt).max(0.0)));
-            let (a0, b0, _) = before.as_ref().and_then(axis).unwrap_or((a, b, radius));
+            let Some((a, b, radius)) = round(&now) else { continue };
+            let before = target.map(|to| self.before(o, to, h));
+            let (a0, b0, _) = before.as_ref().and_then(round).unwrap_or((a, b, radius));
             let ends = (a, b, radius + self.radius);
             out.push(RoundAxis::new(ends, (a - a0, b - b0), o.surface.friction));
         }
@@ -380,7 +410,11 @@ impl<'a> Colliders<'a> {
                 continue;
             }
             let (now, target) = self.shape(i, o);
-            let contact = push_out(&now, (*to).into(), r).map(|hit| {
+            let hit = push_out(&now, (*to).into(), r).map(|hit| {
+                let before = target.map(|target| self.before(o, target, h));
+                keep_side(&now, before, (from, *to), r).unwrap_or(hit)
+            });
+            let contact = hit.map(|hit| {
                 let velocity = target.map_or(Vec3::ZERO, |target| {
                     moving::surface_velocity(&o.shape, target, &now, hit.0, self.dt)
                 });
@@ -401,6 +435,18 @@ mod tests {
 
     fn obstacle(shape: Shape) -> Obstacle {
         Obstacle { shape, surface: Surface::default() }
+    }
+
+    #[test]
+    fn a_node_pulled_past_a_capsules_axis_leaves_it_on_the_side_it_came_from() {
+        // A capsule along z of radius 0.1; a node moves from x = −0.2 to x = +0.05 in one
+        // sub-step: out at x = −0.1, where it entered (the nearest side would be +0.1).
+        let limb = [obstacle(Shape::Capsule { a: -Vec3::Z, b: Vec3::Z, radius: 0.1 })];
+        let colliders = Colliders::standing(None, &limb);
+        let (mut to, mut v) = (Vec3A::new(0.05, 0.0, 0.0), Vec3A::X * 25.0);
+        let normal = colliders.resolve(Vec3A::new(-0.2, 0.0, 0.0), &mut to, &mut v, 0.01);
+        assert_eq!(normal, Some(-Vec3A::X));
+        assert!((to - Vec3A::new(-0.1, 0.0, 0.0)).length() < 1e-4, "{to}");
     }
 
     #[test]

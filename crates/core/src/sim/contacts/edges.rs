@@ -11,8 +11,9 @@
 //!
 //! ```text
 //! p = (1 − s) x_i + s x_j,   q = a + t (b − a)       the closest points of the edge and the axis
-//! C = |p − q| − R ≥ 0,       n = (p − q) / |p − q|
-//! λ = −C / (w_i (1 − s)² + w_j s²)
+//! |p − q| < R:  n, C                                  the push out of the collider on the side
+//!                                                     p came from (below)
+//! λ = C / (w_i (1 − s)² + w_j s²)
 //! x_i ← x_i + w_i (1 − s) λ n,   x_j ← x_j + w_j s λ n
 //! ```
 //!
@@ -22,6 +23,12 @@
 //!   the nodes' ([`crate::SimParams::node_radius`]);
 //! - s, t: the closest points' parameters (Ericson, "Real-Time Collision Detection", 2005,
 //!   §5.1.9).
+//!
+//! The push n, C is the nearest side's, n = (p − q)/|p − q| and C = R − |p − q|, unless the
+//! point crossed the axis in the sub-step: then it goes back out where it entered
+//! ([`crate::sim::contacts::sides`], the point's start carried by the collider's motion at t),
+//! so a limb that moves, or a max distance that pulls, past the middle of an edge does not
+//! put the edge on its far side.
 //!
 //! The point then loses its slide over the collider's surface as a node's contact does
 //! (Coulomb, in positions: Macklin et al., "Unified Particle Physics for Real-Time
@@ -37,6 +44,7 @@
 //! triangles has none.
 
 use crate::sim::contacts::collision::RoundAxis;
+use crate::sim::contacts::sides;
 use glam::Vec3A;
 
 /// Pushes the edges `edges` (node pairs) out of the round colliders `axes`
@@ -111,12 +119,15 @@ pub(crate) fn push_out(
             if s <= 0.0 || s >= 1.0 {
                 continue;
             }
-            let d = xi.lerp(xj, s) - a.lerp(b, t);
-            let length = d.length();
-            if length >= radius || length == 0.0 {
+            let p = xi.lerp(xj, s);
+            if p.distance_squared(a.lerp(b, t)) >= radius * radius {
                 continue;
             }
-            let (n, depth) = (d / length, radius - length);
+            // Out on the side the point came from, carried with the collider.
+            let from = (xi0 + ui0).lerp(xj0 + uj0, s) + axis.moved.0.lerp(axis.moved.1, t);
+            let Some((n, depth)) = sides::out_on_its_side(from, p, (a, b, radius)) else {
+                continue;
+            };
             // A move c of the point moves the ends by k_i c and k_j c.
             let per = 1.0 / (wi * (1.0 - s) * (1.0 - s) + wj * s * s);
             let (ki, kj) = (wi * (1.0 - s) * per, wj * s * per);
@@ -211,6 +222,26 @@ mod tests {
                     "μ {friction}: {d}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn an_edge_pulled_past_a_capsules_axis_goes_back_out_on_the_side_it_came_from() {
+        // A capsule along z of radius 0.2; the edge from (−1, −0.3, 0) to (1, −0.3, 0), below
+        // it, is now at y = +0.05, past the axis: both ends go to y = −0.2 (the nearest side
+        // would be +0.2).
+        let axes = [RoundAxis::new(
+            (Vec3A::new(0.0, 0.0, -1.0), Vec3A::new(0.0, 0.0, 1.0), 0.2),
+            (Vec3A::ZERO, Vec3A::ZERO),
+            0.0,
+        )];
+        let base = [Vec3A::new(-1.0, -0.3, 0.0), Vec3A::new(1.0, -0.3, 0.0)];
+        let mut u = [Vec3A::new(0.0, 0.35, 0.0); 2];
+        let mut scratch = EdgeScratch::default();
+        let edges = (&[[0u32, 1]][..], None);
+        push_out(&axes, edges, &base, (&[Vec3A::ZERO; 2], &mut u), &[1.0; 2], &mut scratch);
+        for (x0, d) in base.iter().zip(u) {
+            assert!(((x0 + d).y + 0.2).abs() < 1e-4, "{}", x0 + d);
         }
     }
 

@@ -7,4 +7,5 @@ pub(crate) mod edges;
 pub(crate) mod grid;
 pub mod moving;
 pub(crate) mod self_collision;
+pub(crate) mod sides;
 pub(crate) mod surface;
