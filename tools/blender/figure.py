@@ -21,12 +21,13 @@ a painted point attribute `_MAX_DISTANCE` (metres):
 Two files, the scene at 24 fps (Blender's default), frame 1 the first frame:
 - `walker.glb`: the clip "Walk" (1.5 s walking at 1.4 m/s, breaking into a 4 m/s run for a
   second, stopping dead, turning 180° in 0.4 s, standing), sampled (LINEAR keys);
-- `dancer.glb`: the clip "Kick" (legs apart by ±40°, a high kick of the right leg, then a jump
-  of 0.35 m with the legs apart), exported with its Bézier keys as CUBICSPLINE.
+- `dancer.glb`: the clips "Kick" (legs apart by ±40°, a high kick of the right leg forward to
+  95°, then a jump of 0.35 m with the legs apart) and "Leap" (the same without the high
+  kick), exported with their Bézier keys as CUBICSPLINE.
 
-And for each, Blender's armature deformation of every mesh at every frame of its clip, as
-`<file>_<mesh>.pc2` (Y up, as glTF), vertices in Blender's order, frame k of the cache at
-(k / 24) s of the clip.
+And for each clip, Blender's armature deformation of every mesh at every frame of it, as
+`<file>_<clip>_<mesh>.pc2` (Y up, as glTF), vertices in Blender's order, frame k of the cache
+at ((k + 1) / 24) s of the clip (frame 1 is at 1/24 s).
 """
 
 import math
@@ -353,6 +354,34 @@ def kick_keys():
     ]
 
 
+def leap_keys():
+    """Stand; legs apart by ±40° (0.5 s); back; a crouch and a jump of 0.35 m with the legs
+    apart by ±40° (1.4 s); landing in a crouch; stand."""
+    zero = (0.0, 0.0, 0.0)
+
+    def pose(hips_up=0.0, apart=0.0, knee=0.0):
+        return {
+            "Hips": ((0.0, hips_up, 0.0), zero),
+            "UpperLeg.L": (None, (0.0, 0.0, -apart)),
+            "UpperLeg.R": (None, (0.0, 0.0, apart)),
+            "LowerLeg.L": (None, (knee, 0.0, 0.0)),
+            "LowerLeg.R": (None, (knee, 0.0, 0.0)),
+            "UpperArm.L": (None, (0.0, 0.0, -apart * 0.8)),
+            "UpperArm.R": (None, (0.0, 0.0, apart * 0.8)),
+        }
+
+    return [
+        (0.0, pose()),
+        (0.5, pose(apart=40.0)),
+        (0.8, pose()),
+        (1.1, pose(hips_up=-0.08, knee=30.0)),
+        (1.4, pose(hips_up=0.35, apart=40.0)),
+        (1.7, pose(hips_up=0.0)),
+        (1.9, pose(hips_up=-0.06, knee=25.0)),
+        (2.4, pose()),
+    ]
+
+
 def export(path, sampled):
     bpy.context.scene.frame_set(1)
     bpy.ops.export_scene.gltf(
@@ -371,19 +400,26 @@ def export(path, sampled):
 def main(folder):
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    for name, clip, keys, interpolation, sampled in [
-        ("walker", "Walk", walk_keys(), "LINEAR", True),
-        ("dancer", "Kick", kick_keys(), "BEZIER", False),
+    for name, clips, interpolation, sampled in [
+        ("walker", [("Walk", walk_keys())], "LINEAR", True),
+        ("dancer", [("Kick", kick_keys()), ("Leap", leap_keys())], "BEZIER", False),
     ]:
         clear_scene()
         rig = armature()
         objects = [body(rig), cape(rig), skirt(rig), scarf(rig)]
-        keyed(rig, clip, keys, interpolation)
+        actions = []
+        for clip, keys in clips:
+            action = keyed(rig, clip, keys, interpolation)
+            action.use_fake_user = True
+            actions.append((clip, action, 1 + round(keys[-1][0] * FPS)))
+        rig.animation_data.action = actions[0][1]
+        bpy.context.scene.frame_end = actions[0][2]
         export(folder / f"{name}.glb", sampled)
-        scene = bpy.context.scene
-        frames = range(scene.frame_start, scene.frame_end + 1)
-        for mesh, cache in deformed(objects, frames).items():
-            write_pc2(folder / f"{name}_{mesh.lower()}.pc2", cache)
+        for clip, action, last in actions:
+            rig.animation_data.action = action
+            frames = range(bpy.context.scene.frame_start, last + 1)
+            for mesh, cache in deformed(objects, frames).items():
+                write_pc2(folder / f"{name}_{clip.lower()}_{mesh.lower()}.pc2", cache)
 
 
 if __name__ == "__main__":

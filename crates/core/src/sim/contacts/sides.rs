@@ -58,6 +58,27 @@ fn distance(a: Vec3A, b: Vec3A, radius: f32, x: Vec3A) -> (f32, Vec3A) {
     (length - radius, n)
 }
 
+/// How far along the straight path from `from` (outside) to `to` it first touches the
+/// collider of axis `a`–`b` and radius `radius`, as a fraction σ ∈ [0, 1], by sphere tracing
+/// (module doc); `None` when it does not.
+fn entry(from: Vec3A, to: Vec3A, (a, b, radius): (Vec3A, Vec3A, f32)) -> Option<f32> {
+    let path = to - from;
+    let length = path.length();
+    let mut sigma = 0.0;
+    for _ in 0..TRACE_STEPS {
+        let (phi, _) = distance(a, b, radius, from + path * sigma);
+        if phi <= radius * 1e-5 {
+            return Some(sigma);
+        }
+        if length == 0.0 || sigma >= 1.0 {
+            return None;
+        }
+        sigma = (sigma + phi / length).min(1.0);
+    }
+    let (phi, _) = distance(a, b, radius, from + path * sigma);
+    (phi <= 0.0).then_some(sigma)
+}
+
 /// The push that takes `p` out of the collider of axis `a`–`b` and radius `radius` on the side
 /// of `from` (where it was, carried with the collider): the outward normal and how far along
 /// it (module doc); `None` when `p` is outside.
@@ -76,16 +97,7 @@ pub(crate) fn out_on_its_side(
     if start <= 0.0 || length == 0.0 {
         return Some((n, -depth));
     }
-    let mut sigma = 0.0;
-    let mut c = from;
-    for _ in 0..TRACE_STEPS {
-        let (phi, _) = distance(a, b, radius, c);
-        if phi <= radius * 1e-5 {
-            break;
-        }
-        sigma = (sigma + phi / length).min(1.0);
-        c = from + path * sigma;
-    }
+    let c = from + path * entry(from, p, (a, b, radius)).unwrap_or(1.0);
     let (_, entered) = distance(a, b, radius, c);
     if entered.dot(n) > 0.0 {
         return Some((n, -depth));
