@@ -3,9 +3,9 @@
 //! A point pushed out of a round collider to the *nearest* side of its surface crosses it
 //! whenever something carries the point past the collider's axis within one sub-step: a max
 //! distance pulling a skirt's node back towards its skinned position, which a kicking leg now
-//! covers, or a fast limb moving more than its radius. The node then ends on the far side of
-//! the limb from its neighbours, and the springs between them wrap round it (a dancer's spread
-//! legs stretched a skirt's springs 350% that way). So a point that was outside at the start
+//! covers, or a limb moving more than its radius. The node then ends on the far side of the
+//! limb from its neighbours, and the springs between them wrap round it. So a point that was
+//! outside at the start
 //! of the sub-step leaves the collider on the side it came from, as continuous collision
 //! does (NvCloth's continuous collision of moving spheres and capsules; Bridson, Fedkiw &
 //! Anderson, "Robust Treatment of Collisions, Contact and Friction for Cloth Animation",
