@@ -13,6 +13,13 @@ use springmesh_core::{CoreError, Energy, NodeId, Simulation, SpringId, glam};
 /// drops the time it could not catch up on instead of taking ever more steps per frame.
 pub const MAX_STEPS_PER_FRAME: u32 = 8;
 
+/// How long (s of the app's virtual time) a body waits for the character it is worn by to
+/// have the model's skeleton among its descendants, and for the entities its anchors follow to
+/// have a transform, before it fails ([`SoftBodyFailed`](crate::SoftBodyFailed)) naming what
+/// it did not find: long enough for a character's glTF scene to load and spawn, short enough
+/// that a wrong entity is heard of.
+pub const START_TIMEOUT: f32 = 10.0;
+
 /// A soft body: the model to simulate and how it meets the game's world.
 ///
 /// The entity's [`GlobalTransform`](bevy::transform::components::GlobalTransform) places the
@@ -216,6 +223,24 @@ impl SoftBodyState {
         if let Some(w) = body.wind {
             self.set_wind(w);
         }
+    }
+
+    /// The drawn surface in world space (m), as the body's mesh shows it: its vertices'
+    /// positions and normals into `positions` and `normals` (cleared first), as of the body's
+    /// last step. A cloth's vertices are its nodes; a solid's, its skin's vertices on its cage.
+    pub fn surface(&self, positions: &mut Vec<Vec3>, normals: &mut Vec<Vec3>) {
+        let (mut p, mut n) = (Vec::new(), Vec::new());
+        self.sim.surface(&mut p, &mut n);
+        positions.clear();
+        positions.extend(p.into_iter().map(to_bevy));
+        normals.clear();
+        normals.extend(n.into_iter().map(to_bevy));
+    }
+
+    /// The drawn surface's triangles: indices into [`SoftBodyState::surface`]'s vertices,
+    /// wound outwards.
+    pub fn surface_triangles(&self) -> impl ExactSizeIterator<Item = [u32; 3]> + '_ {
+        self.sim.surface_faces().iter().map(|t| t.map(|v| v.0))
     }
 
     pub(crate) fn read_positions(&mut self) {

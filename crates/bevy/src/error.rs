@@ -31,6 +31,31 @@ pub enum SpringmeshBevyError {
         /// The character's root entity.
         character: Entity,
     },
+    /// A body worn by a character under which no joint of the model's skeleton appeared within
+    /// [`START_TIMEOUT`](crate::START_TIMEOUT) (its scene was never spawned under it).
+    #[error(
+        "the character {character} has had no joint called \"{joint}\" for {seconds} s: is the \
+         glTF scene with the model's skeleton spawned under it?"
+    )]
+    NoSkeleton {
+        /// The skeleton's first joint, as the model keeps it.
+        joint: String,
+        /// The character's root entity.
+        character: Entity,
+        /// How long the body waited (s).
+        seconds: f32,
+    },
+    /// An anchor following an entity that had no transform within
+    /// [`START_TIMEOUT`](crate::START_TIMEOUT).
+    #[error("node {node} follows {target}, which has had no transform for {seconds} s")]
+    NoTarget {
+        /// The anchor's node.
+        node: u32,
+        /// The entity it follows.
+        target: Entity,
+        /// How long the body waited (s).
+        seconds: f32,
+    },
     /// A body worn by a character that is not (or no longer) in the world.
     #[error("the character {character} the body is worn by does not exist")]
     NoCharacter {

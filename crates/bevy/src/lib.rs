@@ -21,8 +21,9 @@
 //!   is not a model fails to load with the reason, it never panics).
 //! - [`SoftBody`]: the component a game adds: the model, anchors that follow entities
 //!   ([`SoftBody::follow`]), gravity and wind.
-//! - [`SoftBodyState`]: inserted once the model has loaded: node positions in world space,
-//!   energy, broken springs, and the [`springmesh_core::Simulation`] itself.
+//! - [`SoftBodyState`]: inserted once the model has loaded: node positions and the drawn
+//!   surface in world space, energy, broken springs, and the [`springmesh_core::Simulation`]
+//!   itself.
 //! - [`SoftCollider`]: a sphere, box or plane on any entity that every body collides with.
 //! - [`SpringBroken`], [`SoftBodyEnergy`] and [`SoftBodyFailure`]: messages to the game.
 //!
@@ -39,14 +40,18 @@ mod convert;
 mod error;
 pub mod mesh;
 mod messages;
+#[cfg(feature = "gltf")]
+pub mod painted;
 pub mod systems;
 mod world;
 
 pub use asset::{SpringModelAsset, SpringModelLoader};
-pub use body::{MAX_STEPS_PER_FRAME, SoftBody, SoftBodyState};
+pub use body::{MAX_STEPS_PER_FRAME, START_TIMEOUT, SoftBody, SoftBodyState};
 pub use collider::{SoftCollider, SoftColliderShape};
 pub use error::SpringmeshBevyError;
 pub use messages::{SoftBodyEnergy, SoftBodyFailure, SpringBroken};
+#[cfg(feature = "gltf")]
+pub use painted::{painted_attribute, with_painted_attributes};
 pub use springmesh_core;
 pub use systems::SoftBodyFailed;
 

@@ -4,7 +4,10 @@
 //! 1. [`start_bodies`]: a body whose model has loaded gets its [`SoftBodyState`] (and, when
 //!    the app has meshes, its [`Mesh3d`]).
 //!    A body worn by a character starts once the character's hierarchy is there, put on its
-//!    joints where they are.
+//!    joints where they are, and one whose anchors follow entities once they have transforms;
+//!    after [`START_TIMEOUT`] without them it fails, naming what it did not find. A body does
+//!    not step in the frame it starts: that frame shows it as it was put on, on the pose of the
+//!    character's clip at that frame's time.
 //! 2. `step_bodies` (the `world` module): the bodies' world owes the frame's virtual time; it
 //!    takes as many steps of the models' `dt` as fit (at most
 //!    [`SoftBody::max_steps_per_frame`]), each cut into world steps for the bodies that meet,
@@ -18,7 +21,7 @@ use crate::body::{Follow, Worn};
 use crate::convert::{quat_to_core, to_bevy, to_core, to_core_matrix};
 use crate::mesh::SoftBodyMesh;
 use crate::messages::{SoftBodyEnergy, SoftBodyFailure, SpringBroken};
-use crate::{SoftBody, SoftBodyState, SpringModelAsset};
+use crate::{START_TIMEOUT, SoftBody, SoftBodyState, SpringModelAsset};
 use bevy::asset::{AssetServer, Assets, LoadState};
 use bevy::ecs::change_detection::{DetectChanges, Ref};
 use bevy::ecs::component::Component;
@@ -27,11 +30,12 @@ use bevy::ecs::hierarchy::Children;
 use bevy::ecs::message::MessageWriter;
 use bevy::ecs::name::Name;
 use bevy::ecs::query::{Changed, Or, Without};
-use bevy::ecs::system::{Commands, Query, Res, ResMut};
+use bevy::ecs::system::{Commands, Local, Query, Res, ResMut};
 use bevy::log::{error, warn};
 use bevy::mesh::skinning::SkinnedMesh;
 use bevy::mesh::{Mesh, Mesh3d};
 use bevy::platform::collections::HashMap;
+use bevy::time::Time;
 use bevy::transform::components::GlobalTransform;
 use springmesh_core::{CoreError, NodeId, Simulation, ValidModel};
 
@@ -81,7 +85,10 @@ pub(crate) fn start_bodies(
     hierarchy: Hierarchy,
     server: Option<Res<AssetServer>>,
     mut meshes: Option<ResMut<Assets<Mesh>>>,
+    (time, mut waiting): (Res<Time>, Local<HashMap<Entity, f64>>),
 ) {
+    waiting.retain(|&e, _| bodies.contains(e));
+    let now = time.elapsed_secs_f64();
     for (entity, body, placed) in &bodies {
         let Some(asset) = models.get(&body.model) else {
             if let Some(LoadState::Failed(e)) = server.as_ref().map(|s| s.load_state(&body.model)) {
@@ -90,17 +97,34 @@ pub(crate) fn start_bodies(
             }
             continue;
         };
+        // How long the body has waited for its character's skeleton and its targets.
+        let seconds = (now - *waiting.entry(entity).or_insert(now)) as f32;
+        let late = seconds > START_TIMEOUT;
         let mut model = asset.model.clone();
         let worn = match body.worn_by.map(|c| joints(&model, c, &hierarchy, &targets)) {
             None => None,
             Some(Ok(Some(worn))) => Some(worn),
             // The character's scene has not been spawned yet.
-            Some(Ok(None)) => continue,
+            Some(Ok(None)) if !late => continue,
+            Some(Ok(None)) => {
+                let (joint, character) = (first_joint(&model), body.worn_by.unwrap_or(entity));
+                let error = SpringmeshBevyError::NoSkeleton { joint, character, seconds };
+                fail(&mut commands, &mut failures, entity, error);
+                continue;
+            }
             Some(Err(error)) => {
                 fail(&mut commands, &mut failures, entity, error);
                 continue;
             }
         };
+        if let Some(&(node, target)) = body.follows.iter().find(|(_, t)| !targets.contains(*t)) {
+            if late {
+                let error = SpringmeshBevyError::NoTarget { node, target, seconds };
+                fail(&mut commands, &mut failures, entity, error);
+            }
+            continue;
+        }
+        waiting.remove(&entity);
         let placed = match &worn {
             // A worn body is put on its joints, in world space.
             Some(_) => Ok(()),
@@ -168,6 +192,13 @@ fn joints(
     Ok(Some(worn))
 }
 
+/// The name of the first joint of `model`'s skeleton (its root, as converted), or "" for a
+/// model worn on none.
+fn first_joint(model: &ValidModel) -> String {
+    let joint = model.rig.as_ref().and_then(|rig| rig.joints.first());
+    joint.map(|j| j.name.clone()).unwrap_or_default()
+}
+
 /// Moves the model's nodes rigidly to where the entity is (rotation and translation); an
 /// error when that would take them out of a model's bounds.
 fn place(model: &mut ValidModel, at: GlobalTransform) -> Result<(), CoreError> {
@@ -192,10 +223,8 @@ fn follows(
             warn!("soft body {entity}: node {node} to follow {target} is not in the model");
             continue;
         };
-        let Ok(frame) = targets.get(target) else {
-            warn!("soft body {entity}: {target}, which node {node} follows, has no transform");
-            continue;
-        };
+        // Every target has a transform: the body waited for them.
+        let Ok(frame) = targets.get(target) else { continue };
         if model.anchor(id).is_err() {
             continue;
         }

@@ -87,13 +87,15 @@ pub(crate) fn step_bodies(
     let mut running: Vec<(Entity, bool, &mut SoftBodyState)> = Vec::new();
     let (mut dt, mut cap) = (f32::INFINITY, u32::MAX);
     for (entity, body, state) in &mut bodies {
+        // A body started this frame shows the pose it was put on: it steps from the next.
+        let started = state.is_added();
         let state = state.into_inner();
         if body.is_changed() {
             state.apply(&body);
         }
         state.broken.clear();
         state.steps = 0;
-        if state.failure.is_some() {
+        if state.failure.is_some() || started {
             continue;
         }
         for f in &mut state.follows {

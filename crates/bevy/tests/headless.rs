@@ -233,6 +233,67 @@ fn the_mesh_shows_the_body_where_it_is_in_the_entitys_frame() {
     assert!((anchor - offset).length() <= 1e-6, "the anchor is at {anchor} from its rest");
     let normals = mesh.attribute(Mesh::ATTRIBUTE_NORMAL).unwrap().as_float3().unwrap();
     assert!(normals.iter().all(|n| (Vec3::from_array(*n).length() - 1.0).abs() < 1e-3));
+    // The state gives the same surface in world space: each drawn vertex (one per uv) is a
+    // surface vertex moved by the entity, with its normal, and the triangles are the same.
+    let (mut surface, mut surface_normals) = (Vec::new(), Vec::new());
+    state(&app, body).surface(&mut surface, &mut surface_normals);
+    assert_eq!(surface.len(), 54);
+    let shown: Vec<usize> = positions
+        .iter()
+        .zip(normals)
+        .map(|(p, n)| {
+            let p = Vec3::from_array(*p) + offset;
+            let d = |v: &usize| surface[*v].distance(p);
+            let v = (0..surface.len()).min_by(|a, b| d(a).total_cmp(&d(b))).unwrap();
+            assert!(d(&v) <= 1e-6, "a drawn vertex {} m from the surface", d(&v));
+            assert!(Vec3::from_array(*n).distance(surface_normals[v]) <= 1e-5, "{n:?}");
+            v
+        })
+        .collect();
+    // A triangle as its corners from the smallest on (the winding kept).
+    let turned = |t: [usize; 3]| {
+        let k = (0..3).min_by_key(|&k| t[k]).unwrap();
+        [t[k], t[(k + 1) % 3], t[(k + 2) % 3]]
+    };
+    let indices: Vec<usize> = mesh.indices().unwrap().iter().collect();
+    let mut drawn: Vec<[usize; 3]> =
+        indices.chunks(3).map(|t| turned([shown[t[0]], shown[t[1]], shown[t[2]]])).collect();
+    let mut triangles: Vec<[usize; 3]> =
+        state(&app, body).surface_triangles().map(|t| turned(t.map(|v| v as usize))).collect();
+    drawn.sort_unstable();
+    triangles.sort_unstable();
+    assert_eq!(drawn, triangles);
+}
+
+#[test]
+fn a_body_following_an_entity_without_a_transform_fails_after_the_timeout_naming_it() {
+    let model = Sample::Cloth.model();
+    let dir = folder("no-target");
+    io::save(&springmesh_core::ValidModel::new(model.clone()).unwrap(), &dir.join("cloth.spring"))
+        .unwrap();
+    let dt = model.params.dt;
+    let mut app = app(&dir, dt);
+    let handle = app.world().resource::<AssetServer>().load("cloth.spring");
+    let nowhere = app.world_mut().spawn(Name::new("Pole")).id();
+    let body = app.world_mut().spawn(SoftBody::new(handle).follow(3, nowhere)).id();
+    let mut waited = 0.0;
+    for _ in 0..2000 {
+        app.update();
+        if app.world().get::<springmesh_bevy::SoftBodyFailed>(body).is_some() {
+            break;
+        }
+        assert!(app.world().get::<SoftBodyState>(body).is_none(), "started without its target");
+        waited = app.world().resource::<Time>().elapsed_secs();
+        std::thread::sleep(Duration::from_micros(100));
+    }
+    let failed = app.world().get::<springmesh_bevy::SoftBodyFailed>(body).expect("failed");
+    assert!(
+        matches!(failed.error, springmesh_bevy::SpringmeshBevyError::NoTarget { node: 3, target, .. } if target == nowhere),
+        "{}",
+        failed.error
+    );
+    let timeout = springmesh_bevy::START_TIMEOUT;
+    assert!(waited >= timeout - 0.1 && waited <= timeout + 0.1, "failed after {waited} s");
 }
 
 #[test]

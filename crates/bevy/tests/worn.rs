@@ -6,7 +6,7 @@
 
 use bevy::animation::{AnimationPlayer, AnimationPlugin};
 use bevy::asset::LoadState;
-use bevy::gltf::{Gltf, GltfAssetLabel, GltfPlugin};
+use bevy::gltf::{Gltf, GltfAssetLabel, GltfMesh, GltfPlugin};
 use bevy::mesh::skinning::{SkinnedMesh, SkinnedMeshInverseBindposes};
 use bevy::mesh::{Mesh, MeshPlugin, VertexAttributeValues};
 use bevy::prelude::*;
@@ -14,7 +14,7 @@ use bevy::time::TimeUpdateStrategy;
 use bevy::world_serialization::{WorldAssetRoot, WorldSerializationPlugin};
 use springmesh_bevy::{
     SoftBody, SoftBodyFailed, SoftBodyFailure, SoftBodyState, SpringModelAsset,
-    SpringmeshBevyError, SpringmeshPlugin,
+    SpringmeshBevyError, SpringmeshPlugin, painted_attribute, with_painted_attributes,
 };
 use springmesh_convert::{ConvertOptions, convert_file};
 use std::path::Path;
@@ -28,6 +28,11 @@ fn assets() -> std::path::PathBuf {
 
 /// A headless app with Bevy's glTF loader and animation, reading the project's assets.
 fn app() -> App {
+    app_with(GltfPlugin::default())
+}
+
+/// [`app`] with the glTF plugin `gltf`.
+fn app_with(gltf: GltfPlugin) -> App {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
@@ -35,7 +40,7 @@ fn app() -> App {
         TransformPlugin,
         MeshPlugin,
         WorldSerializationPlugin,
-        GltfPlugin::default(),
+        gltf,
         AnimationPlugin,
         SpringmeshPlugin,
     ));
@@ -222,16 +227,95 @@ fn a_character_without_the_joints_fails_the_body_with_the_joints_name() {
 }
 
 #[test]
+fn a_character_whose_skeleton_never_comes_fails_the_body_after_the_timeout() {
+    // An entity with a transform and nothing under it: no scene was spawned there.
+    let mut app = app();
+    let handle = cape(&mut app);
+    let empty = app.world_mut().spawn(Transform::default()).id();
+    let body = app.world_mut().spawn(SoftBody::new(handle).worn_by(empty)).id();
+    until(&mut app, "the failure", |app| app.world().get::<SoftBodyFailed>(body).is_some());
+    let waited = app.world().resource::<Time>().elapsed_secs();
+    let timeout = springmesh_bevy::START_TIMEOUT;
+    assert!(waited >= timeout && waited <= timeout + 0.1, "failed after {waited} s");
+    let failed = app.world().get::<SoftBodyFailed>(body).unwrap();
+    assert!(
+        matches!(&failed.error, SpringmeshBevyError::NoSkeleton { joint, character, .. } if joint == "Hips" && *character == empty),
+        "{}",
+        failed.error
+    );
+}
+
+#[test]
+fn the_first_frame_shows_the_cape_as_it_was_put_on_the_pose_of_that_frame() {
+    // The frame the body starts in does not step it: every node is where Bevy skins its vertex
+    // in that frame (the cape put on the walk's pose at that time, at rest), not a step on.
+    let mut app = app();
+    let handle = cape(&mut app);
+    let root = figure(&mut app);
+    for _ in 0..20 {
+        app.update();
+    }
+    let body = app.world_mut().spawn(SoftBody::new(handle).worn_by(root)).id();
+    until(&mut app, "the cape's start", |app| app.world().get::<SoftBodyState>(body).is_some());
+    let state = app.world().get::<SoftBodyState>(body).unwrap();
+    assert_eq!(state.steps_this_frame(), 0);
+    assert_eq!(state.simulation().time(), 0.0);
+    let positions = state.positions().to_vec();
+    let skinned = bevy_skinned_cape(&mut app);
+    let worst = positions
+        .iter()
+        .map(|p| skinned.iter().map(|v| v.distance(*p)).fold(f32::MAX, f32::min))
+        .fold(0.0f32, f32::max);
+    assert!(worst < 1e-4, "a node {worst} m from every vertex Bevy skins");
+    app.update();
+    assert_eq!(app.world().get::<SoftBodyState>(body).unwrap().steps_this_frame(), 1);
+}
+
+#[test]
 fn the_character_examples_cape_is_the_cape_converted_today() {
-    // assets/models/hero_cape.spring is `springmesh convert assets/characters/hero.glb --mesh
-    // Cape`; a converter or format change that alters it fails here, and the fix is to write
-    // it again with that command.
-    let saved = springmesh_core::io::load(&assets().join("models/hero_cape.spring")).unwrap();
+    // assets/models/walker_cape.spring is `springmesh convert assets/characters/walker.glb
+    // --mesh Cape`; a converter or format change that alters it fails here, and the fix is to
+    // write it again with that command.
+    let saved = springmesh_core::io::load(&assets().join("models/walker_cape.spring")).unwrap();
     let options = ConvertOptions { mesh: Some("Cape".into()), ..ConvertOptions::default() };
-    let today = convert_file(&assets().join("characters/hero.glb"), &options).unwrap().model;
+    let today = convert_file(&assets().join("characters/walker.glb"), &options).unwrap().model;
     assert_eq!(saved.nodes, today.nodes);
     assert_eq!(saved.springs, today.springs);
     assert_eq!(saved.faces, today.faces);
     assert_eq!(saved.rig, today.rig);
     assert_eq!(saved.params, today.params);
+}
+
+#[test]
+fn bevys_gltf_loader_reads_the_painted_max_distance_once_told_its_name() {
+    // The Blender-made figure's cape: its top row painted 0 (written 2.5e-8), its hem 0.35 m.
+    // Told the names, Bevy's loader keeps the values as the mesh's attribute (and so does not
+    // warn "Unknown vertex attribute"); not told, it drops them.
+    for told in [true, false] {
+        let gltf = if told {
+            with_painted_attributes(GltfPlugin::default())
+        } else {
+            GltfPlugin::default()
+        };
+        let mut app = app_with(gltf);
+        let server = app.world().resource::<AssetServer>().clone();
+        let handle: Handle<Gltf> = server.load("characters/dancer.glb");
+        until(&mut app, "the glTF load", |_| server.is_loaded_with_dependencies(&handle));
+        let world = app.world();
+        let gltf = world.resource::<Assets<Gltf>>().get(&handle).unwrap();
+        let cape = world.resource::<Assets<GltfMesh>>().get(&gltf.named_meshes["Cape"]).unwrap();
+        let mesh = world.resource::<Assets<Mesh>>().get(&cape.primitives[0].mesh).unwrap();
+        let painted = mesh.attribute(painted_attribute("_MAX_DISTANCE").unwrap());
+        match painted {
+            Some(VertexAttributeValues::Float32(values)) => {
+                assert!(told, "the name was not told");
+                assert_eq!(values.len(), mesh.count_vertices());
+                let (low, high) =
+                    values.iter().fold((f32::MAX, f32::MIN), |(l, h), &v| (l.min(v), h.max(v)));
+                assert!(low.abs() < 1e-7 && (high - 0.35).abs() < 1e-6, "{low} to {high}");
+            }
+            None => assert!(!told, "told the name, the loader kept no values"),
+            Some(other) => panic!("not one float a vertex: {other:?}"),
+        }
+    }
 }

@@ -18,17 +18,10 @@
 
 use crate::ConvertError;
 use serde::Serialize;
-use springmesh_core::model::Springs;
+use springmesh_core::model::{Springs, painted};
 
 /// The attribute names Springmesh reads.
-pub const KNOWN: [&str; 6] = [
-    "_PIN",
-    "_STIFFNESS",
-    "_MASS",
-    crate::rigging::MAX_DISTANCE,
-    crate::rigging::BACKSTOP_DISTANCE,
-    crate::rigging::BACKSTOP_RADIUS,
-];
+pub const KNOWN: [&str; 6] = painted::PAINTED;
 
 /// Anchors from a vertex-colour channel.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -95,12 +88,12 @@ impl Painted {
                 )
             }
             Some(_) => None,
-            None => mesh.attributes.get("_PIN").map(|p| max(p)),
+            None => mesh.attributes.get(painted::PIN).map(|p| max(p)),
         };
         Painted {
             pinned: pins.map(|p| p.iter().map(|&x| x >= 0.5).collect()).unwrap_or_default(),
-            stiffness: mesh.attributes.get("_STIFFNESS").map(|s| mean(s)).unwrap_or_default(),
-            mass: mesh.attributes.get("_MASS").map(|m| mean(m)).unwrap_or_default(),
+            stiffness: mesh.attributes.get(painted::STIFFNESS).map(|s| mean(s)).unwrap_or_default(),
+            mass: mesh.attributes.get(painted::MASS).map(|m| mean(m)).unwrap_or_default(),
         }
     }
 

@@ -70,14 +70,7 @@ use springmesh_core::model::{
 /// 4; 8 halves the frame's cost and keeps a margin under the 10% a cloth may stretch.
 pub const WORN_SUBSTEPS: u32 = 8;
 
-/// The name of the painted max distance.
-pub const MAX_DISTANCE: &str = "_MAX_DISTANCE";
-
-/// The name of the painted back-stop distance.
-pub const BACKSTOP_DISTANCE: &str = "_BACKSTOP_DISTANCE";
-
-/// The name of the painted back-stop radius.
-pub const BACKSTOP_RADIUS: &str = "_BACKSTOP_RADIUS";
+pub use springmesh_core::model::painted::{BACKSTOP_DISTANCE, BACKSTOP_RADIUS, MAX_DISTANCE};
 
 /// Multiplies the painted distances of `mesh` (metres, like its positions) by `s`: the
 /// mesh was scaled by `s` ([`RawMesh::prepare`]).

@@ -1,9 +1,10 @@
 //! What both examples share: `--screenshot OUT.png` (draw until the scene is up, save one
 //! frame, exit; exit 1 when the frame shows nothing but the background).
 
+use bevy::gltf::GltfPlugin;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
-use springmesh_bevy::{SoftBodyState, SoftCollider, SpringmeshPlugin};
+use springmesh_bevy::{SoftBodyState, SoftCollider, SpringmeshPlugin, with_painted_attributes};
 use std::path::PathBuf;
 
 /// The command line: `--screenshot OUT.png` anywhere, the other arguments in order.
@@ -37,6 +38,7 @@ pub fn app(title: String, assets: String, args: &Args) -> App {
     app.add_plugins((
         DefaultPlugins
             .set(AssetPlugin { file_path: assets, ..default() })
+            .set(with_painted_attributes(GltfPlugin::default()))
             .set(WindowPlugin { primary_window: Some(Window { title, ..default() }), ..default() }),
         SpringmeshPlugin,
     ));

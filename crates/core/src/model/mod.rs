@@ -11,6 +11,7 @@ mod faces;
 pub(crate) mod fixtures;
 mod metadata;
 mod nodes;
+pub mod painted;
 mod params;
 mod parts;
 mod rig;
