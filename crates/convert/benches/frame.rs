@@ -25,6 +25,9 @@
 //!   legs (`walker.glb`'s cape, 234 nodes, on its walk, run, stop and turn; `dancer.glb`'s
 //!   skirt, 336 nodes, on its legs spread and its jump (`Leap`); 17 capsules of body; issue 63: the cape ≤ 0.25 ms,
 //!   the skirt ≤ 0.3 ms on one thread, scaled by the machine's `naive` figure).
+//! - `frame/crowd_32_capes`: 32 of the figure's capes at different times of its walk, each its
+//!   own simulation on one thread, all of them a frame on every core (issue 63: ≤ 5 ms on two
+//!   cores).
 //!
 //! Run with `cargo bench -p springmesh-convert --bench frame`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Bench code.
@@ -98,6 +101,7 @@ fn bench(c: &mut Criterion) {
     worn(&mut group, ("worn_cape", "hero.glb", "Cape", "Walk"));
     worn(&mut group, ("figure_cape", "walker.glb", "Cape", "Walk"));
     worn(&mut group, ("figure_skirt", "dancer.glb", "Skirt", "Leap"));
+    crowd(&mut group, CROWD);
     group.finish();
 }
 
@@ -128,6 +132,41 @@ fn worn(
             sim.set_pose(&clip.pose(t, &names).expect("joints")).expect("a pose");
             sim.step(dt).expect("finite");
             sim.surface(&mut positions, &mut normals);
+        })
+    });
+}
+
+/// How many figures walk in [`crowd`].
+const CROWD: usize = 32;
+
+/// `count` of the walking figure's capes, each its own simulation a tenth of a second further
+/// into the clip than the last, stepped on all cores (one figure a task, each on one thread):
+/// a frame of a crowd, everything a game pays for each (issue 63: 32 ≤ 5 ms on 2 cores).
+fn crowd(group: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>, count: usize) {
+    use rayon::prelude::*;
+    let glb = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/walker.glb");
+    let options = ConvertOptions { mesh: Some("Cape".into()), ..ConvertOptions::default() };
+    let model = convert_file(&glb, &options).expect("converts").model;
+    let clip = Clip::read(&glb, &std::fs::read(&glb).expect("reads"), "Walk").expect("a clip");
+    let names: Vec<String> =
+        model.rig.as_ref().expect("a rig").joints.iter().map(|j| j.name.clone()).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let dt = model.params.dt;
+    let mut figures: Vec<(Simulation, f32, Vec<Vec3>, Vec<Vec3>)> = (0..count)
+        .map(|k| {
+            let mut sim = Simulation::new(&model);
+            sim.set_threads(Threads::One);
+            (sim, k as f32 * 0.1, Vec::new(), Vec::new())
+        })
+        .collect();
+    group.bench_function(format!("crowd_{count}_capes"), |b| {
+        b.iter(|| {
+            figures.par_iter_mut().for_each(|(sim, t, positions, normals)| {
+                *t = (*t + dt) % clip.duration.max(dt);
+                sim.set_pose(&clip.pose(*t, &names).expect("joints")).expect("a pose");
+                sim.step(dt).expect("finite");
+                sim.surface(positions, normals);
+            })
         })
     });
 }
