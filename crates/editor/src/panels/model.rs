@@ -149,6 +149,9 @@ fn model_summary(ui: &mut egui::Ui, doc: &Document) {
     }
 }
 
+/// How many of a skeleton's joints the model panel names.
+const SKELETON_NAMES: usize = 4;
+
 /// The world around the model: what is set of air, pressure, ground and colliders.
 fn world_rows(ui: &mut egui::Ui, m: &springmesh_core::SpringModel) {
     let p = &m.params;
@@ -171,8 +174,11 @@ fn world_rows(ui: &mut egui::Ui, m: &springmesh_core::SpringModel) {
         row("collider", c.to_string());
     }
     if let Some(rig) = &m.rig {
+        // The first few joints: a long list would widen the panel over the view.
         let names: Vec<&str> = rig.joints.iter().map(|j| j.name.as_str()).collect();
-        row("skeleton", format!("{} joints: {}", names.len(), names.join(", ")));
+        let shown = names.iter().take(SKELETON_NAMES).copied().collect::<Vec<_>>().join(", ");
+        let more = if names.len() > SKELETON_NAMES { ", …" } else { "" };
+        row("skeleton", format!("{} joints: {shown}{more}", names.len()));
         let holds = rig.holds();
         row(
             "worn",
