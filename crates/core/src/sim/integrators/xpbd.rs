@@ -92,7 +92,7 @@ use crate::sim::constraints::{rig, strain};
 use crate::sim::contacts::body::{self, Body, Support};
 use crate::sim::contacts::collision::RoundAxis;
 use crate::sim::contacts::edges;
-use crate::sim::contacts::self_collision::{Nodes, SelfContacts};
+use crate::sim::contacts::self_collision::{Nodes, SelfContacts, closing_speed};
 use crate::sim::contacts::surface::{Frame, Touched, touch};
 use crate::sim::data::Compiled;
 use crate::sim::forces::bands::{StripeWork, Stripes};
@@ -342,12 +342,12 @@ pub(crate) fn step(
     // Without gas, each sub-step's node pass also predicts the next one (the gas needs every
     // node's position before its prediction); the first prediction comes from the step's start.
     let fused = world.gas.is_none();
-    // The fastest a node can go in this step, were springs not to speed it up: what the
-    // self-collision's query must reach.
-    let v_max = c.params.self_collision.filter(usable).map_or(0.0, |_| {
-        let speeds =
-            start.vel.iter().zip(&ws.kick).map(|(v, k)| v.length() + k.length() * n as f32);
-        speeds.fold(0.0, f32::max)
+    // The fastest any two nodes can close in this step, were springs not to speed them up:
+    // what the self-collision's query must reach.
+    let closing = c.params.self_collision.filter(usable).map_or(0.0, |_| {
+        let ends = start.vel.iter().zip(&ws.kick).map(|(&v, &k)| (v, v + k * n as f32));
+        let ends = ends.flat_map(|(a, b)| [a, b]);
+        closing_speed(ends)
     });
     ws.layers.expire();
     ws.touched.near.expire();
@@ -384,7 +384,7 @@ pub(crate) fn step(
         if let Some(layers) = c.params.self_collision.filter(usable) {
             let (w, thickness) = (&c.nodes.inv_mass, layers.thickness);
             let nodes = Nodes { base, u: &ws.u, rest: &c.shape, inv_mass: w, faces: &c.faces };
-            ws.layers.ready(&nodes, thickness, (v_max, h, n - i + 1));
+            ws.layers.ready(&nodes, thickness, (closing, h, n - i + 1));
             ws.layers.project((base, w), (&ws.u_prev, &mut ws.u), thickness, layers.friction);
         }
         if let Some(posed) = &c.rig {
