@@ -173,6 +173,19 @@ pub enum CoreError {
         /// The joint.
         joint: usize,
     },
+    /// A pose that puts a joint further from the origin than a model's coordinates may be.
+    #[error(
+        "the pose puts joint {joint} {distance} m from the origin, beyond the ±{limit} m a model's \
+         coordinates may reach"
+    )]
+    PoseOutOfBounds {
+        /// The joint.
+        joint: usize,
+        /// Its largest coordinate's size (m).
+        distance: f32,
+        /// [`crate::model::MAX_COORDINATE`].
+        limit: f32,
+    },
     /// A step size that is not a finite number > 0.
     #[error("time step {dt} is not a finite number > 0")]
     BadTimeStep {

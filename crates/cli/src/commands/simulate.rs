@@ -556,6 +556,8 @@ pub fn save_state(model: &SpringModel, positions: &[Vec3A], path: &Path) -> Resu
 /// A clip played on the bodies that are worn on a skeleton.
 struct Animation {
     clip: Clip,
+    /// The glTF file it was read from.
+    file: PathBuf,
     /// Per body with a rig, its joints' names in the rig's order and the scale it was
     /// converted at.
     joints: Vec<(usize, Vec<String>, f32)>,
@@ -569,6 +571,9 @@ impl Animation {
     fn open(file: &Path, name: &str, models: &[ValidModel], looping: bool) -> Result<Animation> {
         let bytes = io::read_file(file)?;
         let clip = Clip::read(file, &bytes, name)?;
+        for note in &clip.notes {
+            eprintln!("warning: {}: {note}", file.display());
+        }
         let joints: Vec<(usize, Vec<String>, f32)> = models
             .iter()
             .enumerate()
@@ -582,7 +587,7 @@ impl Animation {
                 "--animation: no model is worn on a skeleton (convert a skinned mesh with --mesh)";
             return Err(Usage(why.to_string()).into());
         }
-        let animation = Animation { clip, joints, looping };
+        let animation = Animation { clip, file: file.to_path_buf(), joints, looping };
         for (_, names, _) in &animation.joints {
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
             animation.clip.pose(0.0, &names).map_err(|joint| {
@@ -593,6 +598,23 @@ impl Animation {
             })?;
         }
         Ok(animation)
+    }
+
+    /// The error of a pose the clip gives at time `t` for the joints `names` that the
+    /// simulation refused: the clip, the time and the joint named.
+    fn refused(&self, e: CoreError, t: f32, names: &[&str]) -> anyhow::Error {
+        let joint = match e {
+            CoreError::NonFinitePose { joint } | CoreError::PoseOutOfBounds { joint, .. } => {
+                names.get(joint).map(|n| format!(" (joint {joint} is \"{n}\")"))
+            }
+            _ => None,
+        };
+        let joint = joint.unwrap_or_default();
+        anyhow::anyhow!(
+            "{}: clip \"{}\" at {t:.3} s: {e}{joint}",
+            self.file.display(),
+            self.clip.name
+        )
     }
 
     /// Poses every rigged body of `world` for a step of `dt` from simulated time `now` (s): at
@@ -610,11 +632,9 @@ impl Animation {
             let pose = self.clip.pose_scaled(t, &names, *scale);
             let pose = pose.map_err(|j| anyhow::anyhow!("no joint {j}"))?;
             if let Some(body) = world.body_mut(*i) {
-                if wraps {
-                    body.teleport(&pose)?;
-                } else {
-                    body.set_pose(&pose)?;
-                }
+                let posed =
+                    if wraps { body.teleport(&pose) } else { body.set_pose(&pose).map(drop) };
+                posed.map_err(|e| self.refused(e, t, &names))?;
             }
         }
         Ok(())

@@ -124,26 +124,41 @@ impl Gltf {
 
     /// `.glb`: header, JSON chunk, BIN chunk.
     pub fn glb(&self) -> Vec<u8> {
-        let mut json =
-            serde_json::to_vec(&self.root(json!({"byteLength": self.bin.len()}))).unwrap();
-        while !json.len().is_multiple_of(4) {
-            json.push(b' ');
-        }
-        let mut bin = self.bin.clone();
-        while !bin.len().is_multiple_of(4) {
-            bin.push(0);
-        }
-        let total = 12 + 8 + json.len() + 8 + bin.len();
-        let mut out = Vec::new();
-        out.extend_from_slice(b"glTF");
-        out.extend_from_slice(&2u32.to_le_bytes());
-        out.extend_from_slice(&(total as u32).to_le_bytes());
-        out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"JSON");
-        out.extend_from_slice(&json);
-        out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&bin);
-        out
+        glb(&self.root(json!({"byteLength": self.bin.len()})), &self.bin)
     }
+}
+
+/// A `.glb` of the JSON `root` and the binary chunk `bin`: header, JSON chunk, BIN chunk.
+pub fn glb(root: &Value, bin: &[u8]) -> Vec<u8> {
+    let mut json = serde_json::to_vec(root).unwrap();
+    while !json.len().is_multiple_of(4) {
+        json.push(b' ');
+    }
+    let mut bin = bin.to_vec();
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
+    }
+    let total = 12 + 8 + json.len() + 8 + bin.len();
+    let mut out = Vec::new();
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(&bin);
+    out
+}
+
+/// The JSON and the binary chunk of the `.glb` bytes `glb` (a well-formed one: the
+/// project's own figures).
+pub fn chunks(glb: &[u8]) -> (Value, Vec<u8>) {
+    let word = |at: usize| u32::from_le_bytes([glb[at], glb[at + 1], glb[at + 2], glb[at + 3]]);
+    let json_length = word(12) as usize;
+    let root = serde_json::from_slice(&glb[20..20 + json_length]).unwrap();
+    let bin_at = 20 + json_length;
+    let bin_length = word(bin_at) as usize;
+    (root, glb[bin_at + 8..bin_at + 8 + bin_length].to_vec())
 }

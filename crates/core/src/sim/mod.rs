@@ -52,7 +52,7 @@ pub use threads::{Pool, Threads};
 pub use wearing::{Posing, Teleport};
 pub use world::{Drawn, Meeting, Member, Overlap, Touching, World, WorldStepReport};
 
-use crate::model::MAX_SUBSTEPS;
+use crate::model::{MAX_COORDINATE, MAX_SUBSTEPS};
 use crate::model::{Obstacle, Rig, Shape};
 use crate::{CoreError, Integrator, NodeId, SimParams, SpringId, ValidModel};
 use collision::{Colliders, Reach};
@@ -486,6 +486,11 @@ impl Simulation {
         };
         if let Some(joint) = joints.iter().position(|m| !m.is_finite()) {
             return Err(CoreError::NonFinitePose { joint });
+        }
+        let reach = |m: &Mat4| m.w_axis.truncate().abs().max_element();
+        if let Some(joint) = joints.iter().position(|m| reach(m) > MAX_COORDINATE) {
+            let (distance, limit) = (reach(&joints[joint]), MAX_COORDINATE);
+            return Err(CoreError::PoseOutOfBounds { joint, distance, limit });
         }
         let skinning = posed.rig.skinning(joints);
         for &(k, node) in &posed.kinematic {

@@ -98,6 +98,11 @@ fn a_pose_of_the_wrong_size_or_not_finite_is_refused() {
     assert!(matches!(e, CoreError::PoseJoints { expected: 1, found: 0 }), "{e}");
     let e = sim.set_pose(&[Mat4::NAN]).expect_err("NaN");
     assert!(matches!(e, CoreError::NonFinitePose { joint: 0 }), "{e}");
+    // Finite, but a key of 1e30 m as a careless exporter writes: beyond a model's limit.
+    let far = Mat4::from_translation(Vec3::new(0.0, 1e30, 0.0));
+    let e = sim.set_pose(&[far]).expect_err("beyond the limit");
+    assert!(matches!(e, CoreError::PoseOutOfBounds { joint: 0, .. }), "{e}");
+    assert!(sim.positions().iter().all(|p| p.abs().max_element() < 10.0), "nothing moved");
     let mut unrigged = strip();
     unrigged.rig = None;
     let mut sim = Simulation::new(&ValidModel::new(unrigged).expect("valid"));
