@@ -324,22 +324,26 @@ def walk_keys():
     return keys
 
 
+def dance_pose(hips_up=0.0, apart=0.0, kick=0.0, knee=0.0):
+    """A pose of the dancer: the hips raised by `hips_up` (m), the legs apart by ±`apart`
+    degrees (the arms by 0.8 of it), the right leg kicked forward by `kick`, both knees bent by
+    `knee`."""
+    zero = (0.0, 0.0, 0.0)
+    return {
+        "Hips": ((0.0, hips_up, 0.0), zero),
+        "UpperLeg.L": (None, (0.0, 0.0, -apart)),
+        "UpperLeg.R": (None, (kick, 0.0, apart)),
+        "LowerLeg.L": (None, (knee, 0.0, 0.0)),
+        "LowerLeg.R": (None, (knee, 0.0, 0.0)),
+        "UpperArm.L": (None, (0.0, 0.0, -apart * 0.8)),
+        "UpperArm.R": (None, (0.0, 0.0, apart * 0.8)),
+    }
+
+
 def kick_keys():
     """Stand; legs apart by ±40° (0.5 s); back; a high kick of the right leg forward to 95°
     (0.9–1.3 s) and down; a jump of 0.35 m with the legs apart (1.8–2.3 s); stand."""
-    zero = (0.0, 0.0, 0.0)
-
-    def pose(hips_up=0.0, apart=0.0, kick=0.0, knee=0.0):
-        return {
-            "Hips": ((0.0, hips_up, 0.0), zero),
-            "UpperLeg.L": (None, (0.0, 0.0, -apart)),
-            "UpperLeg.R": (None, (kick, 0.0, apart)),
-            "LowerLeg.L": (None, (knee, 0.0, 0.0)),
-            "LowerLeg.R": (None, (knee, 0.0, 0.0)),
-            "UpperArm.L": (None, (0.0, 0.0, -apart * 0.8)),
-            "UpperArm.R": (None, (0.0, 0.0, apart * 0.8)),
-        }
-
+    pose = dance_pose
     return [
         (0.0, pose()),
         (0.5, pose(apart=40.0)),
@@ -357,19 +361,7 @@ def kick_keys():
 def leap_keys():
     """Stand; legs apart by ±40° (0.5 s); back; a crouch and a jump of 0.35 m with the legs
     apart by ±40° (1.4 s); landing in a crouch; stand."""
-    zero = (0.0, 0.0, 0.0)
-
-    def pose(hips_up=0.0, apart=0.0, knee=0.0):
-        return {
-            "Hips": ((0.0, hips_up, 0.0), zero),
-            "UpperLeg.L": (None, (0.0, 0.0, -apart)),
-            "UpperLeg.R": (None, (0.0, 0.0, apart)),
-            "LowerLeg.L": (None, (knee, 0.0, 0.0)),
-            "LowerLeg.R": (None, (knee, 0.0, 0.0)),
-            "UpperArm.L": (None, (0.0, 0.0, -apart * 0.8)),
-            "UpperArm.R": (None, (0.0, 0.0, apart * 0.8)),
-        }
-
+    pose = dance_pose
     return [
         (0.0, pose()),
         (0.5, pose(apart=40.0)),

@@ -33,6 +33,18 @@ fn app(dir: &std::path::Path, dt: f32) -> App {
     app
 }
 
+/// An app serving `model` as `cloth.spring` from a fresh folder for the test `test`, each
+/// frame the model's `dt` long: the app, the model's handle, its `dt`.
+fn served(model: &SpringModel, test: &str) -> (App, Handle<SpringModelAsset>, f32) {
+    let dir = folder(test);
+    let valid = springmesh_core::ValidModel::new(model.clone()).unwrap();
+    io::save(&valid, &dir.join("cloth.spring")).unwrap();
+    let dt = model.params.dt;
+    let app = app(&dir, dt);
+    let handle = app.world().resource::<AssetServer>().load("cloth.spring");
+    (app, handle, dt)
+}
+
 /// Updates until `entity` has its state (the asset loads on another thread).
 fn until_started(app: &mut App, entity: Entity) {
     for _ in 0..2000 {
@@ -104,12 +116,7 @@ fn a_body_from_a_json_file_steps_as_the_core_does() {
 #[test]
 fn anchors_following_an_entity_moved_a_metre_end_a_metre_away() {
     let model = Sample::Cloth.model();
-    let dir = folder("follow");
-    io::save(&springmesh_core::ValidModel::new(model.clone()).unwrap(), &dir.join("cloth.spring"))
-        .unwrap();
-    let dt = model.params.dt;
-    let mut app = app(&dir, dt);
-    let handle = app.world().resource::<AssetServer>().load("cloth.spring");
+    let (mut app, handle, _) = served(&model, "follow");
     let pole = app.world_mut().spawn(Transform::from_xyz(0.3, 1.0, 0.0)).id();
     // Node 0 is an anchor of the sample; node 12 (mid back edge) is not and becomes one.
     let body = app.world_mut().spawn(SoftBody::new(handle).follow(0, pole).follow(12, pole)).id();
@@ -136,12 +143,7 @@ fn anchors_following_an_entity_moved_a_metre_end_a_metre_away() {
 fn a_cloth_dropped_on_a_collider_sphere_stays_outside_it() {
     let mut model = Sample::Cloth.model();
     model.anchors.clear();
-    let dir = folder("collider");
-    io::save(&springmesh_core::ValidModel::new(model.clone()).unwrap(), &dir.join("cloth.spring"))
-        .unwrap();
-    let dt = model.params.dt;
-    let mut app = app(&dir, dt);
-    let handle = app.world().resource::<AssetServer>().load("cloth.spring");
+    let (mut app, handle, _) = served(&model, "collider");
     // The sample hangs at y = 1.5 over x, z in [-0.5, 0.5]: a ball just under its middle.
     let (center, radius) = (Vec3::new(0.0, 1.1, 0.0), 0.3);
     app.world_mut().spawn((SoftCollider::sphere(radius), Transform::from_translation(center)));
@@ -268,12 +270,7 @@ fn the_mesh_shows_the_body_where_it_is_in_the_entitys_frame() {
 #[test]
 fn a_body_following_an_entity_without_a_transform_fails_after_the_timeout_naming_it() {
     let model = Sample::Cloth.model();
-    let dir = folder("no-target");
-    io::save(&springmesh_core::ValidModel::new(model.clone()).unwrap(), &dir.join("cloth.spring"))
-        .unwrap();
-    let dt = model.params.dt;
-    let mut app = app(&dir, dt);
-    let handle = app.world().resource::<AssetServer>().load("cloth.spring");
+    let (mut app, handle, _) = served(&model, "no-target");
     let nowhere = app.world_mut().spawn(Name::new("Pole")).id();
     let body = app.world_mut().spawn(SoftBody::new(handle).follow(3, nowhere)).id();
     let mut waited = 0.0;
@@ -299,12 +296,7 @@ fn a_body_following_an_entity_without_a_transform_fails_after_the_timeout_naming
 #[test]
 fn a_long_hitch_costs_at_most_the_capped_steps() {
     let model = Sample::Cloth.model();
-    let dir = folder("hitch");
-    io::save(&springmesh_core::ValidModel::new(model.clone()).unwrap(), &dir.join("cloth.spring"))
-        .unwrap();
-    let dt = model.params.dt;
-    let mut app = app(&dir, dt);
-    let handle = app.world().resource::<AssetServer>().load("cloth.spring");
+    let (mut app, handle, dt) = served(&model, "hitch");
     let body = app.world_mut().spawn(SoftBody::new(handle)).id();
     until_started(&mut app, body);
     let before = steps(&app, body, dt);
