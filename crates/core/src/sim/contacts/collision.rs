@@ -38,7 +38,8 @@
 
 use crate::geometry::along_segment;
 use crate::model::{Ground, Obstacle, Shape, Surface};
-use crate::sim::contacts::{moving, sides};
+use crate::sim::contacts::round::RoundAxis;
+use crate::sim::contacts::{moving, near, sides};
 use glam::{Quat, Vec3, Vec3A};
 use std::sync::Arc;
 
@@ -233,32 +234,6 @@ fn respond(contact: &Contact, v: Vec3A, h: f32, rest_speed: f32) -> (Vec3A, Vec3
     (position - (vt - vt_kept) * h, vt_kept + n * bounce + surface)
 }
 
-/// A sphere or capsule in a sub-step, for the edges ([`Colliders::round_axes`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct RoundAxis {
-    /// Its axis's ends (a sphere's centre twice).
-    pub a: Vec3A,
-    pub b: Vec3A,
-    /// Its radius plus the nodes' (m).
-    pub radius: f32,
-    /// How far its ends moved in the sub-step (m).
-    pub moved: (Vec3A, Vec3A),
-    /// Its surface's friction coefficient μ.
-    pub friction: f32,
-    /// The middle of its axis, and the radius of the ball round it there (m).
-    pub centre: Vec3A,
-    pub reach: f32,
-}
-
-impl RoundAxis {
-    /// The collider of axis `a`–`b` and radius (with the nodes') `radius`, whose ends moved
-    /// by `moved` in the sub-step, of friction μ `friction`.
-    pub fn new((a, b, radius): (Vec3A, Vec3A, f32), moved: (Vec3A, Vec3A), friction: f32) -> Self {
-        let (centre, reach) = ((a + b) * 0.5, radius + 0.5 * a.distance(b));
-        RoundAxis { a, b, radius, moved, friction, centre, reach }
-    }
-}
-
 /// Everything a node can collide with during a sub-step.
 #[derive(Clone, Copy)]
 pub(crate) struct Colliders<'a> {
@@ -383,7 +358,8 @@ impl<'a> Colliders<'a> {
             let before = target.map(|to| self.before(o, to, h));
             let (a0, b0, _) = before.as_ref().and_then(round).unwrap_or((a, b, radius));
             let ends = (a, b, radius + self.radius);
-            out.push(RoundAxis::new(ends, (a - a0, b - b0), o.surface.friction));
+            let axis = RoundAxis::new(ends, (a - a0, b - b0), o.surface.friction);
+            out.push(RoundAxis { obstacle: i, ..axis });
         }
     }
 
@@ -392,6 +368,19 @@ impl<'a> Colliders<'a> {
     /// answered, if any did.
     #[inline]
     pub fn resolve(&self, from: Vec3A, to: &mut Vec3A, v: &mut Vec3A, h: f32) -> Option<Vec3A> {
+        self.resolve_near(from, (to, v), h, u32::MAX)
+    }
+
+    /// [`Colliders::resolve`] against the obstacles whose bits are set in `mask` (a node's
+    /// mask: [`crate::sim::contacts::near`]), the ground and the game's own.
+    #[inline]
+    pub fn resolve_near(
+        &self,
+        from: Vec3A,
+        (to, v): (&mut Vec3A, &mut Vec3A),
+        h: f32,
+        mask: u32,
+    ) -> Option<Vec3A> {
         let r = self.radius;
         let mut touched = None;
         let mut answer = |contact: Option<Contact>, to: &mut Vec3A, v: &mut Vec3A| {
@@ -406,7 +395,7 @@ impl<'a> Colliders<'a> {
             answer(g.contact(from.into(), (*to).into(), r), to, v);
         }
         for (i, o) in self.obstacles.iter().enumerate() {
-            if !self.reach(i, o).near(*to, r) {
+            if mask & near::bit(i) == 0 || !self.reach(i, o).near(*to, r) {
                 continue;
             }
             let (now, target) = self.shape(i, o);

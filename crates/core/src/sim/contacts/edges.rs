@@ -43,52 +43,39 @@
 //! the triangles' (a sheet's shear and bend springs are no cloth surface); a model without
 //! triangles has none.
 
-use crate::sim::contacts::collision::RoundAxis;
-use crate::sim::contacts::sides;
+use crate::sim::contacts::round::RoundAxis;
+use crate::sim::contacts::{near, sides};
 use glam::Vec3A;
 
 /// Pushes the edges `edges` (node pairs) out of the round colliders `axes`
 /// ([`crate::sim::contacts::collision::Colliders::round_axes`]) with friction, all of them or
 /// those of `only` (indices into `edges`); the nodes are at `base + u`, and were at
 /// `base + u_prev` when the sub-step began (the Xpbd solver's displacements), with inverse
-/// masses `w` (module doc). The edges that were pushed are added to `scratch.pushed`.
+/// masses `w` (module doc). The edges that were pushed are added to `pushed`.
 ///
-/// Over all the edges, each node first notes the colliders whose ball it is within the longest
-/// edge of, and each edge is tested against those its ends noted: a cloth on a body is near
-/// every body part somewhere, but each of its edges near two or three.
+/// Over all the edges, each edge is tested against the colliders its ends' masks hold
+/// (`near`: [`crate::sim::contacts::near`], for points within the longest edge of a node): a
+/// cloth on a body is near every body part somewhere, but each of its edges near two or three.
 pub(crate) fn push_out(
     axes: &[RoundAxis],
     (edges, only): (&[[u32; 2]], Option<&[u32]>),
     base: &[Vec3A],
     (u_prev, u): (&[Vec3A], &mut [Vec3A]),
     w: &[f32],
-    scratch: &mut EdgeScratch,
+    (near, pushed): (&[u32], &mut Vec<u32>),
 ) {
     if axes.is_empty() {
         return;
     }
-    let EdgeScratch { pushed, near } = scratch;
-    if only.is_none() {
-        let at = |i: u32| base.get(i as usize).zip(u.get(i as usize)).map(|(&x, &d)| x + d);
-        let longest = edges.iter().fold(0.0f32, |l, &[i, j]| match (at(i), at(j)) {
-            (Some(a), Some(b)) => l.max(a.distance_squared(b)),
-            _ => l,
-        });
-        let longest = longest.sqrt();
-        near.clear();
-        near.extend(base.iter().zip(u.iter()).map(|(&x0, &d)| {
-            let x = x0 + d;
-            let mut mask = 0u32;
-            for (k, axis) in axes.iter().enumerate() {
-                let reach = axis.reach + longest;
-                if k >= 32 || x.distance_squared(axis.centre) < reach * reach {
-                    mask |= 1 << k.min(31);
-                }
-            }
-            mask
-        }));
+    // Which axis each of the first obstacles is (a mask's bits are obstacles), and the axes
+    // of the obstacles past them, always tested.
+    let mut slot = [u8::MAX; near::ALWAYS];
+    for (k, axis) in axes.iter().enumerate().take(usize::from(u8::MAX)) {
+        if let Some(s) = slot.get_mut(axis.obstacle) {
+            *s = k as u8;
+        }
     }
-    let near = &near[..];
+    let later = axes.iter().filter(|axis| axis.obstacle >= near::ALWAYS);
     let mut edge = |k: usize| {
         let Some(&[i, j]) = edges.get(k) else { return };
         let (i, j) = (i as usize, j as usize);
@@ -98,20 +85,20 @@ pub(crate) fn push_out(
             return;
         };
         // The colliders near either end (every one past the 32nd, and all on a second pass).
-        let mask = if only.is_some() { u32::MAX } else { near[i] | near[j] };
+        let mask = match (only, near.get(i), near.get(j)) {
+            (None, Some(&a), Some(&b)) => a | b,
+            _ => u32::MAX,
+        };
         if wi == 0.0 || wj == 0.0 || mask == 0 {
             return;
         }
-        // The quick test: a ball round the edge against a ball round the collider.
         let (mut xi, mut xj) = (xi0 + u[i], xj0 + u[j]);
         let (mut middle, mut half) = ((xi + xj) * 0.5, 0.5 * xi.distance(xj));
         let mut hit = false;
-        for (k, axis) in axes.iter().enumerate() {
-            if mask & (1 << k.min(31)) == 0 {
-                continue;
-            }
-            let reach = axis.reach + half;
-            if middle.distance_squared(axis.centre) >= reach * reach {
+        let masked = near::obstacles(mask).filter_map(|o| axes.get(usize::from(slot[o])));
+        for axis in masked.chain(later.clone()) {
+            // The quick test: the edge's ball against the collider.
+            if !axis.within(middle, half) {
                 continue;
             }
             let (a, b, radius) = (axis.a, axis.b, axis.radius);
@@ -156,12 +143,14 @@ pub(crate) fn push_out(
     }
 }
 
-/// What [`push_out`] keeps between calls: the edges it pushed, and per node the colliders it
-/// is near (a bit each; the 32nd stands for itself and every later one).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct EdgeScratch {
-    pub pushed: Vec<u32>,
-    near: Vec<u32>,
+/// The longest of `edges` with their nodes at `base + u` (m; 0 for none).
+pub(crate) fn longest(edges: &[[u32; 2]], base: &[Vec3A], u: &[Vec3A]) -> f32 {
+    let at = |i: u32| base.get(i as usize).zip(u.get(i as usize)).map(|(&x, &d)| x + d);
+    let longest = edges.iter().fold(0.0f32, |l, &[i, j]| match (at(i), at(j)) {
+        (Some(a), Some(b)) => l.max(a.distance_squared(b)),
+        _ => l,
+    });
+    longest.sqrt()
 }
 
 /// The parameters (s, t) ∈ [0, 1]² of the closest points p₁ + s (q₁ − p₁) and
@@ -197,10 +186,10 @@ mod tests {
     /// The one edge (0, 1) at `base + u` (still a sub-step ago) pushed out of `axes` with
     /// inverse masses `w`; whether it was pushed.
     fn pushed(axes: &[RoundAxis], base: &[Vec3A; 2], u: &mut [Vec3A; 2], w: [f32; 2]) -> bool {
-        let mut scratch = EdgeScratch::default();
+        let mut pushed = Vec::new();
         let edges = (&[[0u32, 1]][..], None);
-        push_out(axes, edges, base, (&[Vec3A::ZERO; 2], u), &w, &mut scratch);
-        scratch.pushed == [0]
+        push_out(axes, edges, base, (&[Vec3A::ZERO; 2], u), &w, (&[], &mut pushed));
+        pushed == [0]
     }
 
     #[test]
@@ -237,9 +226,9 @@ mod tests {
         )];
         let base = [Vec3A::new(-1.0, -0.3, 0.0), Vec3A::new(1.0, -0.3, 0.0)];
         let mut u = [Vec3A::new(0.0, 0.35, 0.0); 2];
-        let mut scratch = EdgeScratch::default();
         let edges = (&[[0u32, 1]][..], None);
-        push_out(&axes, edges, &base, (&[Vec3A::ZERO; 2], &mut u), &[1.0; 2], &mut scratch);
+        let near = (&[][..], &mut Vec::new());
+        push_out(&axes, edges, &base, (&[Vec3A::ZERO; 2], &mut u), &[1.0; 2], near);
         for (x0, d) in base.iter().zip(u) {
             assert!(((x0 + d).y + 0.2).abs() < 1e-4, "{}", x0 + d);
         }

@@ -23,6 +23,8 @@
 //!     shape matching: x ← x + β (g − x)                     (see crate::sim::forces::shape)
 //!     self-collision: nodes of different layers pushed τ apart   (crate::sim::contacts::self_collision)
 //!     max distances: x back within reach of its skinned position   (see crate::sim::constraints::rig)
+//!     masks of the colliders each node may touch, kept while little moves
+//!                                                           (see crate::sim::contacts::near)
 //!     twice: edges out of spheres and capsules (the second time, those the first pushed)
 //!                                                           (see crate::sim::contacts::edges)
 //!            a worn cloth's edges back within its strain limit   (see crate::sim::constraints::strain)
@@ -90,8 +92,10 @@ use crate::model::SelfCollision;
 use crate::sim::columns::{Columns, gather, split};
 use crate::sim::constraints::{rig, strain};
 use crate::sim::contacts::body::{self, Body, Support};
-use crate::sim::contacts::collision::RoundAxis;
+use crate::sim::contacts::collision::Colliders;
 use crate::sim::contacts::edges;
+use crate::sim::contacts::near::NearColliders;
+use crate::sim::contacts::round::RoundAxis;
 use crate::sim::contacts::self_collision::{Nodes, SelfContacts, closing_speed};
 use crate::sim::contacts::surface::{Frame, Touched, touch};
 use crate::sim::data::Compiled;
@@ -149,8 +153,10 @@ pub(crate) struct Workspace {
     touched: Touched,
     /// The round colliders' axes of a sub-step ([`crate::sim::contacts::edges`]).
     axes: Vec<RoundAxis>,
-    /// The edges that a sub-step's first pass pushed out of them, and the nodes near them.
-    edges: edges::EdgeScratch,
+    /// The edges that a sub-step's pass pushed out of them.
+    pushed: Vec<u32>,
+    /// The colliders each node may touch ([`crate::sim::contacts::near`]).
+    near: NearColliders,
 }
 
 impl Workspace {
@@ -202,6 +208,7 @@ impl Workspace {
             touched,
             body,
             measured,
+            near,
             ..
         } = self;
         if let (Some(_), Some(tethers)) = (c.params.tethers, &c.tethers) {
@@ -234,13 +241,15 @@ impl Workspace {
         let whole = body::applies(c);
         if !whole && c.touch.is_none() {
             let at_rest = base.par_iter().zip(&c.nodes.free);
-            let node = |(((u, u_prev), (v, &kick)), (&x0, &free)): (Moving, (&Vec3A, &f32))| {
+            let near = &*near;
+            let node = |(i, (((u, u_prev), (v, &kick)), (&x0, &free))): (usize, Resting)| {
                 let mut x = *u;
                 let mut vx = (x - *u_prev) * scale;
                 let finite = (x + vx).is_finite();
                 let mut at = x0 + x;
                 // Only a contact rewrites u: x0 + u − x0 would round away its precision.
-                if free != 0.0 && colliders.resolve(x0 + *u_prev, &mut at, &mut vx, h).is_some() {
+                if free != 0.0 && resolve(&colliders, near, i, (x0 + *u_prev, &mut at, &mut vx), h)
+                {
                     x = at - x0;
                 }
                 *u_prev = x;
@@ -248,7 +257,7 @@ impl Workspace {
                 *v = vx;
                 finite
             };
-            return nodes.zip(at_rest).map(node).reduce(|| true, all);
+            return nodes.zip(at_rest).enumerate().map(node).reduce(|| true, all);
         }
         let (mut finite, mut moved) = (true, Vec3A::ZERO);
         // Every node's velocity (and Σ m Δx, how far the centre of mass moved) first, then the
@@ -277,9 +286,10 @@ impl Workspace {
             touch(points, (&colliders, &frame), &c.nodes.inv_mass, (u, v), h, touched);
         } else {
             let nodes = u.iter_mut().zip(u_prev.iter()).zip(v.iter_mut());
-            for (((u, &u_prev), v), (&x0, &free)) in nodes.zip(base.iter().zip(&c.nodes.free)) {
+            let nodes = nodes.zip(base.iter().zip(&c.nodes.free)).enumerate();
+            for (i, (((u, &u_prev), v), (&x0, &free))) in nodes {
                 let mut at = x0 + *u;
-                if free != 0.0 && colliders.resolve(x0 + u_prev, &mut at, v, h).is_some() {
+                if free != 0.0 && resolve(&colliders, near, i, (x0 + u_prev, &mut at, v), h) {
                     *u = at - x0;
                 }
             }
@@ -297,6 +307,27 @@ impl Workspace {
 
 /// A node in the sub-step's last pass: its u and u_prev, its v and kick.
 type Moving<'a> = ((&'a mut Vec3A, &'a mut Vec3A), (&'a mut Vec3A, &'a Vec3A));
+
+/// A node in the sub-step's last pass with its place at rest and whether it is free.
+type Resting<'a> = (Moving<'a>, (&'a Vec3A, &'a f32));
+
+/// The contacts of node `i`, which moved from `from` to `*to` at `*v`, against the colliders
+/// its mask holds ([`crate::sim::contacts::near`]), or all of them when it has left its mask's
+/// margin; true when one answered.
+#[inline]
+fn resolve(
+    colliders: &Colliders,
+    near: &NearColliders,
+    i: usize,
+    (from, to, v): (Vec3A, &mut Vec3A, &mut Vec3A),
+    h: f32,
+) -> bool {
+    let mask = match near.mask.get(i) {
+        Some(&mask) if near.holds(i, *to) => mask,
+        _ => u32::MAX,
+    };
+    colliders.resolve_near(from, (to, v), h, mask).is_some()
+}
 
 /// The prediction u = u_prev + h (v + kick) of every node.
 fn predict(u_prev: &[Vec3A], v: &[Vec3A], kick: &[Vec3A], u: &mut [Vec3A], h: f32) {
@@ -390,14 +421,21 @@ pub(crate) fn step(
         if let Some(posed) = &c.rig {
             rig::project(posed, base, &mut ws.u, t);
         }
-        world.colliders.at(t).round_axes(h, &mut ws.axes);
+        let colliders = world.colliders.at(t);
+        colliders.round_axes(h, &mut ws.axes);
+        if !colliders.obstacles.is_empty() {
+            let reach = edges::longest(&c.edges, base, &ws.u);
+            let at = |i: usize| base[i] + ws.u[i];
+            ws.near.refresh(colliders.obstacles.len(), &ws.axes, at, base.len(), reach);
+        }
         // The first pass over every edge, the others over those it pushed.
-        ws.edges.pushed.clear();
+        ws.pushed.clear();
         for pass in 0..strain::PASSES {
-            let only = (pass > 0).then(|| std::mem::take(&mut ws.edges.pushed));
+            let only = (pass > 0).then(|| std::mem::take(&mut ws.pushed));
             let edges = (&c.edges[..], only.as_deref());
             let displaced = (&ws.u_prev[..], &mut ws.u[..]);
-            edges::push_out(&ws.axes, edges, base, displaced, &c.nodes.inv_mass, &mut ws.edges);
+            let near = (&ws.near.mask[..], &mut ws.pushed);
+            edges::push_out(&ws.axes, edges, base, displaced, &c.nodes.inv_mass, near);
             if c.rig.is_some() {
                 strain::limit(&c.edges, &c.edge_rest, base, &mut ws.u, &c.nodes.inv_mass);
             }

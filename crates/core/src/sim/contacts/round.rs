@@ -1,0 +1,55 @@
+//! Spheres and capsules as what they are to a point: an axis a–b (a sphere's centre twice)
+//! and a radius R, the set of points within R of the segment. The edges
+//! ([`crate::sim::contacts::edges`]) and the nodes' masks ([`crate::sim::contacts::near`]) test
+//! them so.
+
+use glam::Vec3A;
+
+/// A sphere or capsule in a sub-step, for the edges and the masks
+/// ([`crate::sim::contacts::collision::Colliders::round_axes`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct RoundAxis {
+    /// Its axis's ends (a sphere's centre twice).
+    pub a: Vec3A,
+    pub b: Vec3A,
+    /// Its radius plus the nodes' (m).
+    pub radius: f32,
+    /// How far its ends moved in the sub-step (m).
+    pub moved: (Vec3A, Vec3A),
+    /// Its surface's friction coefficient μ.
+    pub friction: f32,
+    /// The middle of its axis, and the radius of the ball round it there (m).
+    pub centre: Vec3A,
+    pub reach: f32,
+    /// The index of the obstacle it is.
+    pub obstacle: usize,
+}
+
+impl RoundAxis {
+    /// The collider of axis `a`–`b` and radius (with the nodes') `radius`, whose ends moved
+    /// by `moved` in the sub-step, of friction μ `friction`.
+    pub fn new((a, b, radius): (Vec3A, Vec3A, f32), moved: (Vec3A, Vec3A), friction: f32) -> Self {
+        let (centre, reach) = ((a + b) * 0.5, radius + 0.5 * a.distance(b));
+        RoundAxis { a, b, radius, moved, friction, centre, reach, obstacle: 0 }
+    }
+
+    /// True when `x` is within `r` of its surface (within `radius` + `r` of its axis): first
+    /// the ball round it, then the axis itself, which a long thin capsule's ball is far from.
+    #[inline]
+    pub fn within(&self, x: Vec3A, r: f32) -> bool {
+        let reach = self.reach + r;
+        if x.distance_squared(self.centre) >= reach * reach {
+            return false;
+        }
+        within_segment(x, (self.a, self.b), self.radius + r)
+    }
+}
+
+/// True when `x` is within `within` of the segment `a`–`b`.
+#[inline]
+pub(crate) fn within_segment(x: Vec3A, (a, b): (Vec3A, Vec3A), within: f32) -> bool {
+    let axis = b - a;
+    let length2 = axis.length_squared();
+    let t = if length2 > 0.0 { ((x - a).dot(axis) / length2).clamp(0.0, 1.0) } else { 0.0 };
+    x.distance_squared(a + axis * t) < within * within
+}
