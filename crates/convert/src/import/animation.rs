@@ -161,15 +161,10 @@ impl Clip {
             }
             .map_err(|e| accessor(file(), &output, e))?;
             let interpolation = sampler.interpolation();
-            let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
             let times: Vec<f32> = times.into_iter().map(|[t]| t).collect();
-            let increasing = times.windows(2).all(|w| w[0] < w[1]);
-            if times.is_empty() || values.len() != per_key * times.len() || !increasing {
-                let reason = format!(
-                    "animation \"{name}\": a sampler's {} keys (increasing: {increasing}) do not match its {} values",
-                    times.len(),
-                    values.len()
-                );
+            let field = format!("animations[{}].samplers[{}]", animation.index(), sampler.index());
+            if let Err(problem) = keys(interpolation, property, &times, &values) {
+                let reason = format!("animation \"{name}\": {field}.{problem}");
                 return Err(ConvertError::Gltf { file: file(), reason });
             }
             channels.push(Channel { node, property, interpolation, times, values });
@@ -349,6 +344,53 @@ fn sample(c: &Channel, t: f32) -> Vec4 {
                 + in_tangent * (dt * (s3 - s2))
         }
     }
+}
+
+/// What is wrong with a sampler's keys at `times` and their `values` for `property` with
+/// `interpolation`, as "input: …" or "output: …": none, times not finite or not increasing,
+/// values not finite or beyond the models' coordinate limit (a translation or a scale), or
+/// not as many as the interpolation needs (CUBICSPLINE: an in-tangent, a value and an
+/// out-tangent a key).
+fn keys(
+    interpolation: Interpolation,
+    property: Property,
+    times: &[f32],
+    values: &[Vec4],
+) -> Result<(), String> {
+    if times.is_empty() {
+        return Err("input: no keys (a sampler needs at least one)".into());
+    }
+    if let Some(k) = times.iter().position(|t| !t.is_finite()) {
+        return Err(format!("input: key {k}'s time {} is not a finite number", times[k]));
+    }
+    if let Some(k) = times.windows(2).position(|w| w[0] >= w[1]) {
+        let (before, at) = (times[k], times[k + 1]);
+        return Err(format!(
+            "input: key {}'s time {at} s is not after key {k}'s {before} s (times must increase)",
+            k + 1
+        ));
+    }
+    let (per_key, how) = match interpolation {
+        Interpolation::CubicSpline => (3, "CUBICSPLINE needs 3 values a key"),
+        Interpolation::Linear => (1, "LINEAR needs 1 value a key"),
+        Interpolation::Step => (1, "STEP needs 1 value a key"),
+    };
+    if values.len() != per_key * times.len() {
+        let (wanted, found) = (per_key * times.len(), values.len());
+        return Err(format!("output: {how}: {wanted} for {} keys, found {found}", times.len()));
+    }
+    let limit = springmesh_core::model::MAX_COORDINATE;
+    let bounded = matches!(property, Property::Translation | Property::Scale);
+    let bad = |v: &Vec4| !v.is_finite() || (bounded && v.abs().max_element() > limit);
+    if let Some(k) = values.iter().position(bad) {
+        let why = if values[k].is_finite() {
+            format!("is beyond ±{limit}, the models' coordinate limit")
+        } else {
+            "is not a finite number".into()
+        };
+        return Err(format!("output: value {k} ({}) {why}", values[k]));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -381,9 +381,29 @@ impl Reader {
                 .map_err(|e| self.accessor_error(&a, e))?,
             None => vec![Mat4::IDENTITY.to_cols_array(); nodes.len()],
         };
-        let names = nodes
+        let names: Vec<String> = nodes
             .iter()
-            .map(|n| n.name().map_or_else(|| format!("joint {}", n.index()), str::to_string));
+            .map(|n| n.name().map_or_else(|| format!("joint {}", n.index()), str::to_string))
+            .collect();
+        let field = format!("skins[{}].inverseBindMatrices", skin.index());
+        if inverse_binds.len() < nodes.len() {
+            let reason = format!(
+                "{field}: {} matrices for the skin's {} joints (one a joint)",
+                inverse_binds.len(),
+                nodes.len()
+            );
+            return Err(ConvertError::Gltf { file: self.file.clone(), reason });
+        }
+        let limit = springmesh_core::model::MAX_COORDINATE;
+        let bad = inverse_binds.iter().position(|m| m.iter().any(|e| !(e.abs() <= limit)));
+        if let Some(k) = bad {
+            let reason = format!(
+                "{field}[{k}] (joint \"{}\"): an entry is not a finite number within ±{limit}",
+                names[k]
+            );
+            return Err(ConvertError::Gltf { file: self.file.clone(), reason });
+        }
+        let names = names.into_iter();
         let index_of: HashMap<usize, usize> =
             nodes.iter().enumerate().map(|(k, n)| (n.index(), k)).collect();
         // A joint's parent: its nearest ancestor in the skin (a chain of at most every node).
@@ -464,8 +484,9 @@ impl Reader {
                 }
                 self.mesh.positions.push(p);
             }
-            self.painted(&primitive, base as usize, count)?;
-            self.weights(&primitive, joints, count)?;
+            let field = format!("meshes[{}].primitives[{}]", mesh.index(), primitive.index());
+            self.painted((&primitive, &field), base as usize, count)?;
+            self.weights((&primitive, &field), joints, count)?;
             let uv_base = self.mesh.uvs.len() as u32;
             let has_uvs = match primitive.get(&gltf::Semantic::TexCoords(0)) {
                 Some(a) => {
@@ -488,12 +509,14 @@ impl Reader {
         Ok(())
     }
 
-    /// Reads the painted attributes (`_NAME`) and vertex colours (`COLOR_0`) of `primitive`,
-    /// whose `count` vertices start at `base`; other application-specific attributes are
-    /// noted and skipped.
+    /// Reads the painted attributes (`_NAME`) and vertex colours (`COLOR_0`) of `primitive`
+    /// (the file's `field`), whose `count` vertices start at `base`; other application-specific
+    /// attributes are noted and skipped. A painted attribute of another count than the
+    /// vertices' is an error (dropped, a cape's max distances would free every node); vertex
+    /// colours so are noted and left out.
     fn painted(
         &mut self,
-        primitive: &gltf::Primitive,
+        (primitive, field): (&gltf::Primitive, &str),
         base: usize,
         count: usize,
     ) -> Result<(), ConvertError> {
@@ -513,10 +536,15 @@ impl Reader {
                     }
                     let values = read_vectors::<1>(&accessor, &self.buffers, &mut self.budget)
                         .map_err(|e| self.accessor_error(&accessor, e))?;
-                    if values.len() == count {
-                        let values: Vec<f32> = values.into_iter().map(|[v]| v).collect();
-                        self.mesh.set_attribute(&name, base, &values);
+                    if values.len() != count {
+                        let reason = format!(
+                            "{field}.attributes.{name}: {} values for the primitive's {count} vertices",
+                            values.len()
+                        );
+                        return Err(ConvertError::Gltf { file: self.file.clone(), reason });
                     }
+                    let values: Vec<f32> = values.into_iter().map(|[v]| v).collect();
+                    self.mesh.set_attribute(&name, base, &values);
                 }
                 gltf::Semantic::Colors(0) => {
                     let colors: Vec<[f32; 4]> = match accessor.dimensions() {
@@ -532,6 +560,12 @@ impl Reader {
                     };
                     if colors.len() == count {
                         self.mesh.set_colors(base, &colors);
+                    } else {
+                        self.note(format!(
+                            "{field}.attributes.COLOR_0: {} colours for the primitive's {count} \
+                             vertices: not read",
+                            colors.len()
+                        ));
                     }
                 }
                 _ => {}
@@ -541,12 +575,15 @@ impl Reader {
         Ok(())
     }
 
-    /// Reads the joints and weights (`JOINTS_0`, `WEIGHTS_0`) of `primitive`'s `count`
-    /// vertices when the mesh is on the skeleton (`joints` maps its joint indices), weights
-    /// normalised; none (all zero) otherwise, or for a joint the skin does not have.
+    /// Reads the joints and weights (`JOINTS_0`, `WEIGHTS_0`) of `primitive`'s (the file's
+    /// `field`) `count` vertices when the mesh is on the skeleton (`joints` maps its joint
+    /// indices), weights normalised; none (all zero) otherwise. Either of another count than
+    /// the vertices', or a weighted joint the skin does not have, is an error; a negative or
+    /// non-finite weight counts as 0, noted with how many vertices had one, and so are the
+    /// vertices left with no weight (they stay where they were bound).
     fn weights(
         &mut self,
-        primitive: &gltf::Primitive,
+        (primitive, field): (&gltf::Primitive, &str),
         joints: Option<&[u16]>,
         count: usize,
     ) -> Result<(), ConvertError> {
@@ -562,24 +599,52 @@ impl Reader {
             self.mesh.joint_weights.extend(std::iter::repeat_n(([0; 4], [0.0; 4]), count));
             return Ok(());
         };
-        for k in 0..count {
-            let (id, w) = (
-                ids.get(k).copied().unwrap_or_default(),
-                weights.get(k).copied().unwrap_or_default(),
-            );
+        for (name, read) in [("JOINTS_0", ids.len()), ("WEIGHTS_0", weights.len())] {
+            if read != count {
+                let reason = format!(
+                    "{field}.attributes.{name}: {read} values for the primitive's {count} vertices"
+                );
+                return Err(ConvertError::Gltf { file: self.file.clone(), reason });
+            }
+        }
+        let (mut bad_weights, mut unweighted) = (0, 0);
+        for (k, (id, w)) in ids.iter().zip(&weights).enumerate() {
             let mut out = ([0u16; 4], [0.0f32; 4]);
+            bad_weights += usize::from(w.iter().any(|w| !(w.is_finite() && *w >= 0.0)));
             for slot in 0..4 {
-                let joint = map.get(id[slot] as usize).copied();
-                if let Some(j) = joint.filter(|_| w[slot].is_finite() && w[slot] > 0.0) {
-                    out.0[slot] = j;
-                    out.1[slot] = w[slot];
+                if !(w[slot].is_finite() && w[slot] > 0.0) {
+                    continue;
                 }
+                let Some(&j) = map.get(id[slot] as usize) else {
+                    let reason = format!(
+                        "{field}.attributes.JOINTS_0: vertex {k} is weighted to joint {}, the \
+                         skin has {}",
+                        id[slot],
+                        map.len()
+                    );
+                    return Err(ConvertError::Gltf { file: self.file.clone(), reason });
+                };
+                out.0[slot] = j;
+                out.1[slot] = w[slot];
             }
             let sum: f32 = out.1.iter().sum();
             if sum > 0.0 {
                 out.1 = out.1.map(|w| w / sum);
+            } else {
+                unweighted += 1;
             }
             self.mesh.joint_weights.push(out);
+        }
+        if bad_weights > 0 {
+            self.note(format!(
+                "{field}.attributes.WEIGHTS_0: {bad_weights} vertices have a negative or \
+                 non-finite weight, taken as 0"
+            ));
+        }
+        if unweighted > 0 {
+            self.note(format!(
+                "{field}: {unweighted} vertices weigh on no joint: they stay where they were bound"
+            ));
         }
         Ok(())
     }
