@@ -395,7 +395,8 @@ impl Reader {
             return Err(ConvertError::Gltf { file: self.file.clone(), reason });
         }
         let limit = springmesh_core::model::MAX_COORDINATE;
-        let bad = inverse_binds.iter().position(|m| m.iter().any(|e| !(e.abs() <= limit)));
+        let bad =
+            inverse_binds.iter().position(|m| m.iter().any(|e| !e.is_finite() || e.abs() > limit));
         if let Some(k) = bad {
             let reason = format!(
                 "{field}[{k}] (joint \"{}\"): an entry is not a finite number within ±{limit}",
