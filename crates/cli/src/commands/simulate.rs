@@ -6,7 +6,7 @@ use crate::output::emit;
 use crate::point_cache::{Layout, PointCache};
 use crate::{Usage, input, progress};
 use anyhow::{Context, Result};
-use glam::{Vec3, Vec3A};
+use glam::{Mat4, Vec3, Vec3A};
 use serde::Serialize;
 use springmesh_convert::import::animation::Clip;
 use springmesh_convert::{ConvertOptions, Thickness, self_collision};
@@ -128,7 +128,8 @@ pub struct Args {
     /// Simulated time, s.
     #[arg(long, value_name = "S", default_value_t = 5.0)]
     seconds: f64,
-    /// Time step, s: one step of this length per frame [default: the model's dt].
+    /// Time step, s: one step of this length per frame [default: the model's dt]; with --fps,
+    /// the longest step (each 1/F s frame cut into equal steps, so frames fall on k/F s).
     #[arg(long, value_name = "DT")]
     dt: Option<f32>,
     #[command(flatten)]
@@ -164,7 +165,7 @@ pub struct Args {
     /// Write every frame's surface vertices as an MDD point cache.
     #[arg(long, value_name = "OUT.mdd", requires = "fps")]
     mdd: Option<PathBuf>,
-    /// Frames per second of --frames, --pc2 and --mdd.
+    /// Frames per second of --frames, --pc2 and --mdd: frame k is the state at exactly k/F s.
     #[arg(long, value_name = "F")]
     fps: Option<f64>,
     /// Save the final state as a model (positions become the node positions).
@@ -203,7 +204,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         _ => None,
     };
     let mut outputs = Outputs::open(&args, &models)?;
-    let steps = (args.seconds / f64::from(dt)).round() as u64;
+    let clock = Clock::new(args.seconds, dt, args.fps);
+    let steps = clock.steps;
+    if let Some(animation) = &animation {
+        animation.start(&mut world)?;
+    }
     let bar = progress::bar(steps, "simulating", args.json);
     let mut stats = Stats { bodies: vec![Body::default(); models.len()], ..Stats::default() };
     let started = Instant::now();
@@ -217,15 +222,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     draw(&world, &mut surfaces);
     for step in 0..=steps {
-        outputs.record(&models, (&world, &surfaces), &nodes)?;
+        outputs.record(&models, (&world, &surfaces), (&nodes, clock.time(step)))?;
         if step == steps {
             break;
         }
         let t = Instant::now();
         if let Some(animation) = &animation {
-            animation.pose(&mut world, step as f64 * f64::from(dt), f64::from(dt))?;
+            animation.pose(&mut world, clock.time(step), clock.time(step + 1))?;
         }
-        let result = world.step(dt);
+        let result = world.step(clock.step);
         draw(&world, &mut surfaces);
         stats.stepping += t.elapsed();
         match result {
@@ -254,7 +259,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         if failure.is_none() { outputs.commit(&models, &world, &args.output)? } else { 0 };
     let mut ran = models.iter().enumerate().map(|(i, _)| {
         let file = args.files[i].display().to_string();
-        let at = (dt, wall, frames);
+        let at = (clock.step, wall, frames);
         Ran::new(file, at, (&world.bodies()[i], &stats, &stats.bodies[i]), failure.as_ref())
     });
     let code = match (ran.next(), models.len()) {
@@ -360,14 +365,13 @@ impl Outputs {
     }
 
     /// Records the state of the world's bodies (their drawn `surfaces`, in the order of
-    /// `models`) where it is due; the trajectory is of the first body.
+    /// `models`) at `time` (s) where it is due; the trajectory is of the first body.
     fn record(
         &mut self,
         models: &[ValidModel],
         (world, surfaces): (&World, &[Drawn]),
-        nodes: &[NodeId],
+        (nodes, time): (&[NodeId], f64),
     ) -> Result<()> {
-        let time = world.time();
         if let (Some((path, f)), Some(first)) = (&mut self.trajectory, world.bodies().first()) {
             record(f, first, nodes).with_context(|| path.display().to_string())?;
         }
@@ -617,26 +621,77 @@ impl Animation {
         )
     }
 
-    /// Poses every rigged body of `world` for a step of `dt` from simulated time `now` (s): at
-    /// the clip's time at its end, the clip looped or held at its end; a wrap of a looped
+    /// Puts every rigged body of `world` at rest on the clip's first pose, before the run's
+    /// first frame: the cloth starts on the character as the clip begins.
+    fn start(&self, world: &mut World) -> Result<()> {
+        self.each(world, 0.0, |body, pose| body.reset(pose))
+    }
+
+    /// Poses every rigged body of `world` for a step from simulated time `now` to `next` (s):
+    /// at the clip's time at its end, the clip looped or held at its end; a wrap of a looped
     /// clip within the step is a teleport.
-    fn pose(&self, world: &mut World, now: f64, dt: f64) -> Result<()> {
-        let next = now + dt;
+    fn pose(&self, world: &mut World, now: f64, next: f64) -> Result<()> {
         let (t, wraps) = if self.looping {
             (self.clip.looped(next), self.clip.wraps(now, next))
         } else {
             (next as f32, false)
         };
+        self.each(
+            world,
+            t,
+            |body, pose| {
+                if wraps { body.teleport(pose) } else { body.set_pose(pose).map(drop) }
+            },
+        )
+    }
+
+    /// Applies `posed` to every rigged body of `world` with the clip's pose at time `t`.
+    fn each(
+        &self,
+        world: &mut World,
+        t: f32,
+        posed: impl Fn(&mut Simulation, &[Mat4]) -> Result<(), CoreError>,
+    ) -> Result<()> {
         for (i, names, scale) in &self.joints {
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
             let pose = self.clip.pose_scaled(t, &names, *scale);
             let pose = pose.map_err(|j| anyhow::anyhow!("no joint {j}"))?;
             if let Some(body) = world.body_mut(*i) {
-                let posed =
-                    if wraps { body.teleport(&pose) } else { body.set_pose(&pose).map(drop) };
-                posed.map_err(|e| self.refused(e, t, &names))?;
+                posed(body, &pose).map_err(|e| self.refused(e, t, &names))?;
             }
         }
         Ok(())
+    }
+}
+
+/// The run's steps. With `--fps F`, each frame's 1/F s is cut into the fewest equal steps
+/// no longer than `--dt`, so that the frame times k/F are steps' ends and the caches sample
+/// the run, and the clip poses it, at exactly those times (a 24 fps run of a 60 Hz model
+/// takes three steps of 1/72 s a frame; at 60 fps one of 1/60 s, as without `--fps`); the
+/// run lasts the whole frames nearest `--seconds`. Without, steps of `--dt`.
+struct Clock {
+    /// The steps' length (s) and how many the run takes.
+    step: f32,
+    steps: u64,
+    /// Steps per second, exactly as the times are worked out.
+    rate: f64,
+}
+
+impl Clock {
+    fn new(seconds: f64, dt: f32, fps: Option<f64>) -> Clock {
+        let dt = f64::from(dt);
+        let (rate, steps) = match fps {
+            Some(fps) => {
+                let per_frame = (1.0 / (fps * dt) * (1.0 - 1e-9)).ceil().max(1.0);
+                (fps * per_frame, (seconds * fps).round() * per_frame)
+            }
+            None => (1.0 / dt, (seconds / dt).round()),
+        };
+        Clock { step: (1.0 / rate) as f32, steps: steps as u64, rate }
+    }
+
+    /// The simulated time at the end of step `k` (s; 0 before the first).
+    fn time(&self, k: u64) -> f64 {
+        k as f64 / self.rate
     }
 }

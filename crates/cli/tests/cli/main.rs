@@ -7,6 +7,7 @@ mod common;
 
 mod bad_input;
 mod check;
+mod clips;
 mod convert;
 mod info;
 mod sample;
@@ -75,3 +76,21 @@ pub const TWO_TRIANGLES: &str = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 
 /// A closed unit cube of 12 triangles (8 nodes, 18 stretch, 7 bend; see the convert tests).
 pub const CUBE: &str = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 0 0 1\nv 1 0 1\nv 0 1 1\nv 1 1 1\n\
 f 1 4 2\nf 1 3 4\nf 1 2 6\nf 1 6 5\nf 1 5 7\nf 1 7 3\nf 2 4 8\nf 2 8 6\nf 3 8 4\nf 3 7 8\nf 5 6 8\nf 5 8 7\n";
+
+/// PC2, read as its layout says (little endian): frames of (x, y, z) per point.
+pub fn read_pc2(bytes: &[u8]) -> Vec<Vec<[f32; 3]>> {
+    assert_eq!(&bytes[..12], b"POINTCACHE2\0");
+    let int = |at: usize| i32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let float = |at: usize| f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    assert_eq!(int(12), 1, "version");
+    let (points, samples) = (int(16) as usize, int(28) as usize);
+    assert_eq!((float(20), float(24)), (0.0, 1.0), "start frame 0, one sample per frame");
+    assert_eq!(bytes.len(), 32 + samples * points * 12);
+    (0..samples)
+        .map(|f| {
+            (0..points)
+                .map(|p| std::array::from_fn(|k| float(32 + ((f * points + p) * 3 + k) * 4)))
+                .collect()
+        })
+        .collect()
+}

@@ -1,7 +1,7 @@
 //! `springmesh simulate`: JSON fields, every flag family, and the benchmark cloth.
 
 use crate::common::{GridSprings, grid_cloth};
-use crate::{at, scratch, springmesh};
+use crate::{at, read_pc2, scratch, springmesh};
 use serde_json::Value;
 use springmesh_core::io;
 
@@ -270,24 +270,6 @@ fn an_output_that_is_not_a_regular_file_is_refused() {
         }
     }
     assert!(std::fs::metadata("/dev/null").is_ok_and(|m| !m.is_file()));
-}
-
-/// PC2, read as its layout says (little endian): frames of (x, y, z) per point.
-fn read_pc2(bytes: &[u8]) -> Vec<Vec<[f32; 3]>> {
-    assert_eq!(&bytes[..12], b"POINTCACHE2\0");
-    let int = |at: usize| i32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
-    let float = |at: usize| f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
-    assert_eq!(int(12), 1, "version");
-    let (points, samples) = (int(16) as usize, int(28) as usize);
-    assert_eq!((float(20), float(24)), (0.0, 1.0), "start frame 0, one sample per frame");
-    assert_eq!(bytes.len(), 32 + samples * points * 12);
-    (0..samples)
-        .map(|f| {
-            (0..points)
-                .map(|p| std::array::from_fn(|k| float(32 + ((f * points + p) * 3 + k) * 4)))
-                .collect()
-        })
-        .collect()
 }
 
 /// MDD, read as its layout says (big endian): frame times, then frames of (x, y, z).
