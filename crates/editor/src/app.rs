@@ -334,10 +334,15 @@ impl EditorApp {
             self.viewport.settings.follow |= self.live.clip.is_some();
             if self.live.clip.is_none() {
                 let names: Vec<&str> = clips.iter().map(|c| c.name.as_str()).collect();
-                self.messages.push(format!(
+                let message = format!(
                     "No clip \"{name}\" to play: the character has {}.",
                     if names.is_empty() { "none".to_string() } else { names.join(", ") }
-                ));
+                );
+                if let Some(shot) = &mut self.screenshot {
+                    let unread = self.doc.notes.iter().filter(|n| n.contains("character"));
+                    std::iter::once(&message).chain(unread).for_each(|m| shot.unmet(m.clone()));
+                }
+                self.messages.push(message);
             }
         }
         self.frame_next = true;

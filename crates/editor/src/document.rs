@@ -164,7 +164,6 @@ impl Document {
         Ok(label)
     }
 
-    /// Replaces the model (a new conversion of the same mesh) as an undoable step.
     /// The mesh a model file was converted from, when its metadata names one that exists and
     /// records the conversion (so it can be made again with its edits kept).
     pub fn source_mesh(&self) -> Option<PathBuf> {
@@ -173,10 +172,20 @@ impl Document {
         }
         let m = self.model();
         ConvertOptions::from_metadata(&m.metadata.conversion)?;
-        // As recorded (absolute, or relative to where it was converted), else beside the model.
-        let source = PathBuf::from(m.metadata.source.as_ref()?);
-        let beside = self.path.as_ref().and_then(|p| Some(p.parent()?.join(source.file_name()?)));
-        std::iter::once(source).chain(beside).find(|p| p.is_file())
+        self.source_meshes().into_iter().next()
+    }
+
+    /// The files the model's source mesh may be: as recorded (absolute, or relative to where
+    /// it was converted), then the file of that name beside the model; those that exist.
+    pub fn source_meshes(&self) -> Vec<PathBuf> {
+        if !matches!(self.origin, Origin::ModelFile) {
+            return Vec::new();
+        }
+        let Some(source) = self.model().metadata.source.as_ref().map(PathBuf::from) else {
+            return Vec::new();
+        };
+        let beside = self.path.as_ref().and_then(|p| Some(folder(p).join(source.file_name()?)));
+        std::iter::once(source).chain(beside).filter(|p| p.is_file()).collect()
     }
 
     /// True when the model file is older than its source mesh: the mesh was re-exported.
@@ -221,9 +230,25 @@ pub fn file_name(path: &Path) -> String {
         .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 
+/// The folder holding `path`: its parent, or the current folder for a bare file name (whose
+/// parent is empty).
+pub fn folder(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bare_file_names_folder_is_the_current_one() {
+        assert_eq!(folder(Path::new("cape.spring")), Path::new("."));
+        assert_eq!(folder(Path::new("worn/cape.spring")), Path::new("worn"));
+        assert_eq!(folder(Path::new("/cape.spring")), Path::new("/"));
+    }
 
     #[test]
     fn dirty_follows_changes_and_saves() {

@@ -5,7 +5,7 @@
 //! request cancels the running one (the converter stops at its next stage) and results of
 //! older requests are dropped, so a second open wins.
 
-use crate::document::{Document, Origin, TextureImage, file_name};
+use crate::document::{Document, Origin, TextureImage, file_name, folder};
 use eframe::egui;
 use springmesh_convert::character::Character;
 use springmesh_convert::keep::keep_edits;
@@ -139,19 +139,22 @@ fn open(request: Request, control: Control) -> Result<Document, String> {
             let recorded = ConvertOptions::from_metadata(&doc.model().metadata.conversion);
             // A model file may come from anywhere: the file its metadata names is read by
             // itself only inside the model's folder.
+            let folder = doc.path.as_deref().and_then(|p| folder(p).canonicalize().ok());
             let inside = |source: &PathBuf| {
-                let folder = doc.path.as_ref().and_then(|p| p.parent()?.canonicalize().ok());
-                folder.zip(source.canonicalize().ok()).is_some_and(|(f, s)| s.starts_with(f))
+                let source = source.canonicalize().ok();
+                folder.as_ref().zip(source).is_some_and(|(f, s)| s.starts_with(f))
             };
-            match (doc.source_mesh(), recorded) {
-                (Some(source), Some(options)) if inside(&source) => {
-                    read_character(&mut doc, &source, &options);
-                }
-                (Some(source), Some(_)) if doc.model().rig.is_some() => doc.notes.push(format!(
-                    "the character is not shown: {} is outside the model's folder (put the \
+            let sources = doc.source_meshes();
+            let within = sources.iter().find(|&s| inside(s)).cloned();
+            match (within, sources.first(), recorded) {
+                (Some(source), _, Some(options)) => read_character(&mut doc, &source, &options),
+                (None, Some(source), Some(_)) if doc.model().rig.is_some() => {
+                    doc.notes.push(format!(
+                        "the character is not shown: {} is outside the model's folder (put the \
                      glTF beside the model)",
-                    source.display()
-                )),
+                        source.display()
+                    ))
+                }
                 _ => {}
             }
             return Ok(doc);

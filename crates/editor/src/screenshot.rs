@@ -26,6 +26,9 @@ pub struct Screenshot {
     image: Arc<Mutex<Option<Arc<egui::ColorImage>>>>,
     /// Set once the run is over: the message to print, or why it failed.
     pub outcome: Arc<Mutex<Option<Result<String, String>>>>,
+    /// What the run's arguments asked that it could not do (a clip the character lacks):
+    /// the picture is still written, and the run fails with these.
+    unmet: Vec<String>,
 }
 
 impl Screenshot {
@@ -38,7 +41,14 @@ impl Screenshot {
             stats: FrameStats::default(),
             image: Arc::default(),
             outcome,
+            unmet: Vec::new(),
         }
+    }
+
+    /// Notes that the run cannot do what its arguments ask, and why: it fails once the
+    /// picture is written.
+    pub fn unmet(&mut self, why: String) {
+        self.unmet.push(why);
     }
 
     /// Called every frame once the model is open; `viewport` is the viewport's rectangle in
@@ -75,6 +85,12 @@ impl Screenshot {
             return false;
         };
         let result = self.save(&image, viewport * ctx.pixels_per_point(), background);
+        let result = match result {
+            Ok(summary) if !self.unmet.is_empty() => {
+                Err(format!("{} ({summary})", self.unmet.join("; ")))
+            }
+            other => other,
+        };
         if let Ok(mut o) = self.outcome.lock() {
             *o = Some(result);
         }
