@@ -9,6 +9,7 @@ mod mutate;
 mod mutation;
 mod obj;
 mod painted;
+mod rigs;
 mod skins;
 
 use springmesh_convert::{Conversion, ConvertError, ConvertOptions, convert_file};
