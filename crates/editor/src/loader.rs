@@ -209,7 +209,14 @@ fn read_character(doc: &mut Document, source: &std::path::Path, options: &Conver
         return;
     }
     match Character::read(source, options) {
-        Ok(c) => doc.character = Some(Arc::new(c)),
+        Ok(c) => {
+            let notes = c
+                .clips
+                .iter()
+                .flat_map(|clip| clip.notes.iter().map(|n| format!("clip \"{}\": {n}", clip.name)));
+            doc.notes.extend(notes);
+            doc.character = Some(Arc::new(c));
+        }
         Err(e) => doc.notes.push(format!("the character is not shown: {e}")),
     }
 }

@@ -268,7 +268,9 @@ fn nodes(document: &gltf::Document) -> Vec<Node> {
 /// The nodes' indices with every parent before its children, walked breadth first from the
 /// roots: linear in the nodes, however deep the hierarchy (a chain of 100,000 nodes between
 /// the scene's root and the armature took 80 s when each node's depth was walked up to the
-/// root). A node on a cycle, which no root reaches, is made a root.
+/// root). A node on a cycle, which no root reaches, is made a root. The depth needs no limit
+/// of its own: nothing recurses (a queue, not the call stack, holds the walk), so a chain as
+/// deep as the file has nodes is walked as fast as a flat list (`tests/import/skins.rs`: 20,000).
 fn parents_first(nodes: &mut [Node]) -> Vec<usize> {
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
     for (i, n) in nodes.iter().enumerate() {
