@@ -616,7 +616,9 @@ impl Reader {
                 if !(w[slot].is_finite() && w[slot] > 0.0) {
                     continue;
                 }
-                let Some(&j) = map.get(id[slot] as usize) else {
+                // An index stored as a float (outside the specification) must be a whole one.
+                let whole = id[slot] >= 0.0 && id[slot].fract() == 0.0;
+                let Some(&j) = map.get(id[slot] as usize).filter(|_| whole) else {
                     let reason = format!(
                         "{field}.attributes.JOINTS_0: vertex {k} is weighted to joint {}, the \
                          skin has {}",
