@@ -64,7 +64,7 @@ impl SoftBody {
 
     /// The body is worn by the character whose root (the entity its glTF scene was spawned
     /// under, or its skinned mesh's entity) is `character`: a model converted from a mesh
-    /// skinned to that character's skeleton (`convert hero.glb --mesh Cape`). The plugin finds
+    /// skinned to that character's skeleton (`convert walker.glb --mesh Cape`). The plugin finds
     /// the joints among `character`'s descendants by the names the model keeps, puts the body
     /// on them when it starts, and poses it from their `GlobalTransform`s every frame, after
     /// animation and transform propagation ([`crate::systems`]). A joint the character does

@@ -787,12 +787,12 @@ fn a_capsule_is_added_under_the_model_then_removed_and_undo_brings_it_back() {
     assert_eq!(labels, vec!["Add a capsule"]);
 }
 
-/// The editor with the Blender-made figure's cape open, converted as `convert hero.glb --mesh
-/// Cape` does from a copy of the figure in the scratch directory `name` and saved beside it.
+/// The editor with the Blender-made walking figure's cape open, converted as `convert walker.glb
+/// --mesh Cape` does from a copy of the figure in the scratch directory `name` and saved beside it.
 fn worn_cape(name: &str) -> Harness<'static, EditorApp> {
     // The figure beside the model: the editor reads a model's source only in its folder.
-    let figure = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/hero.glb");
-    let glb = scratch(name).join("hero.glb");
+    let figure = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/walker.glb");
+    let glb = scratch(name).join("walker.glb");
     std::fs::copy(figure, &glb).unwrap();
     let options =
         springmesh_convert::ConvertOptions { mesh: Some("Cape".into()), ..Default::default() };
@@ -808,12 +808,13 @@ fn worn_cape(name: &str) -> Harness<'static, EditorApp> {
 fn a_worn_cape_shows_its_skeleton_and_its_body() {
     let harness = worn_cape("worn");
     assert!(harness.state().doc.model().rig.is_some());
-    let skeleton = harness.query_by_label_contains("4 joints: Hips, Spine, Chest, Head");
+    let skeleton =
+        harness.query_by_label_contains("13 joints: Hips, Spine, UpperLeg.L, UpperLeg.R");
     assert!(skeleton.is_some(), "the model panel names the joints");
     let worn =
-        harness.query_by_label_contains("11 nodes follow the skin, 176 within a max distance");
+        harness.query_by_label_contains("13 nodes follow the skin, 221 within a max distance");
     assert!(worn.is_some(), "and says how the nodes are worn");
-    assert!(harness.query_by_label_contains("body: 3 colliders").is_some());
+    assert!(harness.query_by_label_contains("body: 17 colliders").is_some());
 }
 
 #[test]
@@ -832,7 +833,7 @@ fn a_worn_cape_plays_the_walk_on_its_body_and_its_max_distances_and_colliders_ar
     harness.step();
     assert!(harness.state().live.playing, "choosing a clip plays it");
     // How much of the looping clip has played follows the wall clock (a loaded machine plays
-    // more a frame): play on until the clip is in its walk, 0.3 to 2.4 s into its 2.5 s, the
+    // more a frame): play on until the clip is in its walk, 0.3 to 2.4 s into it (walking, then running), the
     // figure at least 0.3 m from where it stood (a run that ended just past the loop saw the
     // body at its start).
     let clip = &character.clips.iter().find(|c| c.name == "Walk").expect("walk");
@@ -923,7 +924,7 @@ fn a_worn_cape_plays_the_walk_on_its_body_and_its_max_distances_and_colliders_ar
 fn a_model_naming_a_source_outside_its_folder_does_not_read_it() {
     // The cape converted from the figure in assets/, saved elsewhere: its metadata names a
     // file outside the model's folder, which a downloaded model could point anywhere.
-    let glb = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/hero.glb");
+    let glb = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/walker.glb");
     let options =
         springmesh_convert::ConvertOptions { mesh: Some("Cape".into()), ..Default::default() };
     let cape = springmesh_convert::convert_file(&glb, &options).unwrap().model;
