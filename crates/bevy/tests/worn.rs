@@ -50,10 +50,11 @@ fn app_with(gltf: GltfPlugin) -> App {
     app
 }
 
-/// The cape converted as `springmesh convert hero.glb --mesh Cape` does, as an asset.
+/// The walking figure's cape converted as `springmesh convert walker.glb --mesh Cape` does, as
+/// an asset.
 fn cape(app: &mut App) -> Handle<SpringModelAsset> {
     let options = ConvertOptions { mesh: Some("Cape".into()), ..ConvertOptions::default() };
-    let model = convert_file(&assets().join("characters/hero.glb"), &options).unwrap().model;
+    let model = convert_file(&assets().join("characters/walker.glb"), &options).unwrap().model;
     app.world_mut().resource_mut::<Assets<SpringModelAsset>>().add(SpringModelAsset { model })
 }
 
@@ -72,7 +73,7 @@ fn until(app: &mut App, what: &str, done: impl Fn(&mut App) -> bool) {
 /// The figure spawned from its glTF scene, its walk playing in a loop; returns its root.
 fn figure(app: &mut App) -> Entity {
     let server = app.world().resource::<AssetServer>().clone();
-    let gltf: Handle<Gltf> = server.load("characters/hero.glb");
+    let gltf: Handle<Gltf> = server.load("characters/walker.glb");
     until(app, "the glTF load", |_| {
         matches!(server.load_state(&gltf), LoadState::Loaded | LoadState::Failed(_))
     });
@@ -80,7 +81,7 @@ fn figure(app: &mut App) -> Entity {
         app.world().resource::<Assets<Gltf>>().get(&gltf).unwrap().named_animations["Walk"].clone();
     let (graph, index) = AnimationGraph::from_clip(walk);
     let graph = app.world_mut().resource_mut::<Assets<AnimationGraph>>().add(graph);
-    let scene = server.load(GltfAssetLabel::Scene(0).from_asset("characters/hero.glb"));
+    let scene = server.load(GltfAssetLabel::Scene(0).from_asset("characters/walker.glb"));
     let root = app.world_mut().spawn((WorldAssetRoot(scene), Transform::default())).id();
     until(app, "the scene's players", |app| {
         let mut players = app.world_mut().query::<&AnimationPlayer>();
@@ -149,7 +150,7 @@ fn a_cape_worn_by_bevys_animated_figure_keeps_its_kinematic_nodes_on_bevys_skin(
         let sim = app.world().get::<SoftBodyState>(body).unwrap().simulation();
         sim.anchors().map(|n| n.index()).collect()
     };
-    assert_eq!(kinematic.len(), 11, "the painted pins");
+    assert_eq!(kinematic.len(), 13, "the painted top row");
     // Each kinematic node is the Bevy mesh vertex it sits on now (nodes are welded vertices).
     let skinned = bevy_skinned_cape(&mut app);
     let positions = app.world().get::<SoftBodyState>(body).unwrap().positions().to_vec();
