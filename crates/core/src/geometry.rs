@@ -28,8 +28,9 @@ where
 }
 
 /// Where on the segment a–b the point nearest `p` is, as the fraction t ∈ [0, 1] from a (0
-/// for a segment of no length).
-pub fn along_segment(a: Vec3, b: Vec3, p: Vec3) -> f32 {
+/// for a segment of no length); of `Vec3` or `Vec3A` points, worked out in `Vec3A`.
+pub fn along_segment<V: Into<Vec3A>>(a: V, b: V, p: V) -> f32 {
+    let (a, b, p): (Vec3A, Vec3A, Vec3A) = (a.into(), b.into(), p.into());
     let axis = b - a;
     if axis.length_squared() > 0.0 {
         ((p - a).dot(axis) / axis.length_squared()).clamp(0.0, 1.0)

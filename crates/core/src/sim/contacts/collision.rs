@@ -151,7 +151,7 @@ fn keep_side(
 ) -> Option<(Vec3, Vec3)> {
     let (a, b, radius) = round(now)?;
     let (a0, b0, _) = before.as_ref().and_then(round).unwrap_or((a, b, radius));
-    let tau = along_segment(a0.into(), b0.into(), from.into());
+    let tau = along_segment(a0, b0, from);
     let carried = from + (a - a0).lerp(b - b0, tau);
     let (n, depth) = sides::out_on_its_side(carried, to, (a, b, radius + r))?;
     Some(((to + n * depth).into(), n.into()))

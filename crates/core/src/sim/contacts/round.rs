@@ -3,6 +3,7 @@
 //! ([`crate::sim::contacts::edges`]) and the nodes' masks ([`crate::sim::contacts::near`]) test
 //! them so.
 
+use crate::geometry::along_segment;
 use glam::Vec3A;
 
 /// A sphere or capsule in a sub-step, for the edges and the masks
@@ -48,8 +49,6 @@ impl RoundAxis {
 /// True when `x` is within `within` of the segment `a`–`b`.
 #[inline]
 pub(crate) fn within_segment(x: Vec3A, (a, b): (Vec3A, Vec3A), within: f32) -> bool {
-    let axis = b - a;
-    let length2 = axis.length_squared();
-    let t = if length2 > 0.0 { ((x - a).dot(axis) / length2).clamp(0.0, 1.0) } else { 0.0 };
-    x.distance_squared(a + axis * t) < within * within
+    let t = along_segment(a, b, x);
+    x.distance_squared(a.lerp(b, t)) < within * within
 }
