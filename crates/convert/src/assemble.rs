@@ -85,6 +85,19 @@ pub(crate) fn model(
                 crate::rigging::MIN_RADIUS
             ),
         );
+        let bare = crate::rigging::bare_joints(&mesh.body, &rig.joints, &rig.colliders);
+        report.warn(
+            "bare_joints",
+            bare.len(),
+            Vec::new(),
+            format!(
+                "no collider for the body where it follows {}: fewer than {} of its vertices \
+                 follow the joint most (a sparse body: add edge loops along it), so the cloth \
+                 can go through there",
+                bare.join(", "),
+                crate::rigging::MIN_BODY_VERTICES
+            ),
+        );
         let holds = rig.holds();
         report.worn = Some(WornReport {
             kinematic: holds.kinematic,

@@ -212,6 +212,32 @@ pub(crate) fn body_capsules(
     out
 }
 
+/// The names of the joints that weigh on some vertex of the body `body` (rest position,
+/// joints, weights) but have no collider among `colliders`: the parts of the body the cloth
+/// can go through (too few vertices follow them most, as on a body of cylinders with only
+/// their end rings, or their capsules were dropped to clear the cloth at rest).
+pub(crate) fn bare_joints(
+    body: &[(Vec3, [u16; 4], [f32; 4])],
+    skeleton: &[Joint],
+    colliders: &[JointCollider],
+) -> Vec<String> {
+    let mut weighs = vec![false; skeleton.len()];
+    for (_, joints, weights) in body {
+        for (&j, _) in joints.iter().zip(weights).filter(|(_, w)| **w > 0.0) {
+            if let Some(w) = weighs.get_mut(usize::from(j)) {
+                *w = true;
+            }
+        }
+    }
+    for c in colliders {
+        if let Some(w) = weighs.get_mut(usize::from(c.joint)) {
+            *w = false;
+        }
+    }
+    let bare = skeleton.iter().zip(weighs).filter(|(_, bare)| *bare);
+    bare.map(|(j, _)| j.name.clone()).collect()
+}
+
 /// How much wider than deep a part's cross-section must be for two capsules side by side.
 pub const FLAT: f32 = 1.25;
 
@@ -405,6 +431,36 @@ mod tests {
             .is_empty(),
             "too few points"
         );
+    }
+
+    #[test]
+    fn a_joint_that_weighs_on_the_body_but_gets_no_capsule_is_named() {
+        // Two rings of eight points, the lower one on Hips, the upper one on Chest, each
+        // leaning half on Spine: Spine follows no vertex most, so it gets no capsule; Head
+        // weighs on nothing and is not named.
+        let names = ["Hips", "Spine", "Chest", "Head"];
+        let skeleton: Vec<Joint> = names
+            .iter()
+            .enumerate()
+            .map(|(k, n)| Joint {
+                name: (*n).into(),
+                parent: k.checked_sub(1).map(|p| p as u16),
+                inverse_bind: Mat4::from_translation(Vec3::Y * (1.0 + 0.2 * k as f32)).inverse(),
+            })
+            .collect();
+        let ring = |y: f32, joint: u16| {
+            (0..8).map(move |k| {
+                let a = k as f32 * std::f32::consts::TAU / 8.0;
+                let p = Vec3::new(0.15 * a.cos(), y, 0.1 * a.sin());
+                (p, [joint, 1, 0, 0], [0.6, 0.4, 0.0, 0.0])
+            })
+        };
+        let body: Vec<_> = ring(1.0, 0).chain(ring(1.4, 2)).collect();
+        let capsules = body_capsules(&body, &skeleton);
+        let joints: Vec<u16> = capsules.iter().map(|c| c.joint).collect();
+        assert!(joints.contains(&0) && joints.contains(&2) && !joints.contains(&1), "{joints:?}");
+        assert_eq!(bare_joints(&body, &skeleton, &capsules), ["Spine"]);
+        assert!(bare_joints(&body[..0], &skeleton, &[]).is_empty(), "no body, nothing bare");
     }
 
     #[test]

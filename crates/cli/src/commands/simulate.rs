@@ -149,6 +149,10 @@ pub struct Args {
     /// jumps back to the first pose and the cloth is carried with it (a teleport).
     #[arg(long = "loop", requires = "animation")]
     looping: bool,
+    /// The clip's time when the run starts, s: the cloth starts at rest on the clip's pose
+    /// there (Blender's frame F of a scene at R fps is at F/R s of the clip it exports).
+    #[arg(long, value_name = "S", default_value_t = 0.0, requires = "animation")]
+    clip_start: f64,
     /// Write every step's node positions as CSV (header time,node,x,y,z).
     #[arg(long, value_name = "OUT.csv")]
     trajectory: Option<PathBuf>,
@@ -174,6 +178,10 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Print `progress K/N` on a line of its own to stderr after each of the N steps, for a
+    /// tool that runs simulate and shows how far it is (the Blender add-on).
+    #[arg(long)]
+    progress: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -200,7 +208,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     let animation = match (&args.animation, &args.clip) {
-        (Some(file), Some(clip)) => Some(Animation::open(file, clip, &models, args.looping)?),
+        (Some(file), Some(clip)) => {
+            let played = (args.looping, args.clip_start);
+            Some(Animation::open(file, clip, &models, played)?)
+        }
         _ => None,
     };
     let mut outputs = Outputs::open(&args, &models)?;
@@ -250,6 +261,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         stats.steps += 1;
         bar.inc(1);
+        if args.progress {
+            eprintln!("progress {}/{steps}", step + 1);
+        }
     }
     bar.finish_and_clear();
     let wall = started.elapsed();
@@ -308,6 +322,11 @@ fn checked(args: &Args, models: &[ValidModel], dt: f32) -> Result<Vec<NodeId>> {
         && !(fps.is_finite() && fps > 0.0)
     {
         return Err(Usage(format!("--fps {fps} must be a finite number > 0")).into());
+    }
+    if !args.clip_start.is_finite() {
+        return Err(
+            Usage(format!("--clip-start {} must be a finite number", args.clip_start)).into()
+        );
     }
     if models.len() > 1 && (args.trajectory.is_some() || args.output.is_some()) {
         return Err(Usage(
@@ -567,12 +586,19 @@ struct Animation {
     joints: Vec<(usize, Vec<String>, f32)>,
     /// Played in a loop (`--loop`), or holding its last pose.
     looping: bool,
+    /// The clip's time at the run's start (s; `--clip-start`).
+    start: f64,
 }
 
 impl Animation {
     /// The clip `name` of the glTF file `file`, to play on `world`'s rigged bodies; an error
     /// when none has a rig or a joint is missing from the file.
-    fn open(file: &Path, name: &str, models: &[ValidModel], looping: bool) -> Result<Animation> {
+    fn open(
+        file: &Path,
+        name: &str,
+        models: &[ValidModel],
+        (looping, start): (bool, f64),
+    ) -> Result<Animation> {
         let bytes = io::read_file(file)?;
         let clip = Clip::read(file, &bytes, name)?;
         for note in &clip.notes {
@@ -591,7 +617,7 @@ impl Animation {
                 "--animation: no model is worn on a skeleton (convert a skinned mesh with --mesh)";
             return Err(Usage(why.to_string()).into());
         }
-        let animation = Animation { clip, file: file.to_path_buf(), joints, looping };
+        let animation = Animation { clip, file: file.to_path_buf(), joints, looping, start };
         for (_, names, _) in &animation.joints {
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
             animation.clip.pose(0.0, &names).map_err(|joint| {
@@ -621,16 +647,18 @@ impl Animation {
         )
     }
 
-    /// Puts every rigged body of `world` at rest on the clip's first pose, before the run's
-    /// first frame: the cloth starts on the character as the clip begins.
+    /// Puts every rigged body of `world` at rest on the clip's pose at the run's start, before
+    /// its first frame: the cloth starts on the character as the clip does.
     fn start(&self, world: &mut World) -> Result<()> {
-        self.each(world, 0.0, |body, pose| body.reset(pose))
+        let t = if self.looping { self.clip.looped(self.start) } else { self.start as f32 };
+        self.each(world, t, |body, pose| body.reset(pose))
     }
 
-    /// Poses every rigged body of `world` for a step from simulated time `now` to `next` (s):
-    /// at the clip's time at its end, the clip looped or held at its end; a wrap of a looped
+    /// Poses every rigged body of `world` for a step from simulated time `now` to `next` (s,
+    /// from the run's start, which is `--clip-start` into the clip): at the clip's time at its end, the clip looped or held at its end; a wrap of a looped
     /// clip within the step is a teleport.
     fn pose(&self, world: &mut World, now: f64, next: f64) -> Result<()> {
+        let (now, next) = (now + self.start, next + self.start);
         let (t, wraps) = if self.looping {
             (self.clip.looped(next), self.clip.wraps(now, next))
         } else {

@@ -62,6 +62,30 @@ fn a_worn_capes_kinematic_nodes_are_on_blenders_skin_at_24_25_and_30_fps() {
         assert_eq!(judged, 2 * gcd(fps, 24), "the samples on Blender's frames");
         assert!(worst < 1e-4, "{fps} fps: kinematic nodes {worst} m off the skin");
     }
+    // Started half a second into the clip (Blender's frame 12 at 24 fps), with the progress
+    // a tool shows: frame k at (12 + k)/24 s of the clip, Blender's frame 11 + k, from the
+    // first frame on.
+    let pc2 = at(&dir, "cape-from-12.pc2");
+    let args = ["--animation", &walker, "--clip", "Walk", "--seconds", "1", "--fps", "24"];
+    let run = springmesh(
+        &[&["simulate", &cape, "--pc2", &pc2, "--clip-start", "0.5"][..], &args, &["--progress"]]
+            .concat(),
+    )
+    .ok();
+    let steps: Vec<&str> = run.stderr.lines().filter(|l| l.starts_with("progress ")).collect();
+    assert_eq!(steps.first().copied(), Some("progress 1/72"), "three steps a frame at 24 fps");
+    assert_eq!((steps.len(), steps.last().copied()), (72, Some("progress 72/72")));
+    let frames = read_pc2(&std::fs::read(&pc2).unwrap());
+    assert_eq!(frames.len(), 25, "frames 0 to 1 s at 24 fps");
+    let mut worst = 0.0f32;
+    for (k, frame) in frames.iter().enumerate() {
+        for &(i, v) in &kinematic {
+            let off = (0..3).map(|c| (frame[i][c] - blender[11 + k][v][c]).powi(2)).sum::<f32>();
+            worst = worst.max(off.sqrt());
+        }
+    }
+    println!("from 0.5 s: kinematic nodes at most {worst} m off");
+    assert!(worst < 1e-4, "from 0.5 s: kinematic nodes {worst} m off the skin");
 }
 
 /// The greatest common divisor of `a` and `b`.
