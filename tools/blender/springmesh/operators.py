@@ -2,18 +2,12 @@
 model. Each reports a failure as a message in the panel and the status bar."""
 
 import os
-import tempfile
+import time
 
 import bpy
 
-from . import run
-from .settings import PAINTED, mesh_selected
-
-# Where each previewed object's files are kept (a folder per object, per session).
-_FOLDER = tempfile.mkdtemp(prefix="springmesh-blender-")
-
-# The preview object's name for an object.
-PREVIEW = "{} (Springmesh preview)"
+from . import preview, run
+from .settings import PAINTED, mesh_selected, target
 
 
 class SPRINGMESH_OT_paint(bpy.types.Operator):
@@ -24,7 +18,8 @@ class SPRINGMESH_OT_paint(bpy.types.Operator):
     bl_options = {"REGISTER", "UNDO"}
 
     attribute: bpy.props.EnumProperty(
-        items=[(n, n, meaning) for n, meaning, _, _ in PAINTED], name="Attribute"
+        items=[(n, label, f"{meaning} ({n})") for n, label, meaning, _, _ in PAINTED],
+        name="Attribute",
     )
 
     @classmethod
@@ -32,7 +27,7 @@ class SPRINGMESH_OT_paint(bpy.types.Operator):
         return mesh_selected(context)
 
     def execute(self, context):
-        obj = context.object
+        obj = target(context)
         group = obj.vertex_groups.get(self.attribute) or obj.vertex_groups.new(
             name=self.attribute
         )
@@ -52,58 +47,114 @@ def _fail(self, obj, message):
 
 
 class SPRINGMESH_OT_preview(bpy.types.Operator):
-    """Convert the object with Springmesh, simulate it and play the result on the timeline"""
+    """Convert the object with Springmesh, simulate the scene's frame range and play it on the
+    timeline (Esc cancels)"""
 
     bl_idname = "springmesh.preview"
     bl_label = "Preview"
+    bl_options = {"REGISTER", "UNDO"}
 
     @classmethod
     def poll(cls, context):
         return mesh_selected(context)
 
     def execute(self, context):
-        obj = context.object
-        if obj.name.endswith(PREVIEW.format("")):
-            return _fail(self, obj, "select the object itself, not its preview")
-        folder = os.path.join(_FOLDER, bpy.path.clean_name(obj.name))
-        os.makedirs(folder, exist_ok=True)
-        glb, model = os.path.join(folder, "mesh.glb"), os.path.join(folder, "model.spring")
-        pc2, frames = os.path.join(folder, "cache.pc2"), os.path.join(folder, "frames")
-        fps = context.scene.render.fps / context.scene.render.fps_base
+        """Without a window (a script, a test): the whole run, then the preview."""
+        obj = target(context)
         try:
-            run.binary(context)
-            mesh = run.export(context, obj, glb)
-            report = run.convert(context, obj, glb, mesh, model)
-            # A worn cloth plays its armature's action on the body, as the timeline does.
-            action = run.clip(obj)
-            animation = ["--animation", glb, "--clip", action] if action else []
-            report += "\n" + run.command(
-                context, "simulate", model, "--seconds", str(obj.springmesh.seconds),
-                "--fps", f"{fps:g}", "--pc2", pc2, "--frames", frames, *animation,
-            )
+            job = preview.Job(context, obj)
+            while not job.done:
+                job.step()
+                time.sleep(0.02)
         except run.Failed as e:
             return _fail(self, obj, str(e))
-        preview = self.replace_preview(context, obj, os.path.join(frames, "frame_00001.obj"))
-        cache = preview.modifiers.new("Springmesh", "MESH_CACHE")
-        cache.cache_format = "PC2"
-        cache.filepath = pc2
-        cache.frame_start = 0.0
-        obj.hide_set(True)
-        obj.springmesh.report = report
-        obj.springmesh.status = f"previewing {obj.springmesh.seconds:g} s from frame 0"
+        job.finish(context)
         return {"FINISHED"}
 
-    @staticmethod
-    def replace_preview(context, obj, first):
-        """A new preview object: the run's first frame (the converted mesh's vertices in the
-        cache's order), imported as OBJ, which turns its y-up into Blender's z-up."""
-        old = bpy.data.objects.get(PREVIEW.format(obj.name))
-        if old is not None:
-            bpy.data.objects.remove(old)
-        bpy.ops.wm.obj_import(filepath=first)
-        preview = context.selected_objects[0]
-        preview.name = PREVIEW.format(obj.name)
-        return preview
+    def invoke(self, context, event):
+        """In Blender's window: the run goes on in the background, its progress in the status
+        bar, Esc to cancel ([`SPRINGMESH_OT_preview.modal`])."""
+        if context.window is None:
+            return self.execute(context)
+        obj = target(context)
+        try:
+            self.job = preview.Job(context, obj)
+        except run.Failed as e:
+            return _fail(self, obj, str(e))
+        wm = context.window_manager
+        self.timer = wm.event_timer_add(0.1, window=context.window)
+        wm.modal_handler_add(self)
+        wm.progress_begin(0, 100)
+        return {"RUNNING_MODAL"}
+
+    def modal(self, context, event):
+        """One step of a run in the window: Esc cancels it; each timer tick reads its progress
+        and, once it is done, makes the preview."""
+        obj = self.job.obj
+        if event.type == "ESC":
+            self.job.cancel()
+            _ended(self, context)
+            obj.springmesh.status = "preview cancelled"
+            return {"CANCELLED"}
+        if event.type != "TIMER":
+            return {"PASS_THROUGH"}
+        try:
+            fraction = self.job.step()
+        except run.Failed as e:
+            _ended(self, context)
+            return _fail(self, obj, str(e))
+        if not self.job.done:
+            context.window_manager.progress_update(100.0 * fraction)
+            _status(context, f"Springmesh: simulating {obj.name}, {fraction:.0%} (Esc: cancel)")
+            return {"RUNNING_MODAL"}
+        _ended(self, context)
+        self.job.finish(context)
+        return {"FINISHED"}
+
+
+def _status(context, text):
+    """Text in Blender's status bar (None: its own again), where there is one."""
+    if context.workspace is not None:
+        context.workspace.status_text_set(text)
+
+
+def _ended(op, context):
+    """The end of a run in the window: its timer, progress and status text gone."""
+    if getattr(op, "timer", None) is not None:
+        context.window_manager.event_timer_remove(op.timer)
+        op.timer = None
+    context.window_manager.progress_end()
+    _status(context, None)
+
+
+class SPRINGMESH_OT_show(bpy.types.Operator):
+    """Show the original object or its preview, or clear the preview"""
+
+    bl_idname = "springmesh.show"
+    bl_label = "Show"
+    bl_options = {"REGISTER", "UNDO"}
+
+    what: bpy.props.EnumProperty(
+        items=(
+            ("ORIGINAL", "Show original", "Show the object and hide its preview"),
+            ("PREVIEW", "Show preview", "Show the preview and hide the object"),
+            ("CLEAR", "Clear preview", "Remove the preview object and show the object"),
+        ),
+        name="Show",
+    )
+
+    @classmethod
+    def poll(cls, context):
+        return mesh_selected(context) and target(context).springmesh.preview is not None
+
+    def execute(self, context):
+        obj = target(context)
+        if self.what == "CLEAR":
+            preview.clear(obj)
+        else:
+            preview.show(obj, preview=self.what == "PREVIEW")
+        context.view_layer.objects.active = obj
+        return {"FINISHED"}
 
 
 class SPRINGMESH_OT_export(bpy.types.Operator):
@@ -121,16 +172,17 @@ class SPRINGMESH_OT_export(bpy.types.Operator):
 
     def invoke(self, context, event):
         if not self.filepath:
-            self.filepath = bpy.path.ensure_ext(bpy.path.clean_name(context.object.name), ".spring")
+            name = bpy.path.clean_name(target(context).name)
+            self.filepath = bpy.path.ensure_ext(name, ".spring")
         context.window_manager.fileselect_add(self)
         return {"RUNNING_MODAL"}
 
     def execute(self, context):
-        obj = context.object
+        obj = target(context)
         if not self.filepath:
             return _fail(self, obj, "choose where to save the model")
         path = bpy.path.abspath(self.filepath)
-        glb = os.path.join(_FOLDER, bpy.path.clean_name(obj.name) + "-export.glb")
+        glb = os.path.join(preview.scratch(), bpy.path.clean_name(obj.name) + "-export.glb")
         try:
             run.binary(context)
             mesh = run.export(context, obj, glb)
@@ -141,7 +193,7 @@ class SPRINGMESH_OT_export(bpy.types.Operator):
         return {"FINISHED"}
 
 
-_CLASSES = (SPRINGMESH_OT_paint, SPRINGMESH_OT_preview, SPRINGMESH_OT_export)
+_CLASSES = (SPRINGMESH_OT_paint, SPRINGMESH_OT_preview, SPRINGMESH_OT_show, SPRINGMESH_OT_export)
 
 
 def register():

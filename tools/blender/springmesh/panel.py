@@ -1,8 +1,10 @@
-"""The Springmesh panel in the 3D view's sidebar (N): Paint, Settings, Preview, Export."""
+"""The Springmesh panel in the 3D view's sidebar (N): Paint, Settings, Preview, Export. With a
+preview selected it shows the previewed object's panel."""
 
 import bpy
 
-from .settings import PAINTED, mesh_selected
+from .preview import frame_range
+from .settings import PAINTED, mesh_selected, target
 
 
 class SPRINGMESH_PT_panel(bpy.types.Panel):
@@ -17,16 +19,17 @@ class SPRINGMESH_PT_panel(bpy.types.Panel):
 
     def draw(self, context):
         layout = self.layout
-        obj = context.object
+        obj = target(context)
         s = obj.springmesh
+        layout.label(text=obj.name, icon="MESH_DATA")
         box = layout.box()
-        box.label(text="Paint (weight paint; full weight means:)")
-        for name, meaning, unit, _ in PAINTED:
+        box.label(text="Paint (weight paint: the value at full weight)")
+        for name, label, meaning, unit, _ in PAINTED:
             row = box.row(align=True)
-            row.operator("springmesh.paint", text=name).attribute = name
+            op = row.operator("springmesh.paint", text=label)
+            op.attribute = name
             if unit:
                 row.prop(s, "scale" + name.lower(), text=unit)
-            box.label(text=meaning)
         box = layout.box()
         box.label(text="Settings")
         box.prop(s, "kind")
@@ -38,16 +41,24 @@ class SPRINGMESH_PT_panel(bpy.types.Panel):
         box.prop(s, "self_collision")
         if s.self_collision:
             box.prop(s, "thickness")
-        box.prop_search(s, "body", bpy.data, "objects")
+        box.prop(s, "body")
         box = layout.box()
-        box.prop(s, "seconds")
+        first, last, fps = frame_range(context.scene)
+        box.label(text=f"Preview: frames {first}–{last} at {fps:g} fps (the scene's range)")
+        box.prop(s, "cache_folder")
         row = box.row(align=True)
         row.operator("springmesh.preview", icon="PLAY")
         row.operator("springmesh.export", icon="EXPORT")
+        if s.preview is not None:
+            row = box.row(align=True)
+            for what, text in (("ORIGINAL", "Original"), ("PREVIEW", "Preview"), ("CLEAR", "Clear")):
+                row.operator("springmesh.show", text=text).what = what
         if s.status:
             box.label(text=s.status)
-        for line in s.report.splitlines()[-8:]:
-            box.label(text=line)
+        for line in s.report.splitlines():
+            line = line.strip()
+            warned = line.startswith("warning:")
+            box.label(text=line.removeprefix("warning:").strip(), icon="ERROR" if warned else "NONE")
 
 
 def register():

@@ -60,53 +60,79 @@ def rig_of(obj):
 
 
 def body_of(obj):
-    """The object the settings name as the body `obj` is worn on, or None when none is named.
-    Failed when the name matches no mesh object."""
-    name = obj.springmesh.body
-    if not name:
-        return None
-    body = bpy.data.objects.get(name)
-    if body is None or body.type != "MESH":
-        raise Failed(f"the body {name!r} is not a mesh object of this file")
-    return body
+    """The mesh object the settings say `obj` is worn on, or None."""
+    body = obj.springmesh.body
+    return body if body is not None and body.type == "MESH" else None
+
+
+def evaluated_mesh(context, obj, worn):
+    """A new mesh of `obj` as the viewport shows it: its modifiers applied (Mirror,
+    Subdivision, ...), the edits of Edit Mode in, its vertex groups and attributes kept; for a
+    worn cloth without its Armature modifiers, so that it is the cloth at rest, which the
+    exported skin then poses."""
+    if obj.mode == "EDIT":
+        obj.update_from_editmode()
+    skins = [m for m in obj.modifiers if worn and m.type == "ARMATURE" and m.show_viewport]
+    for m in skins:
+        m.show_viewport = False
+    try:
+        depsgraph = context.evaluated_depsgraph_get()
+        depsgraph.update()
+        evaluated = obj.evaluated_get(depsgraph)
+        return bpy.data.meshes.new_from_object(
+            evaluated, preserve_all_data_layers=True, depsgraph=depsgraph
+        )
+    finally:
+        for m in skins:
+            m.show_viewport = True
 
 
 def export(context, obj, path):
-    """Exports `obj` as a GLB at `path`: its mesh, and each painted vertex group of a name
-    Springmesh reads as that float attribute (weight × the object's scale for it; Blender
-    paints weights, not attributes, and a group and an attribute cannot share a name). A cloth
-    worn on a body (Settings: Body) goes with its armature, with every action, and with the
-    body, its bone groups kept, so that Springmesh reads its skin and the body's and plays the
-    clips. Returns the name of the exported mesh (the glTF mesh to convert)."""
+    """Exports `obj` as a GLB at `path`: its mesh as the viewport shows it
+    ([`evaluated_mesh`]), and each painted vertex group of a name Springmesh reads as that
+    float attribute (weight × the object's scale for it; Blender paints weights, not
+    attributes, and a group and an attribute cannot share a name). A cloth worn on a body
+    (Settings: Worn on) goes with its armature, with every action, and with the body, its bone
+    groups kept, so that Springmesh reads its skin and the body's and plays the clips; it keeps
+    its parent and its place under it, so that the armature object's own location, rotation
+    and scale are applied once. Returns the name of the exported mesh (the glTF mesh to
+    convert)."""
     if obj is None or obj.type != "MESH":
         raise Failed("select a mesh object")
-    if not obj.data.polygons:
-        raise Failed(f"{obj.name} has no faces: Springmesh converts faces (triangles, quads)")
     settings = obj.springmesh
     body, rig = body_of(obj), rig_of(obj)
-    if body is not None and rig is None:
+    worn = body is not None
+    if worn and rig is None:
         raise Failed(f"{obj.name} is worn on {body.name} but has no Armature modifier: skin it")
-    mesh = obj.data.copy()
-    copy = bpy.data.objects.new(obj.name, mesh)
-    copy.matrix_world = obj.matrix_world
+    mesh = evaluated_mesh(context, obj, worn)
+    if not mesh.polygons:
+        bpy.data.meshes.remove(mesh)
+        raise Failed(f"{obj.name} has no faces: Springmesh converts faces (triangles, quads)")
+    mesh.name = bpy.path.clean_name(obj.name) + "_springmesh"
+    copy = bpy.data.objects.new(obj.name + " (Springmesh export)", mesh)
     try:
-        # The copy's mesh keeps each vertex's group weights by group index: the same groups
-        # in the same order name them again, and the painted ones then become attributes.
+        # The mesh keeps each vertex's group weights by group index: the same groups in the
+        # same order name them again, and the painted ones then become attributes.
         for group in obj.vertex_groups:
-            copy.vertex_groups.new(name=group.name)
-        for name, _, _, _ in PAINTED:
-            group = obj.vertex_groups.get(name)
+            if copy.vertex_groups.get(group.name) is None:
+                copy.vertex_groups.new(name=group.name)
+        for name, *_ in PAINTED:
+            group = copy.vertex_groups.get(name)
             if group is None:
                 continue
             scale = getattr(settings, "scale" + name.lower())
-            copy.vertex_groups.remove(copy.vertex_groups[name])
-            values = mesh.attributes.new(name, "FLOAT", "POINT")
-            for v in mesh.vertices:
-                values.data[v.index].value = weight(group, v.index) * scale
-        worn = body is not None
+            values = [weight(group, v.index) * scale for v in mesh.vertices]
+            copy.vertex_groups.remove(group)
+            attribute = mesh.attributes.new(name, "FLOAT", "POINT")
+            attribute.data.foreach_set("value", values)
         if worn:
-            copy.parent, copy.matrix_parent_inverse = obj.parent, obj.matrix_parent_inverse
+            copy.parent = obj.parent
+            copy.parent_type, copy.parent_bone = obj.parent_type, obj.parent_bone
+            copy.matrix_parent_inverse = obj.matrix_parent_inverse.copy()
+            copy.matrix_basis = obj.matrix_basis.copy()
             copy.modifiers.new("Armature", "ARMATURE").object = rig
+        else:
+            copy.matrix_world = obj.matrix_world.copy()
         # Exported alone (with its figure): a collection of its own, made the active one.
         holder = bpy.data.collections.new("Springmesh export")
         context.scene.collection.children.link(holder)
@@ -119,8 +145,8 @@ def export(context, obj, path):
             export_format="GLB",
             use_active_collection=True,
             export_attributes=True,
-            # Applying the modifiers would bake the armature's pose into a worn cloth.
-            export_apply=not worn,
+            # The mesh is already the viewport's; a worn cloth's armature is its skin.
+            export_apply=False,
             export_skins=worn,
             export_animations=worn,
             export_materials="NONE",
@@ -131,7 +157,6 @@ def export(context, obj, path):
         bpy.data.meshes.remove(mesh)
         if "holder" in locals():
             bpy.data.collections.remove(holder)
-        obj.select_set(True)
         context.view_layer.objects.active = obj
 
 
@@ -158,6 +183,6 @@ def convert(context, obj, glb, mesh, out):
 def clip(obj):
     """The name of the action the armature of a worn `obj` plays (the glTF clip of the same
     name), or None."""
-    rig = rig_of(obj) if obj.springmesh.body else None
+    rig = rig_of(obj) if body_of(obj) is not None else None
     data = rig.animation_data if rig is not None else None
     return data.action.name if data is not None and data.action is not None else None
