@@ -25,8 +25,8 @@ CLI's own files read byte by byte:
   previewed object's settings, plain labels with units, tooltips that name the attributes, the
   scene's range, the counts of the conversion;
 - a cape worn on the humanoid figure of tools/blender/figure.py (arms and legs), its armature
-  object moved to (2, −1, 0.3), turned 60° and scaled 0.5, once parented as figure.py does and
-  once as Ctrl+P does (with a parent inverse), previewed at 24 fps and at 30 fps: every
+  object moved to (2, −1, 0.3), turned 60° and scaled 0.5, parented as figure.py does, as Ctrl+P
+  does (with a parent inverse) and with an Armature-type parent, at 24, 25 and 30 fps: every
   kinematic vertex (painted 0) within 1e-4 m of Blender's own armature deformation at every
   frame of the scene's range; renamed, the body still gives the same colliders;
 - saved, the .blend's preview refers to its cache by a relative path and plays it after the
@@ -304,10 +304,12 @@ def modal_steps():
     check(ended == {"FINISHED"} and fine.springmesh.preview is not None and ordered, f"ticks to the end make the preview ({len(seen)} ticks under way, progress never going back)")
 
 
-def worn_figure(rig_matrix, ctrl_p):
+def worn_figure(rig_matrix, parented):
     """The figure of tools/blender/figure.py with its cape and walk, its armature object at
-    `rig_matrix`; the cape parented as figure.py does, or (`ctrl_p`) as Ctrl+P does after the
-    armature was placed (a parent inverse). Returns (cape, body)."""
+    `rig_matrix`; the cape parented as figure.py does ("figure.py"), as Ctrl+P does after the
+    armature was placed (a parent inverse: "Ctrl+P"), or with an Armature-type parent in place
+    of its Armature modifier ("Armature parent", Blender's older skinning). Returns (cape,
+    body)."""
     import figure
 
     empty()
@@ -315,12 +317,15 @@ def worn_figure(rig_matrix, ctrl_p):
     rig.matrix_world = rig_matrix
     body = figure.body(rig)
     cape = figure.cape(rig)
-    if ctrl_p:
+    if parented != "figure.py":
         world = cape.matrix_world.copy()
         cape.parent = None
         cape.matrix_world = world
         cape.parent = rig
         cape.matrix_parent_inverse = rig.matrix_world.inverted()
+    if parented == "Armature parent":
+        cape.modifiers.remove(cape.modifiers["Armature"])
+        cape.parent_type = "ARMATURE"
     figure.keyed(rig, "Walk", figure.walk_keys(), "LINEAR")
     select(cape)
     cape.springmesh.body = body
@@ -348,10 +353,9 @@ def kinematic_off_skin(cape, preview):
 def worn_on_a_moved_rig(images):
     """A cape on a rig moved, turned and scaled, at 24 and 30 fps, parented both ways."""
     placed = Matrix.Translation((2.0, -1.0, 0.3)) @ Matrix.Rotation(math.radians(60.0), 4, "Z") @ Matrix.Scale(0.5, 4)
-    for ctrl_p, fps in ((False, 24), (True, 30), (False, 30)):
-        cape, body = worn_figure(placed, ctrl_p)
+    for how, fps in (("figure.py", 24), ("Ctrl+P", 30), ("Armature parent", 25), ("figure.py", 30)):
+        cape, body = worn_figure(placed, how)
         scene_range(1, 1 + round(2.0 * fps), fps)
-        how = "Ctrl+P" if ctrl_p else "figure.py's parenting"
         check(bpy.ops.springmesh.preview() == {"FINISHED"}, f"Preview of the worn cape ({how}, {fps} fps) runs: {cape.springmesh.status!r}")
         preview = cape.springmesh.preview
         frames, worst = plays_its_cache(preview)

@@ -52,10 +52,14 @@ def weight(group, index):
 
 
 def rig_of(obj):
-    """The armature `obj` is skinned to (its Armature modifier's), or None."""
+    """The armature `obj` is skinned to (its Armature modifier's, or its parent's when it is
+    parented with the Armature type, Blender's older way of skinning), or None."""
     for modifier in obj.modifiers:
         if modifier.type == "ARMATURE" and modifier.object is not None:
             return modifier.object
+    parent = obj.parent
+    if obj.parent_type == "ARMATURE" and parent is not None and parent.type == "ARMATURE":
+        return parent
     return None
 
 
@@ -75,6 +79,11 @@ def evaluated_mesh(context, obj, worn):
     skins = [m for m in obj.modifiers if worn and m.type == "ARMATURE" and m.show_viewport]
     for m in skins:
         m.show_viewport = False
+    # An Armature-type parent deforms as a modifier would: the cloth at rest is its mesh
+    # without it.
+    parented = worn and obj.parent_type == "ARMATURE"
+    if parented:
+        obj.parent_type = "OBJECT"
     try:
         depsgraph = context.evaluated_depsgraph_get()
         depsgraph.update()
@@ -85,6 +94,8 @@ def evaluated_mesh(context, obj, worn):
     finally:
         for m in skins:
             m.show_viewport = True
+        if parented:
+            obj.parent_type = "ARMATURE"
 
 
 def export(context, obj, path):
@@ -127,7 +138,9 @@ def export(context, obj, path):
             attribute.data.foreach_set("value", values)
         if worn:
             copy.parent = obj.parent
-            copy.parent_type, copy.parent_bone = obj.parent_type, obj.parent_bone
+            # Skinned through its Armature modifier only (an Armature-type parent skins too).
+            copy.parent_type = "OBJECT" if obj.parent_type == "ARMATURE" else obj.parent_type
+            copy.parent_bone = obj.parent_bone
             copy.matrix_parent_inverse = obj.matrix_parent_inverse.copy()
             copy.matrix_basis = obj.matrix_basis.copy()
             copy.modifiers.new("Armature", "ARMATURE").object = rig
