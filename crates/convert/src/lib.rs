@@ -31,6 +31,7 @@ pub mod character;
 mod error;
 pub mod import;
 pub mod keep;
+mod limits;
 pub mod masses;
 mod mesh;
 mod options;

@@ -1,7 +1,7 @@
 //! The one error type of `springmesh-core`.
 
 use crate::NodeId;
-use crate::model::Problems;
+use crate::problems::Problems;
 use std::path::PathBuf;
 
 /// Everything that can go wrong in `springmesh-core`. Variants about a file carry the file's

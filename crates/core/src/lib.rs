@@ -32,16 +32,19 @@ mod ids;
 pub mod io;
 pub mod model;
 mod parallel;
+mod problems;
 pub mod sim;
+mod valid;
 
 pub use error::CoreError;
 /// The math library of the core's types (positions are `glam::Vec3`).
 pub use glam;
 pub use ids::{FaceId, NodeId, SpringId};
 pub use model::{
-    Aabb, Face, Integrator, Metadata, Node, SimParams, Spring, SpringKind, SpringModel, ValidModel,
+    Aabb, Face, Integrator, Metadata, Node, SimParams, Spring, SpringKind, SpringModel,
 };
 pub use sim::{
     BreakEvent, Collider, Contact, Energy, ForceField, Overlap, Posing, Simulation, StepReport,
     Teleport, World, WorldStepReport,
 };
+pub use valid::ValidModel;

@@ -10,7 +10,7 @@
 //! f32 as the specification says, and refuses an accessor that does not fit its buffer
 //! instead of reading out of bounds.
 
-use super::limits::Budget;
+use crate::limits::Budget;
 use gltf::accessor::{DataType, Dimensions};
 use gltf::buffer::Data;
 

@@ -29,8 +29,8 @@
 
 use super::accessor::read_vectors;
 use super::gltf::open;
-use super::limits::{Budget, ImportLimits};
 use crate::ConvertError;
+use crate::limits::{Budget, ImportLimits};
 use glam::{Mat4, Quat, Vec3, Vec4};
 use gltf::animation::{Interpolation, Property};
 use gltf::json::validation::Checked;

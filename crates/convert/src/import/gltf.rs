@@ -11,8 +11,8 @@
 //! validation). Draco-compressed files and other required extensions are refused by name.
 
 use super::accessor::{read_indices, read_vectors};
-use super::limits::{Budget, ImportLimits};
 use super::reference::{read_bounded, resolve};
+use crate::limits::{Budget, ImportLimits};
 use crate::mesh::{RawMesh, Texture};
 use crate::{Body, ConvertError};
 use base64::Engine;

@@ -3,9 +3,8 @@
 mod accessor;
 pub mod animation;
 mod gltf;
-mod limits;
 mod obj;
-pub use limits::{DEFAULT_MAX_TRIANGLES, ImportLimits, MAX_IMPLICIT_ELEMENTS};
+pub use crate::limits::{DEFAULT_MAX_TRIANGLES, ImportLimits, MAX_IMPLICIT_ELEMENTS};
 pub use obj::MAX_FACE_CORNERS;
 pub mod polygon;
 mod reference;

@@ -15,10 +15,10 @@
 //! the file's places there in the order the faces use them, and a file whose faces share a
 //! vertex between objects (read once per object) keeps tobj's order.
 
-use super::limits::{Budget, ImportLimits};
 use super::polygon::triangulate;
 use super::reference::{read_bounded, resolve};
 use crate::ConvertError;
+use crate::limits::{Budget, ImportLimits};
 use crate::mesh::{RawMesh, Texture};
 use glam::{Vec2, Vec3};
 use std::collections::HashMap;

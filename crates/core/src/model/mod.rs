@@ -17,7 +17,6 @@ mod parts;
 mod rig;
 mod skin;
 mod springs;
-mod valid;
 mod validate;
 pub(crate) mod world;
 
@@ -37,7 +36,6 @@ pub use rig::{
 pub use skin::{SKIN_WEIGHT_TOLERANCE, SKIN_WEIGHTS, Skin, SkinVertex};
 pub(crate) use springs::SpringColumns;
 pub use springs::{Spring, SpringKind, Springs};
-pub use valid::ValidModel;
 pub use validate::{MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT, MIN_SUBSTEP, Problem, Problems};
 pub use world::{AIR_DENSITY, Air, Ground, Obstacle, Pressure, Shape, Surface};
 

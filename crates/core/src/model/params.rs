@@ -1,6 +1,9 @@
 //! Simulation parameters stored with a model: what the editor's test run and a game start from.
 
-use super::world::{Air, Ground, Obstacle, Pressure};
+use super::world::{
+    Air, Check, FINITE, Ground, NON_NEGATIVE, Obstacle, POSITIVE, Pressure, non_negative,
+    obstacle_checks, positive,
+};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
@@ -198,5 +201,43 @@ impl Default for SimParams {
             shape_matching: None,
             self_collision: None,
         }
+    }
+}
+
+/// The checks of the world parameters: node radius, air, pressure, ground, colliders,
+/// tethers, shape matching, self-collision.
+pub(crate) fn world_checks(p: &SimParams, out: &mut Vec<Check>) {
+    out.push(("node_radius".into(), non_negative(p.node_radius), NON_NEGATIVE));
+    if let Some(a) = &p.air {
+        out.push(("air.density".into(), non_negative(a.density), NON_NEGATIVE));
+        out.push(("air.wind".into(), a.wind.is_finite(), FINITE));
+        out.push(("air.drag".into(), non_negative(a.drag), NON_NEGATIVE));
+        out.push(("air.lift".into(), non_negative(a.lift), NON_NEGATIVE));
+        out.push(("air.gusts".into(), non_negative(a.gusts), NON_NEGATIVE));
+        let period = positive(a.gust_period) && a.gust_period >= p.dt;
+        out.push(("air.gust_period".into(), period, "a number ≥ the frame step dt (s)"));
+    }
+    if let Some(gas) = &p.pressure {
+        out.push(("pressure.pressure".into(), non_negative(gas.pressure), NON_NEGATIVE));
+        let ok = gas.gas_density.is_none_or(non_negative);
+        out.push(("pressure.gas_density".into(), ok, NON_NEGATIVE));
+    }
+    if let Some(g) = &p.ground {
+        out.push(("ground.height".into(), g.height.is_finite(), FINITE));
+        g.surface.checks("ground.surface", out);
+    }
+    for (i, c) in p.colliders.iter().enumerate() {
+        obstacle_checks(c, i, out);
+    }
+    if let Some(t) = &p.tethers {
+        let ok = non_negative(t.slack) && t.slack <= 1.0;
+        out.push(("tethers.slack".into(), ok, "between 0 and 1"));
+    }
+    if let Some(shape) = &p.shape_matching {
+        out.push(("shape_matching.frequency".into(), positive(shape.frequency), POSITIVE));
+    }
+    if let Some(layers) = &p.self_collision {
+        out.push(("self_collision.thickness".into(), positive(layers.thickness), POSITIVE));
+        out.push(("self_collision.friction".into(), non_negative(layers.friction), NON_NEGATIVE));
     }
 }

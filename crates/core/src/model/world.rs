@@ -2,7 +2,6 @@
 //! inside it, the ground and the obstacles it meets. The physics of each is documented where
 //! it is applied: [`crate::sim::forces::air`], [`crate::sim::forces::pressure`], [`crate::sim::contacts::collision`].
 
-use super::SimParams;
 use glam::{Mat4, Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
@@ -146,20 +145,20 @@ pub struct Obstacle {
 /// A parameter check: the parameter's name as in the file, whether it holds, what it must be.
 pub(crate) type Check = (String, bool, &'static str);
 
-const NON_NEGATIVE: &str = "a finite number ≥ 0";
-const POSITIVE: &str = "a finite number > 0";
-const FINITE: &str = "finite";
+pub(crate) const NON_NEGATIVE: &str = "a finite number ≥ 0";
+pub(crate) const POSITIVE: &str = "a finite number > 0";
+pub(crate) const FINITE: &str = "finite";
 
-fn non_negative(x: f32) -> bool {
+pub(crate) fn non_negative(x: f32) -> bool {
     x.is_finite() && x >= 0.0
 }
 
-fn positive(x: f32) -> bool {
+pub(crate) fn positive(x: f32) -> bool {
     x.is_finite() && x > 0.0
 }
 
 impl Surface {
-    fn checks(&self, at: &str, out: &mut Vec<Check>) {
+    pub(crate) fn checks(&self, at: &str, out: &mut Vec<Check>) {
         out.push((format!("{at}.friction"), non_negative(self.friction), NON_NEGATIVE));
         let e = self.restitution;
         out.push((format!("{at}.restitution"), (0.0..=1.0).contains(&e), "between 0 and 1"));
@@ -249,44 +248,6 @@ impl Shape {
 pub(crate) fn obstacle_checks(c: &Obstacle, i: usize, out: &mut Vec<Check>) {
     c.shape.checks(&format!("colliders[{i}]"), out);
     c.surface.checks(&format!("colliders[{i}].surface"), out);
-}
-
-/// The checks of the world parameters: node radius, air, pressure, ground, colliders,
-/// tethers, shape matching, self-collision.
-pub(crate) fn world_checks(p: &SimParams, out: &mut Vec<Check>) {
-    out.push(("node_radius".into(), non_negative(p.node_radius), NON_NEGATIVE));
-    if let Some(a) = &p.air {
-        out.push(("air.density".into(), non_negative(a.density), NON_NEGATIVE));
-        out.push(("air.wind".into(), a.wind.is_finite(), FINITE));
-        out.push(("air.drag".into(), non_negative(a.drag), NON_NEGATIVE));
-        out.push(("air.lift".into(), non_negative(a.lift), NON_NEGATIVE));
-        out.push(("air.gusts".into(), non_negative(a.gusts), NON_NEGATIVE));
-        let period = positive(a.gust_period) && a.gust_period >= p.dt;
-        out.push(("air.gust_period".into(), period, "a number ≥ the frame step dt (s)"));
-    }
-    if let Some(gas) = &p.pressure {
-        out.push(("pressure.pressure".into(), non_negative(gas.pressure), NON_NEGATIVE));
-        let ok = gas.gas_density.is_none_or(non_negative);
-        out.push(("pressure.gas_density".into(), ok, NON_NEGATIVE));
-    }
-    if let Some(g) = &p.ground {
-        out.push(("ground.height".into(), g.height.is_finite(), FINITE));
-        g.surface.checks("ground.surface", out);
-    }
-    for (i, c) in p.colliders.iter().enumerate() {
-        obstacle_checks(c, i, out);
-    }
-    if let Some(t) = &p.tethers {
-        let ok = non_negative(t.slack) && t.slack <= 1.0;
-        out.push(("tethers.slack".into(), ok, "between 0 and 1"));
-    }
-    if let Some(shape) = &p.shape_matching {
-        out.push(("shape_matching.frequency".into(), positive(shape.frequency), POSITIVE));
-    }
-    if let Some(layers) = &p.self_collision {
-        out.push(("self_collision.thickness".into(), positive(layers.thickness), POSITIVE));
-        out.push(("self_collision.friction".into(), non_negative(layers.friction), NON_NEGATIVE));
-    }
 }
 
 impl std::fmt::Display for Air {

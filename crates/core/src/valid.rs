@@ -7,8 +7,7 @@
 //! model changed after that (the editor's edits, a tuned copy) is a [`SpringModel`] again,
 //! and becomes valid again through [`ValidModel::new`].
 
-use super::validate::{MAX_COORDINATE, Problem, Problems};
-use super::{SimParams, SpringModel};
+use crate::model::{MAX_COORDINATE, Problem, Problems, SimParams, SpringModel};
 use crate::{CoreError, NodeId};
 use glam::{Mat4, Quat, Vec3};
 use std::ops::Deref;
