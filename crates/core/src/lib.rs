@@ -25,7 +25,6 @@
 
 pub mod align;
 mod bounded;
-pub mod depth;
 mod error;
 pub mod geometry;
 mod ids;
