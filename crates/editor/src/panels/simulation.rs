@@ -252,11 +252,7 @@ fn parameter_controls(
         }
         ui.end_row();
         let label = ui.label("time step (s)");
-        note(
-            ui.add(egui::DragValue::new(&mut p.dt).range(1e-5..=0.1).speed(1e-4))
-                .labelled_by(label.id),
-            "time step",
-        );
+        note(number(ui, &mut p.dt, (1.0, 1e-5..=0.1, 1e-4), "").labelled_by(label.id), "time step");
         ui.end_row();
         let label = ui.label("sub-steps");
         // Sub-steps no shorter than a model may have (validation's MIN_SUBSTEP).
@@ -269,102 +265,91 @@ fn parameter_controls(
         ui.end_row();
         let label = ui.label("damping (1/s)");
         note(
-            ui.add(egui::DragValue::new(&mut p.damping).range(0.0..=100.0).speed(0.01))
-                .labelled_by(label.id),
+            number(ui, &mut p.damping, (1.0, 0.0..=100.0, 0.01), "").labelled_by(label.id),
             "damping",
         );
         ui.end_row();
-        let mut air = p.air.is_some();
-        note(ui.checkbox(&mut air, "wind (m/s)"), "wind");
-        if air != p.air.is_some() {
-            p.air = air.then(Air::default);
-        }
+        note(switch(ui, &mut p.air, ("wind (m/s)", ""), Air::default), "wind");
         ui.horizontal(|ui| {
             if let Some(a) = &mut p.air {
                 for (v, axis) in a.wind.as_mut().iter_mut().zip(["wind x", "wind y", "wind z"]) {
-                    note(ui.add(egui::DragValue::new(v).speed(0.05)).on_hover_text(axis), "wind");
+                    note(number(ui, v, (1.0, f32::MIN..=f32::MAX, 0.05), axis), "wind");
                 }
             }
         });
         ui.end_row();
-        let mut tethers = p.tethers.is_some();
-        note(
-            ui.checkbox(&mut tethers, "tethers (slack %)")
-                .on_hover_text("Hold every node within its rest distance from the anchors"),
-            "tethers",
-        );
-        if tethers != p.tethers.is_some() {
-            p.tethers = tethers.then(Tethers::default);
-        }
+        let hover = "Hold every node within its rest distance from the anchors";
+        note(switch(ui, &mut p.tethers, ("tethers (slack %)", hover), Tethers::default), "tethers");
         if let Some(t) = &mut p.tethers {
-            let mut percent = t.slack * 100.0;
-            let r = ui
-                .add(egui::DragValue::new(&mut percent).range(0.0..=100.0).speed(0.01))
-                .on_hover_text("tether slack (%)");
-            if r.changed() {
-                t.slack = percent / 100.0;
-            }
-            note(r, "tethers");
+            let percent = (100.0, 0.0..=100.0, 0.01);
+            note(number(ui, &mut t.slack, percent, "tether slack (%)"), "tethers");
         }
         ui.end_row();
-        let mut shape = p.shape_matching.is_some();
-        note(
-            ui.checkbox(&mut shape, "shape matching (Hz)")
-                .on_hover_text("Pull every node towards the rest shape's best rigid motion"),
-            "shape matching",
-        );
-        if shape != p.shape_matching.is_some() {
-            p.shape_matching = shape.then_some(ShapeMatching { frequency: 5.0 });
-        }
+        let hover = "Pull every node towards the rest shape's best rigid motion";
+        let matching = || ShapeMatching { frequency: 5.0 };
+        let label = ("shape matching (Hz)", hover);
+        note(switch(ui, &mut p.shape_matching, label, matching), "shape matching");
         if let Some(s) = &mut p.shape_matching {
-            let r = ui
-                .add(egui::DragValue::new(&mut s.frequency).range(0.01..=1000.0).speed(0.1))
-                .on_hover_text("how fast the body swings back to its shape on this pull (Hz)");
-            note(r, "shape matching");
+            let hover = "how fast the body swings back to its shape on this pull (Hz)";
+            note(number(ui, &mut s.frequency, (1.0, 0.01..=1000.0, 0.1), hover), "shape matching");
         }
         ui.end_row();
-        note(self_collision_row(ui, p, layers, diagonal), "self-collision");
-        ui.end_row();
-        let mut ground = p.ground.is_some();
-        note(ui.checkbox(&mut ground, "ground (m)"), "ground");
-        if ground != p.ground.is_some() {
-            p.ground = ground.then(|| Ground { height: under, ..Ground::default() });
+        let hover = "Keep the model's layers this far apart when it folds onto itself";
+        let mut r = switch(ui, &mut p.self_collision, ("self-collision (mm)", hover), layers);
+        if let Some(l) = &mut p.self_collision {
+            let thickness = (1000.0, 0.1..=(diagonal * 1000.0).max(0.1), 0.1);
+            r |= number(ui, &mut l.thickness, thickness, "how far apart the layers stay (mm)");
         }
+        note(r, "self-collision");
+        ui.end_row();
+        let flat = || Ground { height: under, ..Ground::default() };
+        note(switch(ui, &mut p.ground, ("ground (m)", ""), flat), "ground");
         if let Some(gr) = &mut p.ground {
-            let r = ui
-                .add(egui::DragValue::new(&mut gr.height).speed(0.01))
-                .on_hover_text("ground height");
-            note(r, "ground");
+            note(
+                number(ui, &mut gr.height, (1.0, f32::MIN..=f32::MAX, 0.01), "ground height"),
+                "ground",
+            );
         }
         ui.end_row();
     });
     changed.get()
 }
 
-/// The self-collision switch and thickness (mm); switched on, it takes `layers`. Returns the
-/// responses of both, so that a change of either shows.
-fn self_collision_row(
+/// A checkbox that switches the optional setting `slot` on (to `make()`) and off, labelled
+/// `label` with the tooltip `hover` (none when empty).
+fn switch<T>(
     ui: &mut egui::Ui,
-    p: &mut SimParams,
-    layers: &dyn Fn() -> SelfCollision,
-    diagonal: f32,
+    slot: &mut Option<T>,
+    (label, hover): (&str, &str),
+    make: impl FnOnce() -> T,
 ) -> egui::Response {
-    let mut on = p.self_collision.is_some();
-    let mut r = ui
-        .checkbox(&mut on, "self-collision (mm)")
-        .on_hover_text("Keep the model's layers this far apart when it folds onto itself");
-    if on != p.self_collision.is_some() {
-        p.self_collision = on.then(layers);
+    let mut on = slot.is_some();
+    let mut r = ui.checkbox(&mut on, label);
+    if !hover.is_empty() {
+        r = r.on_hover_text(hover);
     }
-    if let Some(l) = &mut p.self_collision {
-        let mut mm = l.thickness * 1000.0;
-        let drag = ui
-            .add(egui::DragValue::new(&mut mm).range(0.1..=(diagonal * 1000.0).max(0.1)).speed(0.1))
-            .on_hover_text("how far apart the layers stay (mm)");
-        if drag.changed() {
-            l.thickness = mm / 1000.0;
-        }
-        r |= drag;
+    if on != slot.is_some() {
+        *slot = on.then(make);
+    }
+    r
+}
+
+/// A field for `value` shown in units `scale` times its own (1000 for mm from m, 100 for %),
+/// within `range` and dragged by `speed` in those units, with the tooltip `hover` (none when
+/// empty).
+fn number(
+    ui: &mut egui::Ui,
+    value: &mut f32,
+    (scale, range, speed): (f32, std::ops::RangeInclusive<f32>, f64),
+    hover: &str,
+) -> egui::Response {
+    let mut shown = *value * scale;
+    let mut r = ui.add(egui::DragValue::new(&mut shown).range(range).speed(speed));
+    if !hover.is_empty() {
+        r = r.on_hover_text(hover);
+    }
+    if r.changed() {
+        *value = shown / scale;
     }
     r
 }
