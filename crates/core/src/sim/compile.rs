@@ -116,7 +116,7 @@ impl Compiled {
             springs,
             anchors: Anchors::new(anchor_nodes, anchor_pos),
             edge_rest: Vec::new(),
-            edges: face_edges(&faces),
+            edges: Vec::new(),
             faces,
             surface,
             skin: model.skin.clone(),
@@ -125,9 +125,6 @@ impl Compiled {
             params: model.params.clone(),
             rig: None,
         };
-        compiled.edge_rest = (compiled.edges.iter())
-            .map(|&[a, b]| positions[a as usize].distance(positions[b as usize]))
-            .collect();
         compiled.rig = model.rig.as_ref().map(|rig| {
             // The body the model is worn on collides as the model's colliders do, after them.
             let base = compiled.params.colliders.len();
@@ -136,8 +133,35 @@ impl Compiled {
             let normals = rest_normals(model);
             Posed::new(rig, (model.nodes.positions(), &normals), (anchors, free), base)
         });
+        if compiled.rig.is_some() {
+            // A worn cloth's strain is limited along every edge, against its rest length.
+            compiled.edges = face_edges(&compiled.faces);
+            compiled.edge_rest = (compiled.edges.iter())
+                .map(|&[a, b]| positions[a as usize].distance(positions[b as usize]))
+                .collect();
+        }
+        compiled.ready_edges();
         compiled.ready_tethers();
         compiled
+    }
+
+    /// Lists the triangles' edges, once, when a sphere or capsule collider is there to keep
+    /// them out ([`crate::sim::contacts::edges`]): a model that meets none (a prop on the
+    /// ground, a large scan loaded for a look) does not sort its edges (a sixth of compiling
+    /// a 130,000-triangle cloth). Colliders a game adds later are met from the next step.
+    pub fn ready_edges(&mut self) {
+        let round = |c: &crate::model::Obstacle| {
+            matches!(
+                c.shape,
+                crate::model::Shape::Sphere { .. } | crate::model::Shape::Capsule { .. }
+            )
+        };
+        if self.edges.is_empty()
+            && !self.faces.is_empty()
+            && self.params.colliders.iter().any(round)
+        {
+            self.edges = face_edges(&self.faces);
+        }
     }
 
     /// Builds the tethers if the parameters turn them on and they are not built for the
@@ -179,4 +203,48 @@ fn face_edges(faces: &[[crate::NodeId; 3]]) -> Vec<[u32; 2]> {
     edges.sort_unstable();
     edges.dedup();
     edges
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::io;
+    use crate::model::{Obstacle, Shape, Surface};
+    use crate::{Simulation, ValidModel};
+    use glam::Vec3;
+
+    /// A 1 m square of two triangles lying flat 1.1 m up, its springs along
+    /// its five edges, with no collider.
+    fn square() -> ValidModel {
+        let json = br#"{"nodes":[{"position":[-0.5,1.1,-0.5],"mass":0.1},
+            {"position":[0.5,1.1,-0.5],"mass":0.1},{"position":[0.5,1.1,0.5],"mass":0.1},
+            {"position":[-0.5,1.1,0.5],"mass":0.1}],
+            "springs":[{"a":0,"b":1,"stiffness":500},{"a":1,"b":2,"stiffness":500},
+            {"a":2,"b":3,"stiffness":500},{"a":3,"b":0,"stiffness":500},
+            {"a":0,"b":2,"stiffness":500}],
+            "faces":[{"nodes":[0,1,2]},{"nodes":[0,2,3]}]}"#;
+        io::decode(json, "square.spring.json".as_ref()).expect("a valid square")
+    }
+
+    #[test]
+    fn edges_are_listed_when_a_round_collider_comes_and_then_hold_the_cloth() {
+        // Compiled without a collider, the square lists no edges. A short thin capsule added
+        // under the middle of its diagonal, from (−0.3, 1, −0.3) to (0.3, 1, 0.3), 2 cm thick,
+        // is 0.28 m or more from every node; the next step lists the 5 edges, and the
+        // diagonal edge catches on the capsule: the square hangs on it, folded, instead of
+        // falling past it between its nodes.
+        let mut sim = Simulation::new(&square());
+        assert!(sim.c.edges.is_empty(), "no collider, no edges");
+        let shape = Shape::Capsule {
+            a: Vec3::new(-0.3, 1.0, -0.3),
+            b: Vec3::new(0.3, 1.0, 0.3),
+            radius: 0.02,
+        };
+        sim.add_obstacle(Obstacle { shape, surface: Surface::default() }).expect("a capsule");
+        for _ in 0..60 {
+            sim.step(1.0 / 60.0).expect("finite");
+        }
+        let middle = (sim.positions()[0] + sim.positions()[2]) * 0.5;
+        assert!(middle.y > 0.95, "the diagonal rests on the capsule: {middle}");
+        assert_eq!(sim.c.edges.len(), 5, "the square's five edges");
+    }
 }

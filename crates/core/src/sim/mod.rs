@@ -243,6 +243,7 @@ impl Simulation {
     /// Runs the integrator over a step of `dt` in `n` sub-steps on `threads`: the result's
     /// buffer and the sub-steps taken, or `None` if it went non-finite.
     fn advance(&mut self, dt: f32, n: u32, threads: Threads) -> Option<(usize, u32)> {
+        self.c.ready_edges();
         let c = &self.c;
         let start = self.states.committed();
         let at = (start, self.time, dt);

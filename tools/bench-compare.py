@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Times the benchmarks of two commits in turns, on the same machine in the same sitting, and
+prints each benchmark's ratio (the second commit's time over the first's).
+
+    python3 tools/bench-compare.py BASE HEAD [--crate springmesh-core] [--bench solver]
+                                   [--filter explicit/128] [--rounds 5] [--seconds 3]
+
+Each commit is checked out in a worktree of its own under target/bench-compare/ and its
+benchmark built there (a cold build of the crate's bench profile the first time; later runs
+reuse it). Then, `--rounds` times, each commit's benchmark binary runs the `--filter`ed
+benchmarks for `--seconds` of measurement each, one commit after the other, so that a machine
+whose speed drifts over minutes (turbo, other work) drifts for both. The figure of each
+benchmark is the median over the rounds of criterion's middle estimate; a ratio above 1 is a
+regression of HEAD. Machine speed changes by more than most regressions from one minute to
+the next: timed apart, two runs of one commit differ by 10–30% here; in turns, by a few %.
+
+docs/architecture.md ("Performance") says which benchmarks guard what.
+"""
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+UNITS = {"ps": 1e-12, "ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
+def sh(args, cwd=ROOT, **kw):
+    return subprocess.run(args, cwd=cwd, check=True, text=True, **kw)
+
+
+def worktree(commit):
+    """A worktree of `commit` (its full hash) under target/bench-compare/."""
+    sha = sh(["git", "rev-parse", "--verify", commit + "^{commit}"], capture_output=True).stdout.strip()
+    path = os.path.join(ROOT, "target", "bench-compare", sha[:12])
+    if not os.path.isdir(path):
+        sh(["git", "worktree", "add", "--detach", path, sha], capture_output=True)
+    return sha, path
+
+
+def build(path, crate, bench):
+    """Builds the benchmark `bench` of `crate` in the worktree `path`; its executable."""
+    done = sh(
+        ["cargo", "bench", "-p", crate, "--bench", bench, "--no-run", "--message-format=json"],
+        cwd=path,
+        capture_output=True,
+    )
+    for line in done.stdout.splitlines():
+        message = json.loads(line)
+        target = message.get("target", {})
+        if message.get("reason") == "compiler-artifact" and target.get("name") == bench and message.get("executable"):
+            return message["executable"]
+    sys.exit(f"no executable for the bench {bench} of {crate} in {path}")
+
+
+def run(executable, path, filter, seconds):
+    """Each benchmark's middle time estimate (s) from one run of `executable`."""
+    done = subprocess.run(
+        [executable, "--bench", filter, "--noplot", "--warm-up-time", "1", "--measurement-time", str(seconds)],
+        cwd=path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    times, name = {}, None
+    for line in done.stdout.splitlines():
+        m = re.match(r"^(\S.*?)\s+time:\s+\[\S+ \S+ (\S+) (\S+) \S+ \S+\]", line)
+        if m:
+            times[m.group(1).strip()] = float(m.group(2)) * UNITS[m.group(3)]
+            continue
+        m = re.match(r"^\s+time:\s+\[\S+ \S+ (\S+) (\S+) \S+ \S+\]", line)
+        if m and name:
+            times[name] = float(m.group(1)) * UNITS[m.group(2)]
+            continue
+        if line and not line[0].isspace() and "time:" not in line and not line.startswith(("Benchmarking", "Found", "Gnuplot", "WARNING")):
+            name = line.strip()
+    return times
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("base")
+    parser.add_argument("head")
+    parser.add_argument("--crate", default="springmesh-core")
+    parser.add_argument("--bench", default="solver")
+    parser.add_argument("--filter", default="")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    args = parser.parse_args()
+    commits = []
+    for commit in (args.base, args.head):
+        sha, path = worktree(commit)
+        print(f"building {args.crate} --bench {args.bench} at {sha[:12]}", file=sys.stderr)
+        commits.append((commit, path, build(path, args.crate, args.bench)))
+    samples = [dict() for _ in commits]
+    for r in range(args.rounds):
+        for k, (commit, path, executable) in enumerate(commits):
+            for name, t in run(executable, path, args.filter, args.seconds).items():
+                samples[k].setdefault(name, []).append(t)
+        print(f"round {r + 1} of {args.rounds} done", file=sys.stderr)
+    base, head = samples
+    print(f"{'benchmark':40} {args.base[:12]:>12} {args.head[:12]:>12}  ratio")
+    for name in sorted(set(base) & set(head)):
+        b, h = statistics.median(base[name]), statistics.median(head[name])
+        print(f"{name:40} {b * 1e6:10.2f}µs {h * 1e6:10.2f}µs  {h / b:.3f}")
+
+
+if __name__ == "__main__":
+    main()
