@@ -6,8 +6,8 @@ prints each benchmark's ratio (the second commit's time over the first's).
                                    [--filter explicit/128] [--rounds 5] [--seconds 3]
 
 Each commit is checked out in a worktree of its own under target/bench-compare/ and its
-benchmark built there (a cold build of the crate's bench profile the first time; later runs
-reuse it). Then, `--rounds` times, each commit's benchmark binary runs the `--filter`ed
+benchmark built there, into one target folder for both (the dependencies built once; later
+runs reuse it all). Then, `--rounds` times, each commit's benchmark binary runs the `--filter`ed
 benchmarks for `--seconds` of measurement each, one commit after the other, so that a machine
 whose speed drifts over minutes (turbo, other work) drifts for both. The figure of each
 benchmark is the median over the rounds of criterion's middle estimate; a ratio above 1 is a
@@ -44,11 +44,15 @@ def worktree(commit):
 
 
 def build(path, crate, bench):
-    """Builds the benchmark `bench` of `crate` in the worktree `path`; its executable."""
+    """Builds the benchmark `bench` of `crate` in the worktree `path`; its executable. The
+    worktrees share one target folder: the dependencies are built once, each commit's crates
+    (other paths) beside each other."""
+    target = os.path.join(ROOT, "target", "bench-compare", "target")
     done = sh(
         ["cargo", "bench", "-p", crate, "--bench", bench, "--no-run", "--message-format=json"],
         cwd=path,
         capture_output=True,
+        env={**os.environ, "CARGO_TARGET_DIR": target},
     )
     for line in done.stdout.splitlines():
         message = json.loads(line)
