@@ -39,16 +39,6 @@ typedef struct SmSim SmSim;
 // never pass through each other. One thread at a time.
 typedef struct SmWorld SmWorld;
 
-// Energy of a simulation's state (J).
-typedef struct SmEnergy {
-  // Kinetic energy of the free nodes.
-  double kinetic;
-  // Energy stored in the springs.
-  double elastic;
-  // Potential energy of the free nodes in gravity (zero at the origin).
-  double gravitational;
-} SmEnergy;
-
 // A force callback: adds to `forces` (3 floats per node, N) the game's force on each of the
 // `count` nodes at `time` (s), given their `positions` (m) and `velocities` (m/s), 3 floats
 // per node. Called during `sm_sim_step`, on the stepping thread, once per step.
@@ -70,6 +60,16 @@ typedef int (*SmCollisionFn)(void *user,
                              float radius,
                              float *out_position,
                              float *out_normal);
+
+// Energy of a simulation's state (J).
+typedef struct SmEnergy {
+  // Kinetic energy of the free nodes.
+  double kinetic;
+  // Energy stored in the springs.
+  double elastic;
+  // Potential energy of the free nodes in gravity (zero at the origin).
+  double gravitational;
+} SmEnergy;
 
 #ifdef __cplusplus
 extern "C" {
@@ -130,6 +130,85 @@ size_t sm_world_copy_surface_positions(const struct SmWorld *w,
                                        uint32_t body,
                                        float *out,
                                        size_t cap);
+
+// Sets gravity (m/s², 3 floats).
+//
+// # Safety
+// `s` is NULL or a live simulation used by this thread alone; `g` is NULL or 3 floats.
+int sm_sim_set_gravity(struct SmSim *s, const float *g);
+
+// Sets the wind (m/s, 3 floats); a model without air gets the default air (drag and lift on
+// its faces) with that wind.
+//
+// # Safety
+// `s` is NULL or a live simulation used by this thread alone; `wind` is NULL or 3 floats.
+int sm_sim_set_wind(struct SmSim *s, const float *wind);
+
+// Turns self-collision on with layers `thickness` m apart and `friction` between them, or
+// off when `thickness` is 0. A thickness that is not finite and ≥ 0, or a friction that is
+// not finite and ≥ 0, is an error and changes nothing.
+//
+// # Safety
+// `s` is NULL or a live simulation used by this thread alone.
+int sm_sim_set_self_collision(struct SmSim *s, float thickness, float friction);
+
+// Number of the model's colliders (0 for NULL).
+//
+// # Safety
+// `s` is NULL or a live simulation.
+uint32_t sm_sim_collider_count(const struct SmSim *s);
+
+// Moves the model's collider `index` by the end of the next step to its shape as saved in
+// the model, turned by `rotation` (a unit quaternion x, y, z, w; NULL: none) about its own
+// centre (a sphere's or box's centre, a capsule's midpoint, a plane's point) and moved so that
+// centre is at `position` (m). It moves there at a constant velocity across the step's
+// sub-steps, pushing and dragging the cloth it touches at that velocity: call it once a frame,
+// before `sm_sim_step`.
+//
+// # Safety
+// `s` is NULL or a live simulation used by this thread alone; `position` is NULL or 3 floats;
+// `rotation` is NULL or 4 floats.
+int sm_sim_set_collider_pose(struct SmSim *s,
+                             uint32_t index,
+                             const float *position,
+                             const float *rotation);
+
+// Adds a capsule, the points within `radius` (m) of the segment `a`–`b` (3 floats each, m),
+// to the model's colliders, with its surface's `friction` (≥ 0) and `restitution` (0 to 1);
+// writes its index to `out_index` (may be NULL). Move it each frame with
+// `sm_sim_set_collider_pose` (its centre is the segment's midpoint): a character's limb.
+//
+// # Safety
+// `s` is NULL or a live simulation used by this thread alone; `a` and `b` are NULL or 3
+// floats; `out_index` is NULL or writable.
+int sm_sim_add_capsule(struct SmSim *s,
+                       const float *a,
+                       const float *b,
+                       float radius,
+                       float friction,
+                       float restitution,
+                       uint32_t *out_index);
+
+// Adds the game's force callback `f`, called with `user` (which must stay valid while the
+// simulation lives).
+//
+// # Safety
+// `s` is NULL or a live simulation used by this thread alone; `f` is NULL or a function that
+// keeps the [`SmForceFn`] contract.
+int sm_sim_add_force(struct SmSim *s, SmForceFn f, void *user);
+
+// Adds the game's collision callback `f` (a shape of its own: a character, a moving
+// platform), called with `user` (which must stay valid while the simulation lives), with the
+// surface's friction (≥ 0) and restitution (0 to 1).
+//
+// # Safety
+// `s` is NULL or a live simulation used by this thread alone; `f` is NULL or a function that
+// keeps the [`SmCollisionFn`] contract.
+int sm_sim_add_collider(struct SmSim *s,
+                        SmCollisionFn f,
+                        void *user,
+                        float friction,
+                        float restitution);
 
 // This thread's last error message, `""` if the last status-returning call succeeded or none
 // failed. Valid until the next failing call on this thread.
@@ -361,85 +440,6 @@ size_t sm_sim_broken_springs(const struct SmSim *s, uint32_t *out, size_t cap);
 // # Safety
 // `s` is NULL or a live simulation; `out` is NULL or writable.
 void sm_sim_energy(const struct SmSim *s, struct SmEnergy *out);
-
-// Sets gravity (m/s², 3 floats).
-//
-// # Safety
-// `s` is NULL or a live simulation used by this thread alone; `g` is NULL or 3 floats.
-int sm_sim_set_gravity(struct SmSim *s, const float *g);
-
-// Sets the wind (m/s, 3 floats); a model without air gets the default air (drag and lift on
-// its faces) with that wind.
-//
-// # Safety
-// `s` is NULL or a live simulation used by this thread alone; `wind` is NULL or 3 floats.
-int sm_sim_set_wind(struct SmSim *s, const float *wind);
-
-// Turns self-collision on with layers `thickness` m apart and `friction` between them, or
-// off when `thickness` is 0. A thickness that is not finite and ≥ 0, or a friction that is
-// not finite and ≥ 0, is an error and changes nothing.
-//
-// # Safety
-// `s` is NULL or a live simulation used by this thread alone.
-int sm_sim_set_self_collision(struct SmSim *s, float thickness, float friction);
-
-// Number of the model's colliders (0 for NULL).
-//
-// # Safety
-// `s` is NULL or a live simulation.
-uint32_t sm_sim_collider_count(const struct SmSim *s);
-
-// Moves the model's collider `index` by the end of the next step to its shape as saved in
-// the model, turned by `rotation` (a unit quaternion x, y, z, w; NULL: none) about its own
-// centre (a sphere's or box's centre, a capsule's midpoint, a plane's point) and moved so that
-// centre is at `position` (m). It moves there at a constant velocity across the step's
-// sub-steps, pushing and dragging the cloth it touches at that velocity: call it once a frame,
-// before `sm_sim_step`.
-//
-// # Safety
-// `s` is NULL or a live simulation used by this thread alone; `position` is NULL or 3 floats;
-// `rotation` is NULL or 4 floats.
-int sm_sim_set_collider_pose(struct SmSim *s,
-                             uint32_t index,
-                             const float *position,
-                             const float *rotation);
-
-// Adds a capsule, the points within `radius` (m) of the segment `a`–`b` (3 floats each, m),
-// to the model's colliders, with its surface's `friction` (≥ 0) and `restitution` (0 to 1);
-// writes its index to `out_index` (may be NULL). Move it each frame with
-// `sm_sim_set_collider_pose` (its centre is the segment's midpoint): a character's limb.
-//
-// # Safety
-// `s` is NULL or a live simulation used by this thread alone; `a` and `b` are NULL or 3
-// floats; `out_index` is NULL or writable.
-int sm_sim_add_capsule(struct SmSim *s,
-                       const float *a,
-                       const float *b,
-                       float radius,
-                       float friction,
-                       float restitution,
-                       uint32_t *out_index);
-
-// Adds the game's force callback `f`, called with `user` (which must stay valid while the
-// simulation lives).
-//
-// # Safety
-// `s` is NULL or a live simulation used by this thread alone; `f` is NULL or a function that
-// keeps the [`SmForceFn`] contract.
-int sm_sim_add_force(struct SmSim *s, SmForceFn f, void *user);
-
-// Adds the game's collision callback `f` (a shape of its own: a character, a moving
-// platform), called with `user` (which must stay valid while the simulation lives), with the
-// surface's friction (≥ 0) and restitution (0 to 1).
-//
-// # Safety
-// `s` is NULL or a live simulation used by this thread alone; `f` is NULL or a function that
-// keeps the [`SmCollisionFn`] contract.
-int sm_sim_add_collider(struct SmSim *s,
-                        SmCollisionFn f,
-                        void *user,
-                        float friction,
-                        float restitution);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -29,15 +29,20 @@
 #![allow(unsafe_code)] // The C boundary; every block has a SAFETY comment.
 
 mod bodies;
+mod environment;
 mod error;
 mod model;
 mod pose;
 mod sim;
-mod world;
 
 pub use bodies::{
     SmWorld, sm_world_add, sm_world_body_count, sm_world_copy_surface_positions, sm_world_free,
     sm_world_new, sm_world_set_threads, sm_world_step,
+};
+pub use environment::{
+    SmCollisionFn, SmForceFn, sm_sim_add_capsule, sm_sim_add_collider, sm_sim_add_force,
+    sm_sim_collider_count, sm_sim_set_collider_pose, sm_sim_set_gravity, sm_sim_set_self_collision,
+    sm_sim_set_wind,
 };
 pub use error::{
     SM_ERR_ARGUMENT, SM_ERR_FILE, SM_ERR_INTERNAL, SM_ERR_NON_FINITE, SM_ERR_NULL, SM_OK,
@@ -57,11 +62,6 @@ pub use sim::{
     sm_sim_copy_surface_normals, sm_sim_copy_surface_positions, sm_sim_energy, sm_sim_free,
     sm_sim_new, sm_sim_node_count, sm_sim_positions, sm_sim_set_anchor_position, sm_sim_step,
     sm_sim_surface_vertex_count, sm_sim_time,
-};
-pub use world::{
-    SmCollisionFn, SmForceFn, sm_sim_add_capsule, sm_sim_add_collider, sm_sim_add_force,
-    sm_sim_collider_count, sm_sim_set_collider_pose, sm_sim_set_gravity, sm_sim_set_self_collision,
-    sm_sim_set_wind,
 };
 
 /// The library's version as 0xMMmmpp (0x000100 for 0.1.0).

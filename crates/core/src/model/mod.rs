@@ -6,6 +6,7 @@
 mod buckets;
 pub use buckets::Buckets;
 pub(crate) mod closed;
+pub(crate) mod environment;
 mod faces;
 #[cfg(test)]
 pub(crate) mod fixtures;
@@ -18,8 +19,8 @@ mod rig;
 mod skin;
 mod springs;
 mod validate;
-pub(crate) mod world;
 
+pub use environment::{AIR_DENSITY, Air, Ground, Obstacle, Pressure, Shape, Surface};
 pub use faces::{Face, Faces};
 pub use metadata::Metadata;
 pub use nodes::{Node, Nodes};
@@ -37,7 +38,6 @@ pub use skin::{SKIN_WEIGHT_TOLERANCE, SKIN_WEIGHTS, Skin, SkinVertex};
 pub(crate) use springs::SpringColumns;
 pub use springs::{Spring, SpringKind, Springs};
 pub use validate::{MAX_COORDINATE, MAX_DT, MAX_LENGTH, MIN_DT, MIN_SUBSTEP, Problem, Problems};
-pub use world::{AIR_DENSITY, Air, Ground, Obstacle, Pressure, Shape, Surface};
 
 use crate::NodeId;
 use glam::{Vec2, Vec3};

@@ -1,6 +1,6 @@
 //! Simulation parameters stored with a model: what the editor's test run and a game start from.
 
-use super::world::{
+use super::environment::{
     Air, Check, FINITE, Ground, NON_NEGATIVE, Obstacle, POSITIVE, Pressure, non_negative,
     obstacle_checks, positive,
 };

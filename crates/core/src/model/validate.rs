@@ -8,8 +8,8 @@
 //! validates can be stepped forever with bounded work per step.
 
 use super::buckets::Buckets;
+use super::environment::Check;
 use super::params::world_checks;
-use super::world::Check;
 use super::{MAX_SUBSTEPS, SpringModel};
 use crate::parallel::both;
 pub use crate::problems::{
@@ -86,7 +86,7 @@ fn rig_problems(rig: &super::Rig, nodes: usize, out: &mut Vec<Problem>) {
     }
     for (k, c) in rig.colliders.iter().enumerate() {
         let mut checks = Vec::new();
-        super::world::obstacle_checks(&c.collider, k, &mut checks);
+        super::environment::obstacle_checks(&c.collider, k, &mut checks);
         if usize::from(c.joint) >= joints {
             bad(format!("collider {k}: joint {} does not exist ({joints} joints)", c.joint));
         } else if let Some((field, _, must)) = checks.into_iter().find(|c| !c.1) {

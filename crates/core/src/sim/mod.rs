@@ -32,12 +32,12 @@ mod compile;
 pub mod constraints;
 pub mod contacts;
 pub(crate) mod data;
+mod environment;
 pub mod forces;
 pub mod integrators;
 pub mod readout;
 mod settle;
 pub mod state;
-mod surroundings;
 mod threads;
 mod wearing;
 pub mod world;
@@ -58,6 +58,7 @@ use crate::{CoreError, Integrator, NodeId, SimParams, SpringId, ValidModel};
 use collision::{Colliders, Reach};
 use contacts::{collision, self_collision};
 use data::Compiled;
+use environment::Environment;
 use forces::{external, kernels, pressure};
 use glam::{Mat4, Quat, Vec3, Vec3A};
 use integrators::{adaptive, explicit, xpbd};
@@ -65,7 +66,6 @@ use readout::{breakage, energy, normals};
 use state::{State, States};
 use std::fmt;
 use std::sync::Arc;
-use surroundings::Surroundings;
 
 /// A function told of every spring that breaks ([`Simulation::on_break`]).
 pub type BreakListener = Arc<dyn Fn(&BreakEvent) + Send + Sync>;
@@ -251,7 +251,7 @@ impl Simulation {
         let has_external = external::gather(c, fields, at, &mut self.external, &mut self.relative);
         let h = dt / n as f32;
         self.moves.ready(&c.params.colliders, n);
-        let world = Surroundings {
+        let env = Environment {
             external: has_external.then_some(self.external.as_slice()),
             gas: c.gas(),
             colliders: Colliders {
@@ -271,13 +271,13 @@ impl Simulation {
         let (states, scratch) = (&mut self.states, &mut self.scratch);
         match c.params.integrator {
             Integrator::Explicit => {
-                explicit::step(c, &world, states, scratch, threads, dt, n).map(|d| (d, n))
+                explicit::step(c, &env, states, scratch, threads, dt, n).map(|d| (d, n))
             }
             Integrator::Adaptive => {
-                adaptive::step(c, &world, states, scratch, threads, &mut self.adaptive_h, dt, n)
+                adaptive::step(c, &env, states, scratch, threads, &mut self.adaptive_h, dt, n)
             }
             Integrator::Xpbd => {
-                xpbd::step(c, &world, states, &mut self.xpbd, threads, dt, n).map(|d| (d, n))
+                xpbd::step(c, &env, states, &mut self.xpbd, threads, dt, n).map(|d| (d, n))
             }
         }
     }
@@ -359,7 +359,7 @@ impl Simulation {
     pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<usize, CoreError> {
         let index = self.c.params.colliders.len();
         let mut checks = Vec::new();
-        crate::model::world::obstacle_checks(&obstacle, index, &mut checks);
+        crate::model::environment::obstacle_checks(&obstacle, index, &mut checks);
         if let Some((field, _, must)) = checks.into_iter().find(|(_, ok, _)| !ok) {
             let reason = format!("{field} must be {must}");
             return Err(CoreError::BadCollider { index, reason });

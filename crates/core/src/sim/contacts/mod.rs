@@ -1,7 +1,6 @@
 //! Contacts: the ground, the model's colliders (still or moved by the game), the game's own
 //! collision callback, the model's edges against round colliders (and which of them each node may touch), and the model with itself.
 
-pub(crate) mod body;
 pub mod collision;
 pub(crate) mod edges;
 pub(crate) mod grid;
@@ -10,4 +9,5 @@ pub(crate) mod near;
 pub(crate) mod round;
 pub(crate) mod self_collision;
 pub(crate) mod sides;
+pub(crate) mod support;
 pub(crate) mod surface;

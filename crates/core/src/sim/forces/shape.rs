@@ -5,7 +5,7 @@
 //! the weight on a leg reaches the ground, and the smaller the body, the stiffer its springs
 //! must be to sag the same fraction, so the more sub-steps (a 1 cm blob needed 232 where the
 //! same blob at 1 m needed 24; with shape matching and the support of the whole body,
-//! `crate::sim::contacts::body`, both need 8). Shape matching (Müller, Heidelberger, Teschner & Gross,
+//! `crate::sim::contacts::support`, both need 8). Shape matching (Müller, Heidelberger, Teschner & Gross,
 //! "Meshless Deformations Based on Shape Matching", SIGGRAPH 2005) ties every node directly to
 //! where the rest shape would be if it had moved rigidly, so it holds in one pass at any size:
 //!
@@ -51,7 +51,7 @@
 //!   of a body only through the pull of the nodes it touches: held up by the pull alone, a
 //!   body whose nodes on the ground carry a fraction φ of its mass sinks onto them by about
 //!   g / (φ ω²) (a test works a column out exactly; Xpbd's answer to a free body's contacts
-//!   as a whole takes a little of that off: `crate::sim::contacts::body`). Springs carry most of a solid's weight;
+//!   as a whole takes a little of that off: `crate::sim::contacts::support`). Springs carry most of a solid's weight;
 //!   the pull keeps its thin parts from buckling. The converter chooses f from the body's
 //!   size (`convert::solid`).
 //!

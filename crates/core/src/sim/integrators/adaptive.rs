@@ -39,10 +39,10 @@
 //! Conservation for the Simulation of Deformable Bodies", IEEE TVCG 19(2), 2013.
 
 use crate::sim::data::Compiled;
+use crate::sim::environment::Environment;
 use crate::sim::integrators::explicit::{self, Scratch};
 use crate::sim::readout::energy::measure;
 use crate::sim::state::{State, States};
-use crate::sim::surroundings::Surroundings;
 use crate::sim::threads::Threads;
 use glam::Vec3A;
 
@@ -58,7 +58,7 @@ const MIN_FRACTION: f32 = 4096.0;
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn step(
     c: &Compiled,
-    world: &Surroundings,
+    env: &Environment,
     states: &mut States,
     scratch: &mut Scratch,
     threads: Threads,
@@ -76,7 +76,7 @@ pub(crate) fn step(
     while dt - done > dt * 1e-6 {
         let h_try = h.min(dt - done);
         let span = (done / dt, (done + h_try) / dt, dt);
-        let sub = explicit::substep(c, world, states, scratch, threads, src, h_try, span);
+        let sub = explicit::substep(c, env, states, scratch, threads, src, h_try, span);
         let can_halve = h_try > h_min;
         let Some(dst) = sub.dst else {
             if can_halve {
@@ -85,9 +85,9 @@ pub(crate) fn step(
             }
             return None;
         };
-        let before_contacts = (!world.colliders.is_empty()).then(|| {
+        let before_contacts = (!env.colliders.is_empty()).then(|| {
             let energy = measure(c, states.get(dst)).total();
-            explicit::collide(c, world, (states, &mut scratch.touched), (src, dst), h_try, span.1);
+            explicit::collide(c, env, (states, &mut scratch.touched), (src, dst), h_try, span.1);
             energy
         });
         let mut after = measure(c, states.get(dst));

@@ -38,13 +38,13 @@ use crate::sim::constraints::rig;
 use crate::sim::contacts::surface::Touched;
 use crate::sim::data::Compiled;
 use crate::sim::data::NodeData;
+use crate::sim::environment::Environment;
 use crate::sim::forces::bands::BandScratch;
 use crate::sim::forces::damping::global_factor;
 use crate::sim::forces::external;
 use crate::sim::forces::kernels::spring_forces;
 use crate::sim::forces::shape::{self, ShapeFit};
 use crate::sim::state::{State, States};
-use crate::sim::surroundings::Surroundings;
 use crate::sim::threads::Threads;
 use glam::{BVec3A, Vec3A};
 
@@ -131,7 +131,7 @@ pub(crate) struct Scratch {
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn substep(
     c: &Compiled,
-    world: &Surroundings,
+    env: &Environment,
     states: &mut States,
     scratch: &mut Scratch,
     threads: Threads,
@@ -146,12 +146,12 @@ pub(crate) fn substep(
         let rest = (c.shape.as_slice(), c.nodes.mass.as_slice());
         shape::add_forces(omega_squared, rest, &mut scratch.shape, &from.pos, forces);
     }
-    if let Some(gas) = &world.gas {
+    if let Some(gas) = &env.gas {
         let nodes = (from.pos.as_slice(), from.vel.as_slice(), c.nodes.inv_mass.as_slice());
         gas.add_forces(nodes, &c.faces, &mut scratch.grad, forces);
     }
     let mut outside_work = anchor_work(c, forces, t0, t1);
-    if let Some(ext) = world.external {
+    if let Some(ext) = env.external {
         for (f, e) in forces.iter_mut().zip(ext) {
             *f += *e;
         }
@@ -159,7 +159,7 @@ pub(crate) fn substep(
     let decay = global_factor(c.params.damping, h);
     let gravity = Vec3A::from(c.params.gravity);
     let finite = integrate(&c.nodes, from, to, forces, gravity, h, decay);
-    if let Some(ext) = world.external {
+    if let Some(ext) = env.external {
         outside_work += external::work(c, ext, &from.pos, &to.pos);
     }
     place_anchors(c, to, t1, dt);
@@ -183,21 +183,21 @@ pub(crate) fn substep(
 /// the fraction `progress` of the step.
 pub(crate) fn collide(
     c: &Compiled,
-    world: &Surroundings,
+    env: &Environment,
     (states, touched): (&mut States, &mut Touched),
     (src, dst): (usize, usize),
     h: f32,
     progress: f32,
 ) {
     let (from, to) = states.pair_at(src, dst);
-    world.collide_state(c, (from, to), (h, progress), touched);
+    env.collide_state(c, (from, to), (h, progress), touched);
 }
 
 /// A whole explicit step: `n` equal sub-steps. Returns the buffer holding the result, or
 /// `None` if it went non-finite.
 pub(crate) fn step(
     c: &Compiled,
-    world: &Surroundings,
+    env: &Environment,
     states: &mut States,
     scratch: &mut Scratch,
     threads: Threads,
@@ -208,8 +208,8 @@ pub(crate) fn step(
     let mut src = states.committed_index();
     for i in 0..n {
         let (t0, t1) = (i as f32 / n as f32, (i + 1) as f32 / n as f32);
-        let dst = substep(c, world, states, scratch, threads, src, h, (t0, t1, dt)).dst?;
-        collide(c, world, (states, &mut scratch.touched), (src, dst), h, t1);
+        let dst = substep(c, env, states, scratch, threads, src, h, (t0, t1, dt)).dst?;
+        collide(c, env, (states, &mut scratch.touched), (src, dst), h, t1);
         src = dst;
     }
     Some(src)

@@ -31,7 +31,7 @@
 //!     tethers: x (and x_prev) back within reach of its anchors  (see crate::sim::constraints::tethers)
 //!     v ← (x − x_prev) / h · e^(−c h)                      (global damping)
 //!     a free body with shape matching: its contacts answered as a rigid body's, shared by
-//!         every node in the proportion β              (see crate::sim::contacts::body)
+//!         every node in the proportion β              (see crate::sim::contacts::support)
 //!     collisions on x and v                                 (see crate::sim::contacts::collision;
 //!                                       a cage's skin collides instead: crate::sim::contacts::surface)
 //! ```
@@ -91,21 +91,21 @@
 use crate::model::SelfCollision;
 use crate::sim::columns::{Columns, gather, split};
 use crate::sim::constraints::{rig, strain};
-use crate::sim::contacts::body::{self, Body, Support};
 use crate::sim::contacts::collision::Colliders;
 use crate::sim::contacts::edges;
 use crate::sim::contacts::near::NearColliders;
 use crate::sim::contacts::round::RoundAxis;
 use crate::sim::contacts::self_collision::{Nodes, SelfContacts, closing_speed};
+use crate::sim::contacts::support::{self, Support, Whole};
 use crate::sim::contacts::surface::{Frame, Touched, touch};
 use crate::sim::data::Compiled;
+use crate::sim::environment::Environment;
 use crate::sim::forces::bands::{StripeWork, Stripes};
 use crate::sim::forces::damping::global_factor;
 use crate::sim::forces::kernels::{WeightColumns, project_springs, project_springs_leaking};
 use crate::sim::forces::shape::{self, ShapeFit, blend};
 use crate::sim::integrators::spin::FreeBody;
 use crate::sim::state::States;
-use crate::sim::surroundings::Surroundings;
 use crate::sim::threads::{NODES_PER_TASK, Threads};
 use glam::Vec3A;
 use rayon::prelude::*;
@@ -145,7 +145,7 @@ pub(crate) struct Workspace {
     u_prev_columns: Columns,
     /// How far each tether lets its node go this step ([`crate::sim::constraints::tethers`]).
     reach: Vec<f32>,
-    /// The contacts of a body answered as a whole ([`crate::sim::contacts::body`]).
+    /// The contacts of a body answered as a whole ([`crate::sim::contacts::support`]).
     support: Support,
     /// The pairs of nodes that may touch ([`crate::sim::contacts::self_collision`]).
     layers: SelfContacts,
@@ -188,13 +188,13 @@ impl Workspace {
     fn finish(
         &mut self,
         c: &Compiled,
-        world: &Surroundings,
+        env: &Environment,
         base: &[Vec3A],
         v: &mut [Vec3A],
         (h, predict, progress): (f32, bool, f32),
         threads: Threads,
     ) -> bool {
-        let colliders = world.colliders.at(progress);
+        let colliders = env.colliders.at(progress);
         let scale = (1.0 / h) * global_factor(c.params.damping, h);
         let Workspace {
             u,
@@ -238,7 +238,7 @@ impl Workspace {
             };
             return nodes.map(node).reduce(|| true, all);
         }
-        let whole = body::applies(c);
+        let whole = support::applies(c);
         if !whole && c.touch.is_none() {
             let at_rest = base.par_iter().zip(&c.nodes.free);
             let near = &*near;
@@ -277,7 +277,7 @@ impl Workspace {
             // The body measured as the sub-step began, its centre where it is now.
             let known = measured.then(|| {
                 let (mass, centre, inverse_inertia) = body.rigid();
-                Body { mass, centre: centre + moved / mass, inverse_inertia }
+                Whole { mass, centre: centre + moved / mass, inverse_inertia }
             });
             let near = &mut touched.near;
             support.answer(c, (&colliders, &frame), (u, v), (h, share), (known, near));
@@ -340,7 +340,7 @@ fn predict(u_prev: &[Vec3A], v: &[Vec3A], kick: &[Vec3A], u: &mut [Vec3A], h: f3
 /// or `None` if it went non-finite.
 pub(crate) fn step(
     c: &Compiled,
-    world: &Surroundings,
+    env: &Environment,
     states: &mut States,
     ws: &mut Workspace,
     threads: Threads,
@@ -352,12 +352,12 @@ pub(crate) fn step(
     let gravity_h = Vec3A::from(c.params.gravity) * h;
     ws.kick.clear();
     ws.kick.extend(c.nodes.free.iter().map(|&free| gravity_h * free));
-    if let Some(ext) = world.external {
+    if let Some(ext) = env.external {
         for ((k, f), &w) in ws.kick.iter_mut().zip(ext).zip(&c.nodes.inv_mass) {
             *k += *f * (w * h);
         }
     }
-    let spin = Spin::of(c, world);
+    let spin = Spin::of(c, env);
     let (start, out, dst) = states.pair(states.committed_index());
     let base = &start.pos;
     if let (Some(t), Some(tethers)) = (c.params.tethers, &c.tethers) {
@@ -372,7 +372,7 @@ pub(crate) fn step(
     let v = &mut out.vel;
     // Without gas, each sub-step's node pass also predicts the next one (the gas needs every
     // node's position before its prediction); the first prediction comes from the step's start.
-    let fused = world.gas.is_none();
+    let fused = env.gas.is_none();
     // The fastest any two nodes can close in this step, were springs not to speed them up:
     // what the self-collision's query must reach.
     let closing = c.params.self_collision.filter(usable).map_or(0.0, |_| {
@@ -389,7 +389,7 @@ pub(crate) fn step(
     }
     for i in 1..=n {
         let t = i as f32 / n as f32;
-        let gas = world.gas.as_ref().and_then(|gas| {
+        let gas = env.gas.as_ref().and_then(|gas| {
             ws.x.clear();
             ws.x.extend(base.iter().zip(&ws.u_prev).map(|(&x0, &u)| x0 + u));
             gas.kick(&ws.x, v, &c.nodes.inv_mass, &c.faces, &mut ws.grad, h)
@@ -421,7 +421,7 @@ pub(crate) fn step(
         if let Some(posed) = &c.rig {
             rig::project(posed, base, &mut ws.u, t);
         }
-        let colliders = world.colliders.at(t);
+        let colliders = env.colliders.at(t);
         colliders.round_axes(h, &mut ws.axes);
         if !colliders.obstacles.is_empty() {
             let reach = edges::longest(&c.edges, base, &ws.u);
@@ -440,7 +440,7 @@ pub(crate) fn step(
                 strain::limit(&c.edges, &c.edge_rest, base, &mut ws.u, &c.nodes.inv_mass);
             }
         }
-        let finite = ws.finish(c, world, base, v, (h, fused && i < n, t), threads);
+        let finite = ws.finish(c, env, base, v, (h, fused && i < n, t), threads);
         for (k, &node) in c.anchors.nodes.iter().enumerate() {
             v[node as usize] = c.anchors.velocity(k, dt);
         }
@@ -489,8 +489,8 @@ enum Spin {
 }
 
 impl Spin {
-    fn of(c: &Compiled, world: &Surroundings) -> Spin {
-        match (c.anchors.nodes.is_empty(), world.gas.is_some()) {
+    fn of(c: &Compiled, env: &Environment) -> Spin {
+        match (c.anchors.nodes.is_empty(), env.gas.is_some()) {
             _ if c.springs.is_empty() => Spin::Untouched,
             (true, _) => Spin::Free,
             (false, true) => Spin::AnchoredGas,

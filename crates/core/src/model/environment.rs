@@ -1,4 +1,4 @@
-//! The world around a model, stored with its parameters: the air it moves through, the gas
+//! The environment around a model, stored with its parameters: the air it moves through, the gas
 //! inside it, the ground and the obstacles it meets. The physics of each is documented where
 //! it is applied: [`crate::sim::forces::air`], [`crate::sim::forces::pressure`], [`crate::sim::contacts::collision`].
 

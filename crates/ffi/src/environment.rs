@@ -1,4 +1,4 @@
-//! The world a game sets at run time: gravity, wind, where its colliders are each frame, and
+//! The environment a game sets at run time: gravity, wind, where its colliders are each frame, and
 //! its own forces and collision shapes as callbacks.
 
 use crate::error::{Failure, SM_ERR_ARGUMENT, status, value};

@@ -108,18 +108,18 @@ pub(crate) fn applies(c: &Compiled) -> bool {
     c.params.shape_matching.is_some() && c.anchors.nodes.is_empty()
 }
 
-/// The mass (kg), centre of mass (m) and inverse inertia tensor about it (1/(kg·m²)) of a
-/// body's nodes.
+/// The model's nodes taken as one rigid whole: their mass (kg), centre of mass (m) and inverse
+/// inertia tensor about it (1/(kg·m²)).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Body {
+pub(crate) struct Whole {
     pub mass: f32,
     pub centre: Vec3A,
     pub inverse_inertia: Mat3A,
 }
 
-impl Body {
+impl Whole {
     /// The body of the nodes at `at(i)`, of masses `mass`.
-    fn of(mass: &[f32], at: impl Fn(usize) -> Vec3A) -> Option<Body> {
+    fn of(mass: &[f32], at: impl Fn(usize) -> Vec3A) -> Option<Whole> {
         let origin = at(0);
         let (mut total, mut first, mut second) = (0.0f64, DVec3::ZERO, DMat3::ZERO);
         for start in (0..mass.len()).step_by(CHUNK) {
@@ -151,7 +151,7 @@ impl Body {
         let scale = trace * trace * trace;
         let inverse =
             if det.is_finite() && det > 1e-9 * scale { inertia.inverse() } else { DMat3::ZERO };
-        Some(Body {
+        Some(Whole {
             mass: total as f32,
             centre: origin + centre.as_vec3a(),
             inverse_inertia: Mat3A::from_cols(
@@ -177,14 +177,14 @@ impl Support {
         (colliders, frame): (&Colliders, &Frame),
         (x, v): (&mut [Vec3A], &mut [Vec3A]),
         (h, share): (f32, f32),
-        (known, near): (Option<Body>, &mut Near),
+        (known, near): (Option<Whole>, &mut Near),
     ) {
         self.touches.clear();
         self.find(c, (colliders, frame), (x, v), h, near);
         if self.touches.is_empty() {
             return;
         }
-        let body = known.or_else(|| Body::of(&c.nodes.mass, |i| frame.at(x, i)));
+        let body = known.or_else(|| Whole::of(&c.nodes.mass, |i| frame.at(x, i)));
         let Some(body) = body else { return };
         self.prepare(&body);
         let [(shift, tilt), (push, spin)] = self.solve(&body);
@@ -200,7 +200,7 @@ impl Support {
     }
 
     /// Each contact's a_k, I⁻¹ a_k and 1 / w_k in `body` (module docs).
-    fn prepare(&mut self, body: &Body) {
+    fn prepare(&mut self, body: &Whole) {
         self.arm.clear();
         self.turn.clear();
         self.inverse_w.clear();
@@ -255,7 +255,7 @@ impl Support {
     /// speed, as a rigid body's, after [`SWEEPS`] sweeps. The two answers are independent and
     /// are swept together: each contact's update waits on the one before it (Gauss–Seidel),
     /// so two chains side by side take about the time of one.
-    fn solve(&mut self, body: &Body) -> [(Vec3A, Vec3A); 2] {
+    fn solve(&mut self, body: &Whole) -> [(Vec3A, Vec3A); 2] {
         self.impulse.clear();
         self.impulse.resize(self.touches.len(), [0.0; 2]);
         let mut answers = [(Vec3A::ZERO, Vec3A::ZERO); 2];
@@ -296,7 +296,7 @@ mod tests {
     #[test]
     fn the_body_of_a_cube_has_its_inertia_worked_out_by_hand() {
         let x = cube(Vec3A::new(3.0, 4.0, 5.0));
-        let body = Body::of(&[1.0; 8], |i| x[i]).expect("a body");
+        let body = Whole::of(&[1.0; 8], |i| x[i]).expect("a body");
         assert_eq!(body.mass, 8.0);
         assert!((body.centre - Vec3A::new(3.0, 4.0, 5.0)).length() < 1e-6);
         // Each corner: |r|² = 3, so I = Σ (3 𝟙 − r rᵀ) = 24 𝟙 − 8 𝟙 = 16 𝟙.
@@ -318,7 +318,7 @@ mod tests {
             speed: 1.0,
         });
         let x = cube(centre);
-        let body = Body::of(&[1.0; 8], |i| x[i]).expect("a body");
+        let body = Whole::of(&[1.0; 8], |i| x[i]).expect("a body");
         support.prepare(&body);
         let [_, (push, spin)] = support.solve(&body);
         assert!((push - Vec3A::new(0.0, 0.5, 0.0)).length() < 1e-6, "{push}");
@@ -338,7 +338,7 @@ mod tests {
             support.touches.push(Touch { point: *p, normal: Vec3A::Y, depth: 1e-3, speed: 1.0 });
         }
         assert_eq!(support.touches.len(), 4);
-        let body = Body::of(&[1.0; 8], |i| x[i]).expect("a body");
+        let body = Whole::of(&[1.0; 8], |i| x[i]).expect("a body");
         support.prepare(&body);
         let [(shift, tilt), (push, spin)] = support.solve(&body);
         for t in &support.touches {

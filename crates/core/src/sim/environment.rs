@@ -1,4 +1,4 @@
-//! What a step's sub-steps need besides the springs: the external forces held over the step,
+//! The environment as a step sees it: what its sub-steps need besides the springs: the external forces held over the step,
 //! the gas, and the colliders — gathered once per step by [`crate::Simulation::step`].
 
 use crate::sim::contacts::collision::Colliders;
@@ -9,7 +9,7 @@ use crate::sim::state::State;
 use glam::Vec3A;
 
 /// What one step's sub-steps see around the model.
-pub(crate) struct Surroundings<'a> {
+pub(crate) struct Environment<'a> {
     /// Force on every node held over the step ([`crate::sim::forces::external`]); `None` when there is none.
     pub external: Option<&'a [Vec3A]>,
     /// The gas inside a closed model with pressure.
@@ -18,7 +18,7 @@ pub(crate) struct Surroundings<'a> {
     pub colliders: Colliders<'a>,
 }
 
-impl Surroundings<'_> {
+impl Environment<'_> {
     /// Resolves the collisions of the free nodes of `to`, which moved from `from` over a
     /// sub-step `h` ending at the fraction `progress` of the step (the explicit integrators'
     /// collision pass); of a cage, its skin's touching points instead.
