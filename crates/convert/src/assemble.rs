@@ -91,11 +91,9 @@ pub(crate) fn model(
             bare.len(),
             Vec::new(),
             format!(
-                "no collider for the body where it follows {}: fewer than {} of its vertices \
-                 follow the joint most (a sparse body: add edge loops along it), so the cloth \
-                 can go through there",
+                "no collider for the body where it follows {}: too little of the body lies \
+                 along that bone (add edge loops there), so the cloth can go through there",
                 bare.join(", "),
-                crate::rigging::MIN_BODY_VERTICES
             ),
         );
         let holds = rig.holds();

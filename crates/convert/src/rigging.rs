@@ -45,8 +45,15 @@
 //! the cross-section's half width a along its widest direction w (the principal axis of the
 //! vertices' offsets from the axis) is more than [`FLAT`] times its half depth b, the part
 //! gets two capsules side by side, their axes at c ± (a − b) w, each vertex held by the nearer
-//! (r: the farthest vertex from its nearer axis). A joint followed by fewer than
-//! [`MIN_BODY_VERTICES`] vertices gets none.
+//! (r: the farthest vertex from its nearer axis).
+//!
+//! **A sparse body.** A joint the body leans on (some vertex has weight on it) but that fewer
+//! than [`MIN_BODY_VERTICES`] vertices follow most — a body of cylinders with only their end
+//! rings, whose spine has no vertex of its own — would get no capsule, and a cape sinks into
+//! the torso there. Such a joint takes instead the points along the body's edges, sampled
+//! [`BODY_SAMPLE_SPACING`] apart (at most [`MAX_BODY_SAMPLES`]), that are nearer its bone (the
+//! joint to its children) than any other bone. A joint left with no capsule all the same is
+//! named in the conversion's warnings.
 //!
 //! **The cloth at rest.** A capsule is round where the body is not: it stands out past a
 //! tapering limb's thin end, over the neighbouring part by its radius, and past a flat chest's
@@ -139,7 +146,7 @@ pub(crate) fn rig(
         node_weights: vec![[0.0; RIG_WEIGHTS]; nodes],
         max_distance: vec![None; nodes],
         backstop: Vec::new(),
-        colliders: body_capsules(&mesh.body, &mesh.skeleton),
+        colliders: body_capsules((&mesh.body, &mesh.body_triangles), &mesh.skeleton),
     };
     let painted = mesh.attributes.get(MAX_DISTANCE);
     for (v, node) in node_of.iter().enumerate() {
@@ -175,22 +182,43 @@ pub(crate) fn rig(
     Some(rig)
 }
 
+/// A vertex of the body a mesh is worn on: its rest position, joints and weights.
+type BodyVertex = (Vec3, [u16; 4], [f32; 4]);
+
 /// Fewest body vertices a joint needs for a capsule of its own.
 pub const MIN_BODY_VERTICES: usize = 4;
 
 /// One capsule per joint around the body's vertices `body` (rest position, joints, weights)
 /// that follow it most (module doc).
 pub(crate) fn body_capsules(
-    body: &[(Vec3, [u16; 4], [f32; 4])],
+    (body, triangles): (&[BodyVertex], &[[u32; 3]]),
     skeleton: &[Joint],
 ) -> Vec<JointCollider> {
     let mut parts: Vec<Vec<Vec3>> = vec![Vec::new(); skeleton.len()];
+    let mut weighs = vec![false; skeleton.len()];
     for (p, joints, weights) in body {
+        for (&j, _) in joints.iter().zip(weights).filter(|(_, w)| **w > 0.0) {
+            if let Some(w) = weighs.get_mut(usize::from(j)) {
+                *w = true;
+            }
+        }
         let most = (0..RIG_WEIGHTS).max_by(|&a, &b| weights[a].total_cmp(&weights[b]));
         if let Some(part) =
             most.filter(|&k| weights[k] > 0.0).and_then(|k| parts.get_mut(usize::from(joints[k])))
         {
             part.push(*p);
+        }
+    }
+    // A joint the body leans on that too few vertices follow most (a body of cylinders with
+    // only their end rings) takes the points along the body's edges nearest its bone.
+    let sparse: Vec<bool> =
+        weighs.iter().zip(&parts).map(|(&w, p)| w && p.len() < MIN_BODY_VERTICES).collect();
+    if sparse.contains(&true) {
+        let samples = edge_samples(body, triangles);
+        for (joint, along) in nearest_bones(&samples, skeleton).into_iter().enumerate() {
+            if sparse.get(joint) == Some(&true) {
+                parts[joint] = along;
+            }
         }
     }
     let mut out = Vec::new();
@@ -212,12 +240,72 @@ pub(crate) fn body_capsules(
     out
 }
 
+/// Spacing of the points a sparse body's edges are sampled at (m), to fit capsules along
+/// bones no vertex follows most: a tenth of a slim limb's girth.
+pub const BODY_SAMPLE_SPACING: f32 = 0.02;
+
+/// Most points a body's edges are sampled at: the spacing grows past [`BODY_SAMPLE_SPACING`]
+/// on a body whose edges are longer in all than this many times it, so that the work stays
+/// bounded by the file's size.
+pub const MAX_BODY_SAMPLES: usize = 100_000;
+
+/// Points along every edge of the body's triangles (indices into `body`), at most
+/// [`BODY_SAMPLE_SPACING`] apart, their ends included; at most about [`MAX_BODY_SAMPLES`].
+fn edge_samples(body: &[BodyVertex], triangles: &[[u32; 3]]) -> Vec<Vec3> {
+    let at = |v: u32| body.get(v as usize).map(|b| b.0);
+    let edges = || {
+        triangles
+            .iter()
+            .flat_map(|&[a, b, c]| [(a, b), (b, c), (c, a)])
+            .filter_map(move |(a, b)| Some((at(a)?, at(b)?)))
+    };
+    let total: f32 = edges().map(|(a, b)| a.distance(b)).sum();
+    let spacing = BODY_SAMPLE_SPACING.max(total / MAX_BODY_SAMPLES as f32);
+    let mut out = Vec::new();
+    for (a, b) in edges() {
+        let n = (a.distance(b) / spacing).ceil().clamp(1.0, MAX_BODY_SAMPLES as f32) as usize;
+        out.extend((0..=n).map(|k| a.lerp(b, k as f32 / n as f32)));
+    }
+    out
+}
+
+/// `points` shared out among the joints of `skeleton`, each point to the joint whose bone is
+/// nearest it: the segment from the joint at rest to its children's mean (the joint itself
+/// for a joint without children).
+fn nearest_bones(points: &[Vec3], skeleton: &[Joint]) -> Vec<Vec<Vec3>> {
+    let origin = |j: &Joint| j.inverse_bind.inverse().w_axis.truncate();
+    let bones: Vec<(Vec3, Vec3)> = (0..skeleton.len())
+        .map(|k| {
+            let children: Vec<Vec3> = (skeleton.iter())
+                .filter(|c| c.parent.is_some_and(|p| usize::from(p) == k))
+                .map(origin)
+                .collect();
+            let a = origin(&skeleton[k]);
+            let b = if children.is_empty() {
+                a
+            } else {
+                children.iter().copied().sum::<Vec3>() / children.len() as f32
+            };
+            (a, b)
+        })
+        .collect();
+    let mut parts = vec![Vec::new(); skeleton.len()];
+    for &p in points {
+        let off = |&(a, b): &(Vec3, Vec3)| p.distance_squared(a.lerp(b, along_segment(a, b, p)));
+        let nearest = (0..bones.len()).min_by(|&i, &j| off(&bones[i]).total_cmp(&off(&bones[j])));
+        if let Some(k) = nearest {
+            parts[k].push(p);
+        }
+    }
+    parts
+}
+
 /// The names of the joints that weigh on some vertex of the body `body` (rest position,
 /// joints, weights) but have no collider among `colliders`: the parts of the body the cloth
 /// can go through (too few vertices follow them most, as on a body of cylinders with only
 /// their end rings, or their capsules were dropped to clear the cloth at rest).
 pub(crate) fn bare_joints(
-    body: &[(Vec3, [u16; 4], [f32; 4])],
+    body: &[BodyVertex],
     skeleton: &[Joint],
     colliders: &[JointCollider],
 ) -> Vec<String> {
@@ -406,7 +494,7 @@ mod tests {
             })
         };
         let body: Vec<_> = ring(1.0).chain(ring(1.5)).collect();
-        let capsules = body_capsules(&body, &[joint]);
+        let capsules = body_capsules((&body, &[]), &[joint]);
         assert_eq!(capsules.len(), 1);
         let Shape::Capsule { a, b, radius } = capsules[0].collider.shape else {
             panic!("a capsule")
@@ -418,7 +506,7 @@ mod tests {
         assert!((radius - 0.2).abs() < 1e-5, "{radius}");
         assert!(
             body_capsules(
-                &body[..3],
+                (&body[..3], &[]),
                 &capsules
                     .iter()
                     .map(|_| Joint {
@@ -456,11 +544,29 @@ mod tests {
             })
         };
         let body: Vec<_> = ring(1.0, 0).chain(ring(1.4, 2)).collect();
-        let capsules = body_capsules(&body, &skeleton);
+        let capsules = body_capsules((&body, &[]), &skeleton);
         let joints: Vec<u16> = capsules.iter().map(|c| c.joint).collect();
         assert!(joints.contains(&0) && joints.contains(&2) && !joints.contains(&1), "{joints:?}");
         assert_eq!(bare_joints(&body, &skeleton, &capsules), ["Spine"]);
         assert!(bare_joints(&body[..0], &skeleton, &[]).is_empty(), "no body, nothing bare");
+        // With its triangles, the rings joined into a tube: Spine takes the points along the
+        // tube's sides nearest its bone (from 1.2 to 1.4 m), and the middle of the torso at
+        // the spine joint, 12 cm in front of its axis, is inside a capsule (it was in none).
+        let tube: Vec<[u32; 3]> = (0..8u32)
+            .flat_map(|i| [[i, (i + 1) % 8, 8 + i], [(i + 1) % 8, 8 + (i + 1) % 8, 8 + i]])
+            .collect();
+        let inside = |capsules: &[JointCollider], p: Vec3| {
+            capsules.iter().any(|c| {
+                let Shape::Capsule { a, b, radius } = c.collider.shape else { return false };
+                p.distance(a.lerp(b, along_segment(a, b, p))) <= radius
+            })
+        };
+        let middle = Vec3::new(0.0, 1.2, 0.09);
+        assert!(!inside(&capsules, middle), "without the triangles, the middle is in no capsule");
+        let capsules = body_capsules((&body, &tube), &skeleton);
+        assert!(capsules.iter().any(|c| c.joint == 1), "Spine has a capsule");
+        assert!(inside(&capsules, middle), "the middle of the torso is held");
+        assert!(bare_joints(&body, &skeleton, &capsules).is_empty());
     }
 
     #[test]
@@ -477,7 +583,7 @@ mod tests {
         let torso: Vec<_> = ellipse(1.0).chain(ellipse(1.5)).collect();
         let inverse_bind = Mat4::from_translation(Vec3::Y).inverse();
         let joint = Joint { name: "Chest".into(), parent: None, inverse_bind };
-        let capsules = body_capsules(&torso, &[joint]);
+        let capsules = body_capsules((&torso, &[]), &[joint]);
         assert_eq!(capsules.len(), 2);
         let inside = |p: Vec3| {
             capsules.iter().any(|c| {
