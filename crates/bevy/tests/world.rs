@@ -1,15 +1,15 @@
 //! Soft bodies in one world, from outside the crate, in a headless app (`MinimalPlugins +
 //! AssetPlugin + TransformPlugin + SpringmeshPlugin`, no window): two solids dropped one on
 //! the other never pass through each other (judged by geometry, not by the solver:
-//! [`springmesh_convert::depth`]); a capsule on a moving joint drags a cloth along.
+//! [`springmesh_core::depth`]); a capsule on a moving joint drags a cloth along.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Test code.
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use springmesh_bevy::{SoftBody, SoftBodyState, SoftCollider, SpringModelAsset, SpringmeshPlugin};
-use springmesh_convert::depth::deepest_inside;
 use springmesh_convert::samples::Sample;
 use springmesh_convert::{convert_mesh, samples, shapes};
+use springmesh_core::depth::deepest_inside;
 use springmesh_core::model::Ground;
 use springmesh_core::{Simulation, ValidModel};
 use std::path::Path;

@@ -15,8 +15,6 @@
 //!   the surface, with stiffness and masses from a material.
 //! - [`masses`]: per node, or a total shared evenly or by area, or from a density.
 //! - [`samples`]: the built-in models (string, cloth, jelly, balloon, flag).
-//! - [`depth`]: how deep points are inside a closed surface: the tests' judge that bodies do
-//!   not pass through each other, here with the tools rather than in the core a game links.
 //!
 //! ```no_run
 //! use springmesh_convert::{ConvertOptions, convert_file};
@@ -30,7 +28,6 @@
 
 mod assemble;
 pub mod character;
-pub mod depth;
 mod error;
 pub mod import;
 pub mod keep;

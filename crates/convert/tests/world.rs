@@ -1,14 +1,14 @@
 //! Solids on the ground and on each other. Two in one world: a blob converted `--solid` (a cage
 //! with its drawn skin) dropped crosswise onto another on the ground never sinks into it. The
-//! judge is geometric and independent of the solver ([`springmesh_convert::depth`]): at every
+//! judge is geometric and independent of the solver ([`springmesh_core::depth`]): at every
 //! sample, no drawn vertex of either is deeper than 1 cm inside the other's closed drawn
 //! surface. One alone: a blob set down tilted falls over and comes to rest, its contacts
 //! giving its nodes no speed once it lies still.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Test code.
 
 use glam::{Quat, Vec3};
-use springmesh_convert::depth::deepest_inside;
 use springmesh_convert::{MassMode, RawMesh, convert_mesh, samples, shapes};
+use springmesh_core::depth::deepest_inside;
 use springmesh_core::model::Ground;
 use springmesh_core::{Simulation, ValidModel, World};
 use std::path::Path;

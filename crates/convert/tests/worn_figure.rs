@@ -139,7 +139,7 @@ fn play(case: &Case, model: &SpringModel, options: &ConvertOptions) -> Worst {
                 worst.lowest_after_stop = worst.lowest_after_stop.max(off);
             }
         }
-        let depth = springmesh_convert::depth::deepest_inside(&at, (&body[sample], &body_faces));
+        let depth = springmesh_core::depth::deepest_inside(&at, (&body[sample], &body_faces));
         worst.depth = worst.depth.max(depth);
         for &(a, b, l) in &stretch {
             let e = at[a].distance(at[b]) / l - 1.0;

@@ -25,6 +25,8 @@
 
 pub mod align;
 mod bounded;
+#[cfg(feature = "judge")]
+pub mod depth;
 mod error;
 pub mod geometry;
 mod ids;
