@@ -92,3 +92,19 @@ fn a_worn_capes_kinematic_nodes_are_on_blenders_skin_at_24_25_and_30_fps() {
 fn gcd(a: usize, b: usize) -> usize {
     if b == 0 { a } else { gcd(b, a % b) }
 }
+
+#[test]
+fn a_clip_start_that_is_not_a_finite_number_is_refused_naming_it() {
+    let dir = scratch("clips-start");
+    let walker = characters().join("walker.glb").display().to_string();
+    let cape = at(&dir, "cape.spring");
+    springmesh(&["convert", &walker, "--mesh", "Cape", "-o", &cape]).ok();
+    let pc2 = at(&dir, "never.pc2");
+    for bad in ["NaN", "inf"] {
+        let args = ["simulate", &cape, "--animation", &walker, "--clip", "Walk", "--fps", "24"];
+        let run = springmesh(&[&args[..], &["--clip-start", bad, "--pc2", &pc2]].concat());
+        assert_ne!(run.code, 0, "{bad}: refused");
+        assert!(run.stderr.contains("--clip-start"), "{bad}: {}", run.stderr);
+        assert!(!Path::new(&pc2).exists(), "{bad}: nothing written");
+    }
+}
