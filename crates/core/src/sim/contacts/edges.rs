@@ -75,7 +75,7 @@ pub(crate) fn push_out(
             *s = k as u8;
         }
     }
-    let later: Vec<&RoundAxis> = axes.iter().filter(|axis| axis.obstacle >= near::ALWAYS).collect();
+    let later = axes.iter().filter(|axis| axis.obstacle >= near::ALWAYS);
     let mut edge = |k: usize| {
         let Some(&[i, j]) = edges.get(k) else { return };
         let (i, j) = (i as usize, j as usize);
@@ -96,7 +96,7 @@ pub(crate) fn push_out(
         let (mut middle, mut half) = ((xi + xj) * 0.5, 0.5 * xi.distance(xj));
         let mut hit = false;
         let masked = near::obstacles(mask).filter_map(|o| axes.get(usize::from(slot[o])));
-        for axis in masked.chain(later.iter().copied()) {
+        for axis in masked.chain(later.clone()) {
             // The quick test: the edge's ball against the collider.
             if !axis.within(middle, half) {
                 continue;
