@@ -14,12 +14,18 @@ fn characters() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters")
 }
 
+/// The walking figure's file, and its cape converted with `convert --mesh Cape` into `dir`.
+fn converted_cape(dir: &Path) -> (String, String) {
+    let walker = characters().join("walker.glb").display().to_string();
+    let cape = at(dir, "cape.spring");
+    springmesh(&["convert", &walker, "--mesh", "Cape", "-o", &cape]).ok();
+    (walker, cape)
+}
+
 #[test]
 fn a_worn_capes_kinematic_nodes_are_on_blenders_skin_at_24_25_and_30_fps() {
     let dir = scratch("clips-fps");
-    let walker = characters().join("walker.glb").display().to_string();
-    let cape = at(&dir, "cape.spring");
-    springmesh(&["convert", &walker, "--mesh", "Cape", "-o", &cape]).ok();
+    let (walker, cape) = converted_cape(&dir);
     let model = springmesh_core::io::load(Path::new(&cape)).unwrap();
     let rig = model.rig.as_ref().unwrap();
     let blender = read_pc2(&std::fs::read(characters().join("walker_walk_cape.pc2")).unwrap());
@@ -96,9 +102,7 @@ fn gcd(a: usize, b: usize) -> usize {
 #[test]
 fn a_clip_start_that_is_not_a_finite_number_is_refused_naming_it() {
     let dir = scratch("clips-start");
-    let walker = characters().join("walker.glb").display().to_string();
-    let cape = at(&dir, "cape.spring");
-    springmesh(&["convert", &walker, "--mesh", "Cape", "-o", &cape]).ok();
+    let (walker, cape) = converted_cape(&dir);
     let pc2 = at(&dir, "never.pc2");
     for bad in ["NaN", "inf"] {
         let args = ["simulate", &cape, "--animation", &walker, "--clip", "Walk", "--fps", "24"];
