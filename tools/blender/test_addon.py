@@ -368,7 +368,7 @@ def worn_on_a_moved_rig(images):
     select(cape)
     check(bpy.ops.springmesh.preview() == {"FINISHED"}, "Preview after the body is renamed runs")
     again = [line for line in cape.springmesh.report.splitlines() if "colliders" in line]
-    check(colliders and again == colliders and "body: 0" not in again[0], f"  the renamed body gives the same colliders: {again}")
+    check(colliders and again == colliders and "character: 0" not in again[0], f"  the renamed body gives the same colliders: {again}")
     if images:
         # Seen from behind the walking figure's right shoulder, its back turned 60° with it.
         bpy.context.scene.frame_set(30)

@@ -6,7 +6,7 @@
 //! arrow keys turn the figure (left, right) and walk it forward or back (up, down): the cape
 //! follows with no frame of lag, swinging out as it turns.
 //!
-//! `cargo run --release -p springmesh-bevy --example character [-- --screenshot OUT.png]`
+//! `cargo run --release -p springmesh-bevy --features examples --example character [-- --screenshot OUT.png]`
 //!
 //! The cape is `assets/models/walker_cape.spring`: `springmesh convert
 //! assets/characters/walker.glb --mesh Cape -o assets/models/walker_cape.spring`.

@@ -1,7 +1,7 @@
 //! A textured flag on a pole, in the wind. The arrow keys move the pole; the flag's edge
 //! follows it with no frame of lag and the cloth drapes over the ball in front.
 //!
-//! `cargo run --release -p springmesh-bevy --example flag [-- --screenshot OUT.png]`
+//! `cargo run --release -p springmesh-bevy --features examples --example flag [-- --screenshot OUT.png]`
 //!
 //! The flag is `assets/models/banner.spring`: `assets/meshes/banner.obj` converted with the
 //! default options (`springmesh convert assets/meshes/banner.obj -o assets/models/banner.spring`).

@@ -3,7 +3,7 @@
 //! Every `SoftBody` of an app meets the others in one world, stepped on all cores: they land
 //! on each other and never pass through.
 //!
-//! `cargo run --release -p springmesh-bevy --example pile [-- --screenshot OUT.png]`
+//! `cargo run --release -p springmesh-bevy --features examples --example pile [-- --screenshot OUT.png]`
 
 mod common;
 

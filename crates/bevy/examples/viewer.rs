@@ -1,7 +1,7 @@
 //! Any model on a ground, with an orbit camera: drag with the left mouse button to turn
 //! around it, scroll to come closer.
 //!
-//! `cargo run --release -p springmesh-bevy --example viewer -- MODEL.spring [--screenshot OUT.png]`
+//! `cargo run --release -p springmesh-bevy --features examples --example viewer -- MODEL.spring [--screenshot OUT.png]`
 //!
 //! The ground is the model's own when it has one, else a plane just under its lowest node;
 //! either way it is a [`SoftCollider`] the model rests on.

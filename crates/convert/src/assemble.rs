@@ -76,7 +76,7 @@ pub(crate) fn model(
         let radius = model.params.node_radius;
         let (shrunk, dropped) = crate::rigging::clear_of_rest(&mut rig.colliders, &free, radius);
         report.warn(
-            "body_colliders_shrunk",
+            "character_colliders_shrunk",
             shrunk,
             Vec::new(),
             format!(
@@ -85,7 +85,7 @@ pub(crate) fn model(
                 crate::rigging::MIN_RADIUS
             ),
         );
-        let bare = crate::rigging::bare_joints(&mesh.body, &rig.joints, &rig.colliders);
+        let bare = crate::rigging::bare_joints(&mesh.character, &rig.joints, &rig.colliders);
         report.warn(
             "bare_joints",
             bare.len(),
@@ -101,7 +101,7 @@ pub(crate) fn model(
             kinematic: holds.kinematic,
             leashed: holds.leashed,
             free: holds.free,
-            body_colliders: rig.colliders.len(),
+            character_colliders: rig.colliders.len(),
         });
         if holds.kinematic == 0 {
             let message = "no node follows the skin: nothing holds the cloth on the character \

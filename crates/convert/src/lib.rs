@@ -57,10 +57,14 @@ pub use import::{
 pub use masses::MassMode;
 pub use mesh::{RawMesh, Texture};
 pub use options::{
-    Body, ConvertOptions, DEFAULT_BEND, DEFAULT_NODE_MASS, DEFAULT_RELATIVE_WELD, DEFAULT_STRETCH,
-    DEFAULT_VICINITY, SpringSettings, THICKNESS_PER_EDGE, Thickness,
+    CharacterMeshes, ConvertOptions, DEFAULT_BEND, DEFAULT_NODE_MASS, DEFAULT_RELATIVE_WELD,
+    DEFAULT_STRETCH, DEFAULT_VICINITY, SpringSettings, THICKNESS_PER_EDGE, Thickness,
 };
 pub use painted::PinColor;
+
+/// The name of [`CharacterMeshes`] before 0.2, kept for one version.
+#[deprecated(since = "0.2.0", note = "renamed `CharacterMeshes`")]
+pub type Body = CharacterMeshes;
 pub use pipeline::{
     Control, Conversion, Stage, convert_file, convert_file_with, convert_mesh, convert_mesh_with,
 };

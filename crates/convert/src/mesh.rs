@@ -40,10 +40,10 @@ pub struct RawMesh {
     /// Per position, its joints (indices into `skeleton`) and weights (summing to 1, or all 0:
     /// not skinned); empty when the file has no skin.
     pub joint_weights: Vec<([u16; 4], [f32; 4])>,
-    /// The body the mesh is worn on: its vertices at rest with their joints and weights.
-    pub body: Vec<(Vec3, [u16; 4], [f32; 4])>,
-    /// The body's triangles, as indices into `body`.
-    pub body_triangles: Vec<[u32; 3]>,
+    /// The character the mesh is worn on: its vertices at rest with their joints and weights.
+    pub character: Vec<(Vec3, [u16; 4], [f32; 4])>,
+    /// The character's triangles, as indices into `character`.
+    pub character_triangles: Vec<[u32; 3]>,
 }
 
 /// Where a mesh's base-colour texture is.
@@ -156,7 +156,7 @@ impl RawMesh {
         Ok(())
     }
 
-    /// Scales the mesh by `s` about the origin, with the body it is worn on and the
+    /// Scales the mesh by `s` about the origin, with the character it is worn on and the
     /// skeleton's rest pose (each inverse bind M⁻¹ becomes M⁻¹ S⁻¹, so the joints at rest are
     /// S M: a game scales the character's root by `s` as well, and the skin of the scaled mesh
     /// is the scaled skin). The painted distances are the rig's to scale
@@ -165,7 +165,7 @@ impl RawMesh {
         for p in &mut self.positions {
             *p *= s;
         }
-        for (p, ..) in &mut self.body {
+        for (p, ..) in &mut self.character {
             *p *= s;
         }
         let back = Mat4::from_scale(Vec3::splat(1.0 / s));

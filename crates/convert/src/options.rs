@@ -73,11 +73,11 @@ pub struct ConvertOptions {
     /// Self-collision for the model; `None`: off.
     pub self_collision: Option<Thickness>,
     /// Convert only the meshes of a glTF file whose node or mesh has this name (a character's
-    /// cape, not its body); `None`: every mesh.
+    /// cape, not the character); `None`: every mesh.
     pub mesh: Option<String>,
-    /// The body a skinned mesh is worn on, kept as colliders on its joints
+    /// The character's meshes a skinned mesh is worn on, kept as colliders on its joints
     /// ([`crate::rigging`]).
-    pub body: Body,
+    pub character: CharacterMeshes,
     /// Bounds on what reading the file may take (they change nothing in a model that fits).
     #[serde(skip)]
     pub limits: ImportLimits,
@@ -100,16 +100,16 @@ impl Default for ConvertOptions {
             pin_color: None,
             self_collision: None,
             mesh: None,
-            body: Body::Others,
+            character: CharacterMeshes::Others,
             limits: ImportLimits::default(),
         }
     }
 }
 
-/// Which meshes are the body a worn mesh collides with.
+/// Which meshes are the character a worn mesh is worn on and collides with.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub enum Body {
-    /// The file's other meshes skinned to the same skeleton (a character's body under its
+pub enum CharacterMeshes {
+    /// The file's other meshes skinned to the same skeleton (the character under its
     /// cape), less the other garments: meshes painted with a `_MAX_DISTANCE`.
     #[default]
     Others,
@@ -246,10 +246,11 @@ impl ConvertOptions {
                 None => None,
             },
             mesh: get("mesh").map(str::to_string),
-            body: match get("body") {
-                Some("none") => Body::Off,
-                Some(name) => Body::Named(name.to_string()),
-                None => Body::Others,
+            // "body": the key's name before 0.2, in models converted then.
+            character: match get("character").or_else(|| get("body")) {
+                Some("none") => CharacterMeshes::Off,
+                Some(name) => CharacterMeshes::Named(name.to_string()),
+                None => CharacterMeshes::Others,
             },
             limits: ImportLimits::default(),
         })
@@ -307,10 +308,10 @@ impl ConvertOptions {
         ]
         .into_iter()
         .chain(self.mesh.clone().map(|m| ("mesh", m)))
-        .chain(match &self.body {
-            Body::Others => None,
-            Body::Named(name) => Some(("body", name.clone())),
-            Body::Off => Some(("body", "none".to_string())),
+        .chain(match &self.character {
+            CharacterMeshes::Others => None,
+            CharacterMeshes::Named(name) => Some(("character", name.clone())),
+            CharacterMeshes::Off => Some(("character", "none".to_string())),
         })
         .map(|(k, v)| (k.to_string(), v))
         .collect()
@@ -340,7 +341,7 @@ mod tests {
             pin_color: Some(PinColor { channel: 3, threshold: 0.25 }),
             self_collision: Some(Thickness::Metres(0.012)),
             mesh: Some("Cape".into()),
-            body: Body::Named("Torso".into()),
+            character: CharacterMeshes::Named("Torso".into()),
             ..ConvertOptions::default()
         };
         assert_eq!(ConvertOptions::from_metadata(&options.to_metadata()), Some(options.clone()));
@@ -349,5 +350,17 @@ mod tests {
         let default = ConvertOptions::default();
         assert_eq!(ConvertOptions::from_metadata(&default.to_metadata()), Some(default));
         assert_eq!(ConvertOptions::from_metadata(&BTreeMap::new()), None, "a hand-made model");
+    }
+
+    #[test]
+    fn a_model_converted_when_the_character_was_called_its_body_reads_back() {
+        for (old, expected) in
+            [("Torso", CharacterMeshes::Named("Torso".into())), ("none", CharacterMeshes::Off)]
+        {
+            let mut metadata = ConvertOptions::default().to_metadata();
+            metadata.insert("body".into(), old.into());
+            let read = ConvertOptions::from_metadata(&metadata).map(|o| o.character);
+            assert_eq!(read, Some(expected));
+        }
     }
 }

@@ -109,7 +109,7 @@ pub fn convert_file_with(
     check(options)?;
     control.enter(Stage::Reading)?;
     let bytes = read_source(path)?;
-    let choice = (options.mesh.as_deref(), &options.body);
+    let choice = (options.mesh.as_deref(), &options.character);
     let mesh = import::read(path, &bytes, &options.limits, choice)?;
     drop(bytes);
     convert_checked(mesh, options, path, control)

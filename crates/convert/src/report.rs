@@ -50,7 +50,7 @@ pub struct WornReport {
     /// Nodes the skin does not hold.
     pub free: usize,
     /// Colliders fitted to the body it is worn on.
-    pub body_colliders: usize,
+    pub character_colliders: usize,
 }
 
 /// Something the converter got past but the artist should know.

@@ -146,7 +146,7 @@ pub(crate) fn rig(
         node_weights: vec![[0.0; RIG_WEIGHTS]; nodes],
         max_distance: vec![None; nodes],
         backstop: Vec::new(),
-        colliders: body_capsules((&mesh.body, &mesh.body_triangles), &mesh.skeleton),
+        colliders: character_capsules((&mesh.character, &mesh.character_triangles), &mesh.skeleton),
     };
     let painted = mesh.attributes.get(MAX_DISTANCE);
     for (v, node) in node_of.iter().enumerate() {
@@ -183,15 +183,15 @@ pub(crate) fn rig(
 }
 
 /// A vertex of the body a mesh is worn on: its rest position, joints and weights.
-type BodyVertex = (Vec3, [u16; 4], [f32; 4]);
+type CharacterVertex = (Vec3, [u16; 4], [f32; 4]);
 
 /// Fewest body vertices a joint needs for a capsule of its own.
 pub const MIN_BODY_VERTICES: usize = 4;
 
 /// One capsule per joint around the body's vertices `body` (rest position, joints, weights)
 /// that follow it most (module doc).
-pub(crate) fn body_capsules(
-    (body, triangles): (&[BodyVertex], &[[u32; 3]]),
+pub(crate) fn character_capsules(
+    (body, triangles): (&[CharacterVertex], &[[u32; 3]]),
     skeleton: &[Joint],
 ) -> Vec<JointCollider> {
     let mut parts: Vec<Vec<Vec3>> = vec![Vec::new(); skeleton.len()];
@@ -251,7 +251,7 @@ pub const MAX_BODY_SAMPLES: usize = 100_000;
 
 /// Points along every edge of the body's triangles (indices into `body`), at most
 /// [`BODY_SAMPLE_SPACING`] apart, their ends included; at most about [`MAX_BODY_SAMPLES`].
-fn edge_samples(body: &[BodyVertex], triangles: &[[u32; 3]]) -> Vec<Vec3> {
+fn edge_samples(body: &[CharacterVertex], triangles: &[[u32; 3]]) -> Vec<Vec3> {
     let at = |v: u32| body.get(v as usize).map(|b| b.0);
     let edges = || {
         triangles
@@ -305,7 +305,7 @@ fn nearest_bones(points: &[Vec3], skeleton: &[Joint]) -> Vec<Vec<Vec3>> {
 /// can go through (too few vertices follow them most, as on a body of cylinders with only
 /// their end rings, or their capsules were dropped to clear the cloth at rest).
 pub(crate) fn bare_joints(
-    body: &[BodyVertex],
+    body: &[CharacterVertex],
     skeleton: &[Joint],
     colliders: &[JointCollider],
 ) -> Vec<String> {
@@ -494,7 +494,7 @@ mod tests {
             })
         };
         let body: Vec<_> = ring(1.0).chain(ring(1.5)).collect();
-        let capsules = body_capsules((&body, &[]), &[joint]);
+        let capsules = character_capsules((&body, &[]), &[joint]);
         assert_eq!(capsules.len(), 1);
         let Shape::Capsule { a, b, radius } = capsules[0].collider.shape else {
             panic!("a capsule")
@@ -505,7 +505,7 @@ mod tests {
         );
         assert!((radius - 0.2).abs() < 1e-5, "{radius}");
         assert!(
-            body_capsules(
+            character_capsules(
                 (&body[..3], &[]),
                 &capsules
                     .iter()
@@ -544,7 +544,7 @@ mod tests {
             })
         };
         let body: Vec<_> = ring(1.0, 0).chain(ring(1.4, 2)).collect();
-        let capsules = body_capsules((&body, &[]), &skeleton);
+        let capsules = character_capsules((&body, &[]), &skeleton);
         let joints: Vec<u16> = capsules.iter().map(|c| c.joint).collect();
         assert!(joints.contains(&0) && joints.contains(&2) && !joints.contains(&1), "{joints:?}");
         assert_eq!(bare_joints(&body, &skeleton, &capsules), ["Spine"]);
@@ -563,7 +563,7 @@ mod tests {
         };
         let middle = Vec3::new(0.0, 1.2, 0.09);
         assert!(!inside(&capsules, middle), "without the triangles, the middle is in no capsule");
-        let capsules = body_capsules((&body, &tube), &skeleton);
+        let capsules = character_capsules((&body, &tube), &skeleton);
         assert!(capsules.iter().any(|c| c.joint == 1), "Spine has a capsule");
         assert!(inside(&capsules, middle), "the middle of the torso is held");
         assert!(bare_joints(&body, &skeleton, &capsules).is_empty());
@@ -583,7 +583,7 @@ mod tests {
         let torso: Vec<_> = ellipse(1.0).chain(ellipse(1.5)).collect();
         let inverse_bind = Mat4::from_translation(Vec3::Y).inverse();
         let joint = Joint { name: "Chest".into(), parent: None, inverse_bind };
-        let capsules = body_capsules((&torso, &[]), &[joint]);
+        let capsules = character_capsules((&torso, &[]), &[joint]);
         assert_eq!(capsules.len(), 2);
         let inside = |p: Vec3| {
             capsules.iter().any(|c| {

@@ -11,7 +11,7 @@
 //! - the cape never through itself (no two triangles that share no corner cross);
 //! - really simulated: its hem ≥ 5 cm off the skin after the figure stops and turns.
 //!
-//! The same cape converted without its body (`--no-body`) goes into the body: the body check
+//! The same cape converted without its character (`--no-character`) goes into the body: the body check
 //! can fail.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Test code.
 
@@ -21,7 +21,7 @@ use judge::read_pc2;
 
 use glam::Vec3;
 use springmesh_convert::import::animation::Clip;
-use springmesh_convert::{Body, ConvertOptions, convert_file};
+use springmesh_convert::{CharacterMeshes, ConvertOptions, convert_file};
 use springmesh_core::{Simulation, SpringKind, SpringModel};
 use std::path::{Path, PathBuf};
 
@@ -35,7 +35,7 @@ fn characters() -> PathBuf {
 fn cape(body: bool, scale: f32) -> SpringModel {
     let options = ConvertOptions {
         mesh: Some("Cape".into()),
-        body: if body { Body::Others } else { Body::Off },
+        character: if body { CharacterMeshes::Others } else { CharacterMeshes::Off },
         scale,
         ..ConvertOptions::default()
     };

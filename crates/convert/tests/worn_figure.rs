@@ -22,7 +22,7 @@ use glam::Vec3;
 use judge::read_pc2;
 use springmesh_convert::character::Character;
 use springmesh_convert::import::animation::Clip;
-use springmesh_convert::{Body, ConvertOptions, convert_file};
+use springmesh_convert::{CharacterMeshes, ConvertOptions, convert_file};
 use springmesh_core::model::is_kinematic;
 use springmesh_core::{Simulation, SpringKind, SpringModel, ValidModel};
 use std::path::{Path, PathBuf};
@@ -66,7 +66,7 @@ struct Case {
 fn garment(case: &Case, body: bool) -> (SpringModel, ConvertOptions) {
     let options = ConvertOptions {
         mesh: Some(case.garment.into()),
-        body: if body { Body::Others } else { Body::Off },
+        character: if body { CharacterMeshes::Others } else { CharacterMeshes::Off },
         ..ConvertOptions::default()
     };
     let file = characters().join(format!("{}.glb", case.figure));
@@ -103,9 +103,9 @@ fn play(case: &Case, model: &SpringModel, options: &ConvertOptions) -> Worst {
     let character = Character::read(&glb, options).expect("the character");
     // The first sample is the rest pose: the nodes and the body's vertices found in it.
     let vertex = matched(model.nodes.positions(), &skin[0], "a node");
-    let body_vertex = matched(&character.body.positions, &body[0], "a body vertex");
-    let body_faces: Vec<[usize; 3]> =
-        character.body.triangles.iter().map(|t| t.map(|v| body_vertex[v as usize])).collect();
+    let body_vertex = matched(&character.mesh.positions, &body[0], "a body vertex");
+    let character_faces: Vec<[usize; 3]> =
+        character.mesh.triangles.iter().map(|t| t.map(|v| body_vertex[v as usize])).collect();
     let rig = model.rig.clone().expect("a rig");
     let names: Vec<&str> = rig.joints.iter().map(|j| j.name.as_str()).collect();
     let faces: Vec<[usize; 3]> = model.faces.nodes().iter().map(|f| f.map(|n| n.index())).collect();
@@ -139,7 +139,7 @@ fn play(case: &Case, model: &SpringModel, options: &ConvertOptions) -> Worst {
                 worst.lowest_after_stop = worst.lowest_after_stop.max(off);
             }
         }
-        let depth = springmesh_core::depth::deepest_inside(&at, (&body[sample], &body_faces));
+        let depth = springmesh_core::depth::deepest_inside(&at, (&body[sample], &character_faces));
         worst.depth = worst.depth.max(depth);
         for &(a, b, l) in &stretch {
             let e = at[a].distance(at[b]) / l - 1.0;

@@ -66,7 +66,7 @@ pub struct Document {
     pub selection: Selection,
     /// The faces' texture, if the mesh had one that could be read.
     pub texture: Option<TextureImage>,
-    /// The character a worn model is worn on (its body and clips), read from the source
+    /// The character a worn model is worn on (its mesh and clips), read from the source
     /// file for the live test to play ([`springmesh_convert::character`]).
     pub character: Option<std::sync::Arc<Character>>,
     /// Things noticed while opening (a texture that could not be read, ...).

@@ -203,7 +203,7 @@ fn reconvert(
 
 /// Reads the character the model of `doc` is worn on from its source `source` (converted
 /// with `options`), when the model has a skeleton; what went wrong goes into the notes (the
-/// model is whole without it: only the preview of the body and the clips is lost).
+/// model is whole without it: only the preview of the character and its clips is lost).
 fn read_character(doc: &mut Document, source: &std::path::Path, options: &ConvertOptions) {
     if doc.model().rig.is_none() {
         return;

@@ -805,7 +805,7 @@ fn worn_cape(name: &str) -> Harness<'static, EditorApp> {
 }
 
 #[test]
-fn a_worn_cape_shows_its_skeleton_and_its_body() {
+fn a_worn_cape_shows_its_skeleton_and_its_character() {
     let harness = worn_cape("worn");
     assert!(harness.state().doc.model().rig.is_some());
     let skeleton =
@@ -814,17 +814,17 @@ fn a_worn_cape_shows_its_skeleton_and_its_body() {
     let worn =
         harness.query_by_label_contains("13 nodes follow the skin, 221 within a max distance");
     assert!(worn.is_some(), "and says how the nodes are worn");
-    assert!(harness.query_by_label_contains("body: 17 colliders").is_some());
+    assert!(harness.query_by_label_contains("character: 17 colliders").is_some());
 }
 
 #[test]
-fn a_worn_cape_plays_the_walk_on_its_body_and_its_max_distances_and_colliders_are_edited() {
+fn a_worn_cape_plays_the_walk_on_its_character_and_its_max_distances_and_colliders_are_edited() {
     use springmesh_editor::history::Direction;
     let mut harness = worn_cape("worn-play");
     let character = harness.state().doc.character.clone().expect("the figure is read from its glb");
-    assert!(!character.body.triangles.is_empty());
+    assert!(!character.mesh.triangles.is_empty());
 
-    // Pick the walk: the test plays it, the kinematic nodes on their skin, the body moving.
+    // Pick the walk: the test plays it, the kinematic nodes on their skin, the character moving.
     harness.get_by_role_and_label(Role::ComboBox, "clip").scroll_to_me();
     harness.run();
     harness.get_by_role_and_label(Role::ComboBox, "clip").click();
@@ -870,16 +870,16 @@ fn a_worn_cape_plays_the_walk_on_its_body_and_its_max_distances_and_colliders_ar
     let expected = clip.pose((t % f64::from(clip.duration)) as f32, &names).unwrap();
     let off = pose.iter().zip(&expected).map(|(a, b)| (*a - *b).abs().to_cols_array());
     assert!(off.flatten().fold(0.0f32, f32::max) < 1e-4, "the pose is the clip's at {t} s");
-    // The body is drawn where the pose has it: its vertices follow the skin too.
+    // The character is drawn where the pose has it: its vertices follow the skin too.
     let dynamic = GeometryCache::default().dynamic(&app.doc, &app.live);
     let first = model.nodes.len();
     let mut posed = Vec::new();
-    character.body.posed(&skinning, &mut posed);
+    character.mesh.posed(&skinning, &mut posed);
     let drawn = &dynamic.positions[first..first + posed.len()];
     let apart = posed.iter().zip(drawn).map(|(p, d)| p.distance(glam::Vec3::from_slice(&d[..3])));
     assert!(apart.fold(0.0f32, f32::max) < 1e-6);
-    let moved = posed.iter().zip(&character.body.positions).map(|(p, r)| p.distance(*r));
-    assert!(moved.fold(0.0f32, f32::max) > 0.05, "the walk moves the body");
+    let moved = posed.iter().zip(&character.mesh.positions).map(|(p, r)| p.distance(*r));
+    assert!(moved.fold(0.0f32, f32::max) > 0.05, "the walk moves the character");
 
     // Max distances: the selected free nodes made kinematic, then free; undo puts them back.
     let before = model.clone();
@@ -906,7 +906,7 @@ fn a_worn_cape_plays_the_walk_on_its_body_and_its_max_distances_and_colliders_ar
     harness.run();
     assert_eq!(harness.state().doc.model(), &before, "undone");
 
-    // The body's colliders: a capsule added on the chest, then undone.
+    // The character's colliders: a capsule added on the chest, then undone.
     let colliders = before.rig.as_ref().unwrap().colliders.len();
     harness.get_by_role_and_label(Role::Button, "Add a capsule").scroll_to_me();
     harness.run();

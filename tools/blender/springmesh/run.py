@@ -184,7 +184,7 @@ def convert(context, obj, glb, mesh, out):
         args += ["--self-collision"] + ([str(s.thickness)] if s.thickness > 0 else [])
     body = body_of(obj)
     if body is not None:
-        args += ["--body", body.data.name]
+        args += ["--character", body.data.name]
     report = command(context, *args)
     if s.behaviour == "FREQUENCY":
         report += "\n" + command(context, "tune", out, "-o", out, "--frequency", str(s.frequency))

@@ -70,6 +70,8 @@ class SpringmeshObjectSettings(bpy.types.PropertyGroup):
         min=0.0,
         unit="LENGTH",
     )
+    # Named `body` in files saved with the add-on's first version: kept, so they keep it (the
+    # converter's option is `--character`).
     body: bpy.props.PointerProperty(
         type=bpy.types.Object,
         name="Worn on",

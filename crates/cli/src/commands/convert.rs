@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use springmesh_convert::solid::material::DEFAULT_DENSITY;
 use springmesh_convert::{
-    Body, Control, ConvertOptions, ConvertReport, DEFAULT_BEND, DEFAULT_MAX_TRIANGLES,
+    CharacterMeshes, Control, ConvertOptions, ConvertReport, DEFAULT_BEND, DEFAULT_MAX_TRIANGLES,
     DEFAULT_NODE_MASS, DEFAULT_STRETCH, DEFAULT_VICINITY, ImportLimits, MassMode, PinColor,
     SolidOptions, SpringSettings, Stage, Thickness, convert_file_with,
     keep::{Dropped, keep_edits},
@@ -107,7 +107,7 @@ pub struct Options {
     #[arg(long, value_name = "T")]
     weld_tolerance: Option<f32>,
     /// Multiply the mesh's coordinates by S first (0.01 for a mesh in centimetres); a skinned
-    /// mesh's body, painted distances and skeleton too (its clips then play scaled).
+    /// mesh's character, painted distances and skeleton too (its clips then play scaled).
     #[arg(long, value_name = "S", default_value_t = 1.0)]
     scale: f32,
     /// Fill the inside of a closed mesh with a lattice of interior springs, so it keeps its
@@ -140,16 +140,23 @@ pub struct Options {
     #[arg(long, value_name = "THICKNESS", num_args = 0..=1)]
     self_collision: Option<Option<f32>>,
     /// Convert only the mesh of a glTF file whose node or mesh is called NAME (a character's
-    /// cape, not its body); a skinned mesh keeps its skeleton and painted _MAX_DISTANCE.
+    /// cape, not the character); a skinned mesh keeps its skeleton and painted _MAX_DISTANCE.
     #[arg(long, value_name = "NAME")]
     mesh: Option<String>,
-    /// The body the --mesh is worn on, kept as capsules on its joints [default: the file's
-    /// other meshes on the same skeleton, less those painted with a _MAX_DISTANCE].
-    #[arg(long, value_name = "NAME", requires = "mesh", conflicts_with = "no_body")]
-    body: Option<String>,
-    /// Keep no body: the worn mesh collides with nothing of the character.
-    #[arg(long)]
-    no_body: bool,
+    /// The character's mesh the --mesh is worn on, kept as capsules on its joints [default: the
+    /// file's other meshes on the same skeleton, less those painted with a _MAX_DISTANCE].
+    /// (`--body`, its name before 0.2, is kept for one version.)
+    #[arg(
+        long,
+        alias = "body",
+        value_name = "NAME",
+        requires = "mesh",
+        conflicts_with = "no_character"
+    )]
+    character: Option<String>,
+    /// Keep no character: the worn mesh collides with nothing of it (`--no-body` before 0.2).
+    #[arg(long, alias = "no-body")]
+    no_character: bool,
     /// Refuse meshes of more than N triangles after instancing and triangulation (a guard
     /// against files that would take all memory).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_TRIANGLES)]
@@ -203,10 +210,10 @@ impl Options {
                 .self_collision
                 .map(|t| t.map_or(Thickness::FromEdges, Thickness::Metres)),
             mesh: self.mesh.clone(),
-            body: match (&self.body, self.no_body) {
-                (_, true) => Body::Off,
-                (Some(name), false) => Body::Named(name.clone()),
-                (None, false) => Body::Others,
+            character: match (&self.character, self.no_character) {
+                (_, true) => CharacterMeshes::Off,
+                (Some(name), false) => CharacterMeshes::Named(name.clone()),
+                (None, false) => CharacterMeshes::Others,
             },
             limits: ImportLimits {
                 max_triangles: self.max_triangles,
@@ -416,8 +423,8 @@ impl fmt::Display for Converted<'_> {
         if let Some(w) = &r.worn {
             writeln!(
                 f,
-                "  worn: {} nodes follow the skin, {} within a max distance, {} free; body: {} colliders",
-                w.kinematic, w.leashed, w.free, w.body_colliders
+                "  worn: {} nodes follow the skin, {} within a max distance, {} free; character: {} colliders",
+                w.kinematic, w.leashed, w.free, w.character_colliders
             )?;
         }
         for line in warning_lines(r) {

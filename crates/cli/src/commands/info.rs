@@ -99,7 +99,7 @@ impl Info {
                     "joints": r.joints.iter().map(|j| &j.name).collect::<Vec<_>>(),
                     "kinematic": holds.kinematic, "within_max_distance": holds.leashed,
                     "free": holds.free,
-                    "body_colliders": r.colliders.len(),
+                    "character_colliders": r.colliders.len(),
                 })
             }),
             modes_hz: modes.as_ref().and_then(|m| m.as_ref().ok()).cloned(),
@@ -144,7 +144,7 @@ impl Info {
             let h = r.holds();
             writeln!(
                 f,
-                "  worn         {} nodes follow the skin, {} within a max distance, {} free; body: {} colliders",
+                "  worn         {} nodes follow the skin, {} within a max distance, {} free; character: {} colliders",
                 h.kinematic,
                 h.leashed,
                 h.free,

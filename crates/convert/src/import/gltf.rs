@@ -14,7 +14,7 @@ use super::accessor::{read_indices, read_vectors};
 use super::reference::{read_bounded, resolve};
 use crate::limits::{Budget, ImportLimits};
 use crate::mesh::{RawMesh, Texture};
-use crate::{Body, ConvertError};
+use crate::{CharacterMeshes, ConvertError};
 use base64::Engine;
 use glam::{Mat4, Vec2, Vec3};
 use gltf::mesh::Mode;
@@ -26,12 +26,12 @@ const QUANTIZATION: &str = "KHR_mesh_quantization";
 
 /// Reads the glTF or GLB file `path` (its bytes are `bytes`) within `limits`: every mesh of
 /// its scene, or with `only` the meshes whose node or mesh has that name; the meshes on the
-/// same skeleton that `body` chooses are read as the body ([`RawMesh::body`]).
+/// same skeleton that `character` chooses are read as the character ([`RawMesh::character`]).
 pub fn read(
     path: &Path,
     bytes: &[u8],
     limits: &ImportLimits,
-    (only, body): (Option<&str>, &Body),
+    (only, character): (Option<&str>, &CharacterMeshes),
 ) -> Result<RawMesh, ConvertError> {
     let file = || path.to_path_buf();
     let error = |reason: String| ConvertError::Gltf { file: file(), reason };
@@ -67,26 +67,26 @@ pub fn read(
         reader.add_mesh(&placed.mesh, placed.transform, on_skin.map(|_| &joints[..]))?;
     }
     let Some((index, _)) = skin else { return Ok(reader.mesh) };
-    // The body: the other meshes on the same skeleton that are not garments themselves (or
-    // those named), read the same way.
-    let is_body = |p: &Placed| {
+    // The character: the other meshes on the same skeleton that are not garments themselves
+    // (or those named), read the same way.
+    let is_character = |p: &Placed| {
         let on_skin = p.skin.as_ref().is_some_and(|s| s.index() == index);
         let not_worn = !only.is_some_and(|n| p.answers_to(n)) && only.is_some();
         on_skin
-            && match body {
-                Body::Others => not_worn && !p.is_garment(),
-                Body::Named(name) => p.answers_to(name),
-                Body::Off => false,
+            && match character {
+                CharacterMeshes::Others => not_worn && !p.is_garment(),
+                CharacterMeshes::Named(name) => p.answers_to(name),
+                CharacterMeshes::Off => false,
             }
     };
     let worn = std::mem::take(&mut reader.mesh);
-    for placed in scene.meshes.iter().filter(|p| is_body(p)) {
+    for placed in scene.meshes.iter().filter(|p| is_character(p)) {
         reader.add_mesh(&placed.mesh, placed.transform, Some(&joints[..]))?;
     }
-    let body = std::mem::replace(&mut reader.mesh, worn);
-    reader.mesh.body_triangles = body.triangles;
-    let bound = body.positions.into_iter().zip(body.joint_weights);
-    reader.mesh.body = bound.map(|(p, (j, w))| (p, j, w)).collect();
+    let character = std::mem::replace(&mut reader.mesh, worn);
+    reader.mesh.character_triangles = character.triangles;
+    let bound = character.positions.into_iter().zip(character.joint_weights);
+    reader.mesh.character = bound.map(|(p, (j, w))| (p, j, w)).collect();
     Ok(reader.mesh)
 }
 
@@ -248,7 +248,7 @@ struct Placed<'d> {
 
 impl Placed<'_> {
     /// True when the mesh is painted as worn cloth (a `_MAX_DISTANCE` on any primitive): a
-    /// garment, not the body, when another mesh of the figure is converted.
+    /// garment, not the character, when another mesh of the figure is converted.
     fn is_garment(&self) -> bool {
         let painted = |s: gltf::Semantic| matches!(s, gltf::Semantic::Extras(name) if format!("_{name}") == crate::rigging::MAX_DISTANCE);
         self.mesh.primitives().any(|p| p.attributes().any(|(s, _)| painted(s)))

@@ -53,7 +53,7 @@ pub fn read(
     path: &Path,
     bytes: &[u8],
     limits: &ImportLimits,
-    (only, body): (Option<&str>, &crate::Body),
+    (only, character): (Option<&str>, &crate::CharacterMeshes),
 ) -> Result<RawMesh, ConvertError> {
     let format = MeshFormat::of(path, bytes)
         .ok_or_else(|| ConvertError::UnknownFormat { file: path.to_path_buf() })?;
@@ -66,7 +66,7 @@ pub fn read(
             }),
             None => obj::read(path, bytes, limits),
         },
-        MeshFormat::Gltf => gltf::read(path, bytes, limits, (only, body)),
+        MeshFormat::Gltf => gltf::read(path, bytes, limits, (only, character)),
     });
     PARSING.set(true);
     let parsed = catch_unwind(parse);

@@ -5,7 +5,7 @@ use crate::builder::{chunks, glb};
 use serde_json::{Value, json};
 use springmesh_convert::import::animation::Clip;
 use springmesh_convert::import::{ImportLimits, read};
-use springmesh_convert::{Body, ConvertError};
+use springmesh_convert::{CharacterMeshes, ConvertError};
 use std::path::Path;
 
 /// `assets/characters/dancer.glb` with `change` applied to its JSON.
@@ -23,7 +23,7 @@ fn dancer_and_data(change: impl FnOnce(&mut Value, &mut Vec<u8>)) -> Vec<u8> {
 
 /// The skirt of `bytes` as `convert --mesh Skirt` reads it.
 fn skirt(bytes: &[u8]) -> Result<springmesh_convert::RawMesh, ConvertError> {
-    let only = (Some("Skirt"), &Body::Others);
+    let only = (Some("Skirt"), &CharacterMeshes::Others);
     read(Path::new("dancer.glb"), bytes, &ImportLimits::default(), only)
 }
 

@@ -131,7 +131,7 @@ pub enum Shape {
     },
 }
 
-/// A static collider of the model's world.
+/// A static collider of the model's environment.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Obstacle {

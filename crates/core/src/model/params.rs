@@ -204,9 +204,9 @@ impl Default for SimParams {
     }
 }
 
-/// The checks of the world parameters: node radius, air, pressure, ground, colliders,
+/// The checks of the environment's parameters: node radius, air, pressure, ground, colliders,
 /// tethers, shape matching, self-collision.
-pub(crate) fn world_checks(p: &SimParams, out: &mut Vec<Check>) {
+pub(crate) fn environment_checks(p: &SimParams, out: &mut Vec<Check>) {
     out.push(("node_radius".into(), non_negative(p.node_radius), NON_NEGATIVE));
     if let Some(a) = &p.air {
         out.push(("air.density".into(), non_negative(a.density), NON_NEGATIVE));

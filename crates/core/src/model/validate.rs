@@ -9,7 +9,7 @@
 
 use super::buckets::Buckets;
 use super::environment::Check;
-use super::params::world_checks;
+use super::params::environment_checks;
 use super::{MAX_SUBSTEPS, SpringModel};
 use crate::parallel::both;
 pub use crate::problems::{
@@ -370,7 +370,7 @@ impl SpringModel {
                 "at most dt / 1e-6 s (sub-steps of a microsecond or longer)",
             ),
         ];
-        world_checks(p, &mut checks);
+        environment_checks(p, &mut checks);
         for (name, ok, expected) in checks {
             if !ok {
                 out.push(Problem::BadParam { name, expected });

@@ -353,7 +353,7 @@ impl Simulation {
         Ok(())
     }
 
-    /// Adds a collider to the model's world (a character's capsule, a paddle) and returns its
+    /// Adds a collider to the model's environment (a character's capsule, a paddle) and returns its
     /// index, to move with [`Simulation::move_collider`] or [`Simulation::set_collider_pose`]
     /// (which poses the shape given here). Errors: a shape or surface that is not valid.
     pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<usize, CoreError> {

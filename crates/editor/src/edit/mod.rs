@@ -12,7 +12,7 @@
 mod remove_nodes;
 mod rig;
 
-pub use rig::{set_body_colliders, set_max_distance};
+pub use rig::{set_character_colliders, set_max_distance};
 pub use springmesh_analysis::connect::{Connect, connecting_springs};
 
 use crate::error::EditorError;
@@ -42,7 +42,7 @@ pub enum Edit {
     RemoveNodes(Vec<NodeId>),
     /// Replaces the simulation parameters.
     SetParams(Box<SimParams>),
-    /// Replaces a worn model's skeleton binding (its max distances, back-stops and the body's
+    /// Replaces a worn model's skeleton binding (its max distances, back-stops and the character's
     /// colliders) and its anchors with it: a node of max distance 0 is kinematic, an anchor.
     SetRig {
         /// The new binding.

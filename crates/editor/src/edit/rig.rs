@@ -1,5 +1,5 @@
 //! Edits of a worn model's skeleton binding: what the editor's max-distance field and the
-//! body's colliders make ([`Edit::SetRig`]).
+//! character's colliders make ([`Edit::SetRig`]).
 
 use super::Edit;
 use springmesh_core::model::{JointCollider, is_kinematic};
@@ -26,9 +26,9 @@ pub fn set_max_distance(model: &SpringModel, nodes: &[NodeId], r: Option<f32>) -
     Some(Edit::SetRig { rig: Box::new(rig), anchors })
 }
 
-/// The edit that gives a worn model the body colliders `colliders`; `None` when the model is
+/// The edit that gives a worn model the character colliders `colliders`; `None` when the model is
 /// worn on no skeleton.
-pub fn set_body_colliders(model: &SpringModel, colliders: Vec<JointCollider>) -> Option<Edit> {
+pub fn set_character_colliders(model: &SpringModel, colliders: Vec<JointCollider>) -> Option<Edit> {
     let mut rig = model.rig.clone()?;
     rig.colliders = colliders;
     Some(Edit::SetRig { rig: Box::new(rig), anchors: model.anchors.clone() })

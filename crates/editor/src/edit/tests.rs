@@ -242,15 +242,15 @@ fn a_max_distance_of_zero_anchors_a_node_and_any_other_frees_it_and_undo_restore
 }
 
 #[test]
-fn body_colliders_are_replaced_and_a_collider_on_a_missing_joint_is_refused() {
+fn character_colliders_are_replaced_and_a_collider_on_a_missing_joint_is_refused() {
     let m = worn_square();
     let mut colliders = m.rig.as_ref().expect("worn").colliders.clone();
     colliders[0].collider.shape = Shape::Sphere { center: Vec3::ZERO, radius: 0.3 };
-    let edited = round_trip(&m, set_body_colliders(&m, colliders.clone()).expect("worn"));
+    let edited = round_trip(&m, set_character_colliders(&m, colliders.clone()).expect("worn"));
     assert_eq!(edited.rig.as_ref().expect("worn").colliders, colliders);
     colliders[0].joint = 1;
     let mut refused = m.clone();
-    let edit = set_body_colliders(&m, colliders).expect("worn");
+    let edit = set_character_colliders(&m, colliders).expect("worn");
     assert!(matches!(apply(&mut refused, edit), Err(EditorError::BadRig { .. })));
     assert_eq!(refused, m, "a refused edit changes nothing");
     let mut plain = square();

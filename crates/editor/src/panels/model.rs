@@ -183,7 +183,7 @@ fn world_rows(ui: &mut egui::Ui, m: &springmesh_core::SpringModel) {
         row(
             "worn",
             format!(
-                "{} nodes follow the skin, {} within a max distance, {} free; body: {} colliders",
+                "{} nodes follow the skin, {} within a max distance, {} free; character: {} colliders",
                 holds.kinematic,
                 holds.leashed,
                 holds.free,
@@ -384,8 +384,8 @@ fn report_view(ui: &mut egui::Ui, r: &ConvertReport) {
 fn view_toggles(ui: &mut egui::Ui, v: &mut ViewSettings) {
     ui.checkbox(&mut v.faces, "faces");
     ui.checkbox(&mut v.nodes, "nodes");
-    ui.checkbox(&mut v.body, "the character's body")
-        .on_hover_text("a worn model's body, posed by the clip the test plays");
+    ui.checkbox(&mut v.character, "the character")
+        .on_hover_text("the character a worn model is worn on, posed by the clip the test plays");
     ui.checkbox(&mut v.max_distance_colours, "nodes coloured by max distance")
         .on_hover_text("a worn model's nodes: short leash cyan, long magenta; kinematic ones as anchors, free ones plain");
     ui.horizontal(|ui| {

@@ -1,12 +1,12 @@
 //! The Worn section of the right panel, for a model worn on a skeleton (a cape): play one of
-//! the character's clips in a loop while the test simulates the cloth on the drawn body; set
+//! the character's clips in a loop while the test simulates the cloth on the drawn character; set
 //! the selected nodes' max distance (how far each may leave its skinned position; 0:
-//! kinematic, it follows the skin); see and change the body's colliders, which ride on the
+//! kinematic, it follows the skin); see and change the character's colliders, which ride on the
 //! joints. Max distances and colliders are one undoable [`Edit::SetRig`] each.
 
 use crate::actions::Action;
 use crate::document::Document;
-use crate::edit::{set_body_colliders, set_max_distance};
+use crate::edit::{set_character_colliders, set_max_distance};
 use crate::live::Live;
 use crate::panels::colliders::{shape_fields, surface_fields};
 use crate::viewport::DISTANCE_RAMP;
@@ -39,7 +39,7 @@ pub fn show(ui: &mut egui::Ui, doc: &Document, live: &Live, form: &mut WornForm)
     ui.separator();
     max_distances(ui, doc, rig, form, &mut actions);
     ui.separator();
-    body_colliders(ui, doc, rig, form, &mut actions);
+    character_colliders(ui, doc, rig, form, &mut actions);
     actions
 }
 
@@ -70,7 +70,8 @@ fn clip_choice(ui: &mut egui::Ui, doc: &Document, live: &Live, actions: &mut Vec
             .labelled_by(l.id);
     });
     ui.label(
-        egui::RichText::new("the test plays it in a loop, the cloth simulated on the body").weak(),
+        egui::RichText::new("the test plays it in a loop, the cloth simulated on the character")
+            .weak(),
     );
 }
 
@@ -138,21 +139,21 @@ fn max_distances(
     });
 }
 
-/// The body's colliders: each one's joint and shape, Remove, and a capsule added on a joint.
-fn body_colliders(
+/// The character's colliders: each one's joint and shape, Remove, and a capsule added on a joint.
+fn character_colliders(
     ui: &mut egui::Ui,
     doc: &Document,
     rig: &Rig,
     form: &mut WornForm,
     actions: &mut Vec<Action>,
 ) {
-    ui.label(egui::RichText::new("Body colliders").strong());
+    ui.label(egui::RichText::new("Character colliders").strong());
     ui.label(egui::RichText::new("at the rest pose; they ride on their joints").weak());
     let joint_name = |k: u16| rig.joints.get(usize::from(k)).map_or("?", |j| j.name.as_str());
     let mut colliders = rig.colliders.clone();
     let (mut changed, mut removed) = (None, None);
     for (i, c) in colliders.iter_mut().enumerate() {
-        ui.push_id(("body collider", i), |ui| {
+        ui.push_id(("character collider", i), |ui| {
             ui.horizontal(|ui| {
                 let kind = c.collider.shape.kind();
                 ui.label(
@@ -170,15 +171,15 @@ fn body_colliders(
     }
     if let Some(i) = removed {
         colliders.remove(i);
-        if let Some(edit) = set_body_colliders(doc.model(), colliders) {
-            actions.push(Action::Edit(edit, format!("Remove body collider {i}")));
+        if let Some(edit) = set_character_colliders(doc.model(), colliders) {
+            actions.push(Action::Edit(edit, format!("Remove character collider {i}")));
         }
         return;
     }
     if let Some(i) = changed
-        && let Some(edit) = set_body_colliders(doc.model(), colliders.clone())
+        && let Some(edit) = set_character_colliders(doc.model(), colliders.clone())
     {
-        actions.push(Action::EditContinued(edit, format!("Tune body collider {i}")));
+        actions.push(Action::EditContinued(edit, format!("Tune character collider {i}")));
     }
     if rig.joints.is_empty() {
         return;
@@ -197,7 +198,7 @@ fn body_colliders(
             .labelled_by(l.id);
         if ui.button("Add a capsule").on_hover_text("along the joint's bone, at rest").clicked() {
             colliders.push(bone_capsule(rig, form.joint));
-            if let Some(edit) = set_body_colliders(doc.model(), colliders) {
+            if let Some(edit) = set_character_colliders(doc.model(), colliders) {
                 let name = &rig.joints[form.joint].name;
                 actions.push(Action::Edit(edit, format!("Add a capsule on {name}")));
             }

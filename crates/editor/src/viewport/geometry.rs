@@ -5,14 +5,14 @@
 //! The position texture holds the nodes, then, for a model with a skin (a cage model), the
 //! skin's vertices where the cage carries them: springs and node billboards index the first
 //! part, the faces the second, so the artist sees the mesh they made over the cage they edit.
-//! For a worn model whose character was read, the body's vertices come last, posed where the
-//! playing clip has the skeleton (at rest otherwise), and the body's faces index them.
+//! For a worn model whose character was read, the character's vertices come last, posed where the
+//! playing clip has the skeleton (at rest otherwise), and the character's faces index them.
 
 use crate::document::{Document, TextureImage};
 use crate::live::Live;
 use crate::selection::Selection;
 use glam::{Vec3, Vec3A};
-use springmesh_convert::character::BodyMesh;
+use springmesh_convert::character::CharacterMesh;
 use springmesh_core::NodeId;
 use springmesh_core::sim::vertex_normals;
 use std::sync::Arc;
@@ -41,10 +41,10 @@ pub struct Statics {
     pub face_uvs: Vec<[f32; 2]>,
     /// The faces' texture.
     pub texture: Option<Arc<TextureImage>>,
-    /// Per face corner of the character's body, its index in the position texture.
-    pub body_faces: Vec<f32>,
-    /// Per body face corner, a texture coordinate (0: the body is untextured).
-    pub body_uvs: Vec<[f32; 2]>,
+    /// Per face corner of the character, its index in the position texture.
+    pub character_faces: Vec<f32>,
+    /// Per face corner of the character, a texture coordinate (0: it is untextured).
+    pub character_uvs: Vec<[f32; 2]>,
 }
 
 /// Per-selection data.
@@ -110,9 +110,9 @@ impl GeometryCache {
             None => (&m.faces, 0),
         };
         let whole = |f: &springmesh_core::Face| offset > 0 || whole(f);
-        let before_body = (m.nodes.len() + m.skin.as_ref().map_or(0, |s| s.len())) as u32;
-        let body_faces: Vec<f32> = body(doc)
-            .map(|b| b.triangles.iter().flatten().map(|&v| (v + before_body) as f32).collect())
+        let before_character = (m.nodes.len() + m.skin.as_ref().map_or(0, |s| s.len())) as u32;
+        let character_faces: Vec<f32> = character_mesh(doc)
+            .map(|b| b.triangles.iter().flatten().map(|&v| (v + before_character) as f32).collect())
             .unwrap_or_default();
         let statics = Arc::new(Statics {
             version: self.next_version(),
@@ -137,8 +137,8 @@ impl GeometryCache {
                 .flat_map(|f| [0, 1, 2].map(|k| uv_of(&f, k)))
                 .collect(),
             texture: doc.texture.clone().map(Arc::new),
-            body_faces: body_faces.clone(),
-            body_uvs: vec![[0.0; 2]; body_faces.len()],
+            character_faces: character_faces.clone(),
+            character_uvs: vec![[0.0; 2]; character_faces.len()],
         });
         self.statics = Some((key, statics.clone()));
         statics
@@ -235,22 +235,22 @@ impl GeometryCache {
             None => {}
         }
         let mut posed = Vec::new();
-        let mut body_normals = Vec::new();
-        if let (Some(b), Some(rig)) = (body(doc), &m.rig) {
+        let mut character_normals = Vec::new();
+        if let (Some(b), Some(rig)) = (character_mesh(doc), &m.rig) {
             let pose = live.pose().map_or_else(|| rig.rest_pose(), <[_]>::to_vec);
             b.posed(&rig.skinning(&pose), &mut posed);
             let faces: Vec<[NodeId; 3]> = b.triangles.iter().map(|t| t.map(NodeId)).collect();
-            vertex_normals(&posed, &faces, &mut body_normals);
+            vertex_normals(&posed, &faces, &mut character_normals);
         }
-        let before_body = nodes.len() + skin.len();
-        let padded = (before_body + posed.len()).div_ceil(ROW).max(1) * ROW;
+        let before_character = nodes.len() + skin.len();
+        let padded = (before_character + posed.len()).div_ceil(ROW).max(1) * ROW;
         let mut positions = Vec::with_capacity(padded);
         positions.extend(nodes.iter().chain(&skin).chain(&posed).map(|v| v.extend(1.0).to_array()));
         positions.resize(padded, [0.0; 4]);
         let mut normals: Vec<[f32; 4]> = normals.iter().map(|n| n.extend(0.0).to_array()).collect();
         if !normals.is_empty() || !posed.is_empty() {
-            normals.resize(before_body, [0.0; 4]);
-            normals.extend(body_normals.iter().map(|n| n.extend(0.0).to_array()));
+            normals.resize(before_character, [0.0; 4]);
+            normals.extend(character_normals.iter().map(|n| n.extend(0.0).to_array()));
             normals.resize(padded, [0.0; 4]);
         }
         let dynamic = Arc::new(Dynamic { version: self.next_version(), positions, normals });
@@ -272,11 +272,11 @@ pub fn distance_levels(max_distance: &[Option<f32>]) -> Vec<f32> {
         .collect()
 }
 
-/// The body of the character `doc`'s worn model is worn on, when one was read.
-fn body(doc: &Document) -> Option<&BodyMesh> {
+/// The mesh of the character `doc`'s worn model is worn on, when one was read.
+fn character_mesh(doc: &Document) -> Option<&CharacterMesh> {
     doc.model().rig.as_ref()?;
-    let body = &doc.character.as_ref()?.body;
-    (!body.triangles.is_empty()).then_some(body)
+    let mesh = &doc.character.as_ref()?.mesh;
+    (!mesh.triangles.is_empty()).then_some(mesh)
 }
 
 /// The node pairs (smaller index first) of the springs broken in `live`'s run.

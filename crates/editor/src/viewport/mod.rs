@@ -32,8 +32,8 @@ pub struct ViewSettings {
     pub faces: bool,
     /// Node points.
     pub nodes: bool,
-    /// The character a worn model is worn on (its body, posed by the playing clip).
-    pub body: bool,
+    /// The character a worn model is worn on (its mesh, posed by the playing clip).
+    pub character: bool,
     /// Nodes of a worn model coloured by their max distance (module doc of
     /// [`geometry`]) instead of their state.
     pub max_distance_colours: bool,
@@ -74,7 +74,7 @@ impl Default for ViewSettings {
         Self {
             faces: true,
             nodes: true,
-            body: true,
+            character: true,
             max_distance_colours: false,
             interior_nodes: true,
             follow: false,
@@ -102,7 +102,7 @@ pub struct Colors {
     /// Per spring kind, in the order of [`SpringKind::ALL`].
     pub kinds: [[f32; 4]; SpringKind::ALL.len()],
     pub faces: [f32; 4],
-    pub body: [f32; 4],
+    pub character: [f32; 4],
     pub node: [f32; 4],
     pub interior: [f32; 4],
     pub anchor: [f32; 4],
@@ -121,7 +121,7 @@ pub const COLORS: Colors = Colors {
         [0.95, 0.85, 0.55, 1.0],
     ],
     faces: [0.55, 0.57, 0.62, 1.0],
-    body: [0.78, 0.62, 0.5, 1.0],
+    character: [0.78, 0.62, 0.5, 1.0],
     node: [0.85, 0.85, 0.85, 1.0],
     interior: [0.95, 0.75, 0.35, 1.0],
     anchor: [1.0, 0.25, 0.2, 1.0],
@@ -223,13 +223,13 @@ impl Viewport {
 
     /// Points the camera at a model just opened, and at the room it will hang into: a model
     /// held by anchors under gravity swings down by up to its own size; a worn model with its
-    /// character is framed with the character's body.
+    /// character is framed with the character.
     pub fn frame_opened(&mut self, doc: &Document) {
         let m = doc.model();
         let Some(mut b) = m.bounding_box() else { return };
-        let body = doc.character.as_ref().map(|c| &c.body.positions[..]).unwrap_or_default();
-        if let (Some(body), Some(_)) = (springmesh_core::Aabb::from_points(body), &m.rig) {
-            let both = springmesh_core::Aabb { min: b.min.min(body.min), max: b.max.max(body.max) };
+        let character = doc.character.as_ref().map(|c| &c.mesh.positions[..]).unwrap_or_default();
+        if let (Some(c), Some(_)) = (springmesh_core::Aabb::from_points(character), &m.rig) {
+            let both = springmesh_core::Aabb { min: b.min.min(c.min), max: b.max.max(c.max) };
             self.camera.frame(both, self.aspect());
             return;
         }
@@ -323,7 +323,7 @@ impl Viewport {
             ui.painter().add(egui::PaintCallback { rect, callback: Arc::new(callback) });
             let m = doc.model();
             let size = m.bounding_box().map_or(1.0, |b| b.diagonal().max(1e-3));
-            // The model's colliders, and those of the body it is worn on, where the playing
+            // The model's colliders, and those of the character it is worn on, where the playing
             // clip has put their joints (at rest otherwise).
             let mut shapes: Vec<Shape> = m.params.colliders.iter().map(|c| c.shape).collect();
             if let Some(rig) = &m.rig {

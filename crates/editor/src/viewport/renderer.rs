@@ -67,8 +67,8 @@ struct StaticBuffers {
     face_nodes: Option<VertexBuffer<f32>>,
     face_uvs: Option<VertexBuffer<[f32; 2]>>,
     texture: Option<Texture2D>,
-    body_faces: Option<VertexBuffer<f32>>,
-    body_uvs: Option<VertexBuffer<[f32; 2]>>,
+    character_faces: Option<VertexBuffer<f32>>,
+    character_uvs: Option<VertexBuffer<[f32; 2]>>,
 }
 
 struct StyleBuffers {
@@ -214,8 +214,8 @@ impl Renderer {
                     face_nodes: vertices(c, &statics.face_nodes),
                     face_uvs: vertices(c, &statics.face_uvs),
                     texture,
-                    body_faces: vertices(c, &statics.body_faces),
-                    body_uvs: vertices(c, &statics.body_uvs),
+                    character_faces: vertices(c, &statics.character_faces),
+                    character_uvs: vertices(c, &statics.character_uvs),
                 },
             });
         }
@@ -283,7 +283,7 @@ impl Renderer {
             p.draw_arrays(states, viewport, 6);
         }
 
-        // The model's faces (textured when it has a texture), then the character's body.
+        // The model's faces (textured when it has a texture), then the character.
         let surfaces = [
             (
                 frame.settings.faces,
@@ -292,7 +292,13 @@ impl Renderer {
                 statics.texture.as_ref(),
                 frame.colors.faces,
             ),
-            (frame.settings.body, &statics.body_faces, &statics.body_uvs, None, frame.colors.body),
+            (
+                frame.settings.character,
+                &statics.character_faces,
+                &statics.character_uvs,
+                None,
+                frame.colors.character,
+            ),
         ];
         for (shown, corners, uvs, texture, color) in surfaces {
             let (true, Some(corners), Some(uvs), Some(normals)) =

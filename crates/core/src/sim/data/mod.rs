@@ -3,8 +3,9 @@
 //! What [`crate::sim::compile`] builds from a [`crate::SpringModel`] and every pass of the
 //! solver reads: per-node constants ([`NodeData`]), the springs in solver order with their
 //! colour batches and band layout ([`SpringData`], [`Batch`], [`Bands`]), the anchors
-//! ([`Anchors`]), the rig and where its pose puts the nodes ([`Posed`]), what the triangles enclose ([`SurfaceData`]) and the skin's points that
-//! touch the world ([`TouchPoints`]). One `Vec` per field.
+//! ([`Anchors`]), the rig and where its pose puts the nodes ([`Posed`]), what the triangles
+//! enclose ([`SurfaceData`]) and the skin's points that touch the environment
+//! ([`TouchPoints`]). One `Vec` per field.
 //!
 //! This module imports nothing of the solver (forces, constraints, integrators, readout): the
 //! code that walks these arrays lives above them and changes without touching them, and each
