@@ -3,7 +3,9 @@
 //! Springmesh models in a Bevy 0.19 game: load a `.spring` (or `.spring.json`) file as an
 //! asset, put a [`SoftBody`] on an entity, and it simulates and draws itself.
 //!
-//! ```no_run
+// The example draws, so it is compiled with the renderer (the `examples` feature, as CI does).
+#![cfg_attr(feature = "examples", doc = "```no_run")]
+#![cfg_attr(not(feature = "examples"), doc = "```ignore")]
 //! use bevy::prelude::*;
 //! use springmesh_bevy::{SoftBody, SpringmeshPlugin};
 //!

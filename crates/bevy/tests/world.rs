@@ -59,9 +59,10 @@ fn blob() -> ValidModel {
     model
 }
 
-/// The deepest any drawn vertex of one of two blobs gets inside the other over 3 s, the
-/// upper dropped crosswise from just above the lower; `upper` makes the upper body.
-fn drop(upper: impl Fn(Handle<SpringModelAsset>) -> SoftBody) -> (f32, Vec3, Vec3) {
+/// The deepest any drawn vertex of one of two blobs gets inside the other over 3 s (or until
+/// it is deeper than `enough`), the upper dropped crosswise from just above the lower; `upper`
+/// makes the upper body.
+fn drop(upper: impl Fn(Handle<SpringModelAsset>) -> SoftBody, enough: f32) -> (f32, Vec3, Vec3) {
     let model = blob();
     let mut at = Vec::new();
     Simulation::new(&model).surface_positions(&mut at);
@@ -89,6 +90,9 @@ fn drop(upper: impl Fn(Handle<SpringModelAsset>) -> SoftBody) -> (f32, Vec3, Vec
         let (a, b) = (drawn(&app, lower), drawn(&app, upper));
         deepest = deepest.max(deepest_inside(&a, (&b, &faces_upper)));
         deepest = deepest.max(deepest_inside(&b, (&a, &faces_lower)));
+        if deepest > enough {
+            break;
+        }
     }
     let centre = |p: Vec<springmesh_core::glam::Vec3>| {
         Vec3::from_array(
@@ -100,9 +104,10 @@ fn drop(upper: impl Fn(Handle<SpringModelAsset>) -> SoftBody) -> (f32, Vec3, Vec
 
 #[test]
 fn two_bodies_dropped_on_each_other_never_pass_through() {
-    let (apart, ..) = drop(|h| SoftBody::new(h).alone());
+    // Alone, it is judged until it is 10 cm inside: that is all the test asks of it.
+    let (apart, ..) = drop(|h| SoftBody::new(h).alone(), 0.1);
     assert!(apart > 0.1, "a body alone falls into the other: {apart} m deep");
-    let (deepest, lower, upper) = drop(SoftBody::new);
+    let (deepest, lower, upper) = drop(SoftBody::new, f32::INFINITY);
     eprintln!("deepest vertex inside the other body: {deepest} m (alone: {apart} m)");
     assert!(deepest < 0.01, "no vertex 1 cm inside the other: {deepest} m");
     assert!(upper.y > lower.y, "the upper blob ends on the lower one: {upper} over {lower}");

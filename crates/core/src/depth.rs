@@ -30,10 +30,13 @@ pub fn deepest_inside(points: &[Vec3], (at, faces): (&[Vec3], &[[usize; 3]])) ->
         .collect();
     let mut deepest = 0.0f32;
     for &p in points.iter().filter(|p| p.cmpge(lo).all() && p.cmple(hi).all()) {
-        if winding_number(p, &triangles).abs() > 0.5 {
-            let nearest =
-                triangles.iter().map(|&t| distance_to_triangle(p, t)).fold(f32::MAX, f32::min);
-            deepest = deepest.max(nearest);
+        // The distance first: a point no further from the surface than the deepest so far
+        // cannot be deeper, inside or not, and the winding number (an arc tangent per
+        // triangle) is most of the cost.
+        let nearest =
+            triangles.iter().map(|&t| distance_to_triangle(p, t)).fold(f32::MAX, f32::min);
+        if nearest > deepest && winding_number(p, &triangles).abs() > 0.5 {
+            deepest = nearest;
         }
     }
     deepest
