@@ -61,12 +61,12 @@ pub use options::{
     DEFAULT_STRETCH, DEFAULT_VICINITY, SpringSettings, THICKNESS_PER_EDGE, Thickness,
 };
 pub use painted::PinColor;
-
-/// The name of [`CharacterMeshes`] before 0.2, kept for one version.
-#[deprecated(since = "0.2.0", note = "renamed `CharacterMeshes`")]
-pub type Body = CharacterMeshes;
 pub use pipeline::{
     Control, Conversion, Stage, convert_file, convert_file_with, convert_mesh, convert_mesh_with,
 };
 pub use report::{ConvertReport, SolidReport, SpringCounts, Warning, WornReport};
 pub use solid::SolidOptions;
+
+/// The name of [`CharacterMeshes`] before 0.2, kept for one version.
+#[deprecated(since = "0.2.0", note = "renamed `CharacterMeshes`")]
+pub type Body = CharacterMeshes;
