@@ -22,12 +22,12 @@ use crate::convert::{quat_to_core, to_bevy, to_core, to_core_matrix};
 use crate::mesh::SoftBodyMesh;
 use crate::messages::{SoftBodyEnergy, SoftBodyFailure, SpringBroken};
 use crate::{START_TIMEOUT, SoftBody, SoftBodyState, SpringModelAsset};
-use bevy::asset::{AssetServer, Assets, LoadState};
+use bevy::asset::{AssetEvent, AssetId, AssetServer, Assets, LoadState};
 use bevy::ecs::change_detection::{DetectChanges, Ref};
 use bevy::ecs::component::Component;
 use bevy::ecs::entity::Entity;
 use bevy::ecs::hierarchy::Children;
-use bevy::ecs::message::MessageWriter;
+use bevy::ecs::message::{MessageReader, MessageWriter};
 use bevy::ecs::name::Name;
 use bevy::ecs::query::{Changed, Or, Without};
 use bevy::ecs::system::{Commands, Local, Query, Res, ResMut};
@@ -46,6 +46,9 @@ pub struct SoftBodyFailed {
     /// The reason.
     pub error: SpringmeshBevyError,
 }
+
+/// Per model, a simulation of it never stepped, that bodies worn as loaded are cloned from.
+type Compiled = HashMap<AssetId<SpringModelAsset>, Simulation>;
 
 /// Bodies not started yet (and not failed).
 type Waiting = (Without<SoftBodyState>, Without<SoftBodyFailed>);
@@ -86,8 +89,14 @@ pub(crate) fn start_bodies(
     server: Option<Res<AssetServer>>,
     mut meshes: Option<ResMut<Assets<Mesh>>>,
     (time, mut waiting): (Res<Time>, Local<HashMap<Entity, f64>>),
+    (mut compiled, mut changes): (Local<Compiled>, MessageReader<AssetEvent<SpringModelAsset>>),
 ) {
     waiting.retain(|&e, _| bodies.contains(e));
+    for change in changes.read() {
+        if let AssetEvent::Modified { id } | AssetEvent::Removed { id } = change {
+            compiled.remove(id);
+        }
+    }
     let now = time.elapsed_secs_f64();
     for (entity, body, placed) in &bodies {
         let Some(asset) = models.get(&body.model) else {
@@ -132,7 +141,14 @@ pub(crate) fn start_bodies(
         };
         let started = placed.and_then(|()| {
             let follows = follows(&mut model, body, entity, &targets);
-            let mut sim = Simulation::new(&model);
+            let mut sim = match &worn {
+                // Worn as loaded (no node follows an entity): a crowd wearing one model
+                // shares one compiled copy of it (clones of a Simulation do).
+                Some(_) if follows.is_empty() => (compiled.entry(body.model.id()))
+                    .or_insert_with(|| Simulation::new(&model))
+                    .clone(),
+                _ => Simulation::new(&model),
+            };
             if let Some(w) = &worn {
                 sim.reset(&w.goal)?;
             }

@@ -196,13 +196,20 @@ fn a_cape_worn_by_the_characters_skinned_mesh_entity_finds_the_joints_through_it
     let mut q = app.world_mut().query::<(Entity, &Name, &SkinnedMesh)>();
     let (mesh, ..) =
         q.iter(app.world()).find(|(_, n, _)| n.as_str().starts_with("Body")).expect("the body");
-    let body = app.world_mut().spawn(SoftBody::new(handle).worn_by(mesh)).id();
-    until(&mut app, "the cape's start", |app| app.world().get::<SoftBodyState>(body).is_some());
+    let body = app.world_mut().spawn(SoftBody::new(handle.clone()).worn_by(mesh)).id();
+    // A second cape of the same model on the same character: a crowd shares one compiled copy.
+    let second = app.world_mut().spawn(SoftBody::new(handle).worn_by(mesh)).id();
+    let started = |app: &mut App| {
+        [body, second].iter().all(|&b| app.world().get::<SoftBodyState>(b).is_some())
+    };
+    until(&mut app, "the capes' start", started);
     for _ in 0..30 {
         app.update();
     }
     let state = app.world().get::<SoftBodyState>(body).unwrap();
     assert!(state.failure().is_none() && state.steps_this_frame() == 1);
+    let other = app.world().get::<SoftBodyState>(second).unwrap();
+    assert!(state.simulation().shares_compiled(other.simulation()), "one compiled cape");
 }
 
 #[test]

@@ -348,6 +348,16 @@ int sm_sim_set_teleport(struct SmSim *s, float distance, float angle);
 // `m` is NULL or a live model; `out` is NULL or points to a writable pointer.
 int sm_sim_new(const struct SmModel *m, struct SmSim **out);
 
+// Copies the simulation `s` as it is now, into a new one that shares its compiled model: a
+// crowd of one model (32 capes) keeps one copy of its springs and triangles, and each
+// member adds only its own nodes' state. A member that changes its parameters or breaks a
+// spring gets its own copy first, unseen by the others. 0 and `*out` set, or an error code
+// and `*out` = NULL.
+//
+// # Safety
+// `s` is NULL or a live simulation; `out` is NULL or points to a writable pointer.
+int sm_sim_clone(const struct SmSim *s, struct SmSim **out);
+
 // Frees a simulation (NULL is fine).
 //
 // # Safety

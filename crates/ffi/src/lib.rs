@@ -58,10 +58,10 @@ pub use pose::{
     sm_sim_set_teleport, sm_sim_teleport,
 };
 pub use sim::{
-    SmEnergy, SmSim, sm_sim_broken_springs, sm_sim_copy_normals, sm_sim_copy_positions,
-    sm_sim_copy_surface_normals, sm_sim_copy_surface_positions, sm_sim_energy, sm_sim_free,
-    sm_sim_new, sm_sim_node_count, sm_sim_positions, sm_sim_set_anchor_position, sm_sim_step,
-    sm_sim_surface_vertex_count, sm_sim_time,
+    SmEnergy, SmSim, sm_sim_broken_springs, sm_sim_clone, sm_sim_copy_normals,
+    sm_sim_copy_positions, sm_sim_copy_surface_normals, sm_sim_copy_surface_positions,
+    sm_sim_energy, sm_sim_free, sm_sim_new, sm_sim_node_count, sm_sim_positions,
+    sm_sim_set_anchor_position, sm_sim_step, sm_sim_surface_vertex_count, sm_sim_time,
 };
 
 /// The library's version as 0xMMmmpp (0x000100 for 0.1.0).

@@ -19,6 +19,7 @@ pub struct SmEnergy {
 }
 
 /// A simulation (opaque): a compiled copy of a model and its state. One thread at a time.
+#[derive(Clone)]
 pub struct SmSim {
     pub(crate) sim: Simulation,
     /// Positions packed 3 floats per node, refreshed after every change of state.
@@ -82,6 +83,32 @@ pub unsafe extern "C" fn sm_sim_new(m: *const SmModel, out: *mut *mut SmSim) -> 
         s.repack();
         // SAFETY: `out` is non-NULL and points to a writable pointer (checked above).
         unsafe { out.write(Box::into_raw(Box::new(s))) };
+        Ok(())
+    })
+}
+
+/// Copies the simulation `s` as it is now, into a new one that shares its compiled model: a
+/// crowd of one model (32 capes) keeps one copy of its springs and triangles, and each
+/// member adds only its own nodes' state. A member that changes its parameters or breaks a
+/// spring gets its own copy first, unseen by the others. 0 and `*out` set, or an error code
+/// and `*out` = NULL.
+///
+/// # Safety
+/// `s` is NULL or a live simulation; `out` is NULL or points to a writable pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sm_sim_clone(s: *const SmSim, out: *mut *mut SmSim) -> c_int {
+    if !out.is_null() {
+        // SAFETY: `out` is non-NULL and points to a writable pointer (the C contract).
+        unsafe { out.write(std::ptr::null_mut()) };
+    }
+    status(|| {
+        // SAFETY: `s` is NULL or a live simulation (this function's contract).
+        let copy = unsafe { read(s) }?.clone();
+        if out.is_null() {
+            return Err(Failure::null("out"));
+        }
+        // SAFETY: `out` is non-NULL and points to a writable pointer (checked above).
+        unsafe { out.write(Box::into_raw(Box::new(copy))) };
         Ok(())
     })
 }

@@ -99,6 +99,17 @@ fn a_model_loads_and_steps_and_reads_back() {
         assert_eq!(sm_sim_set_anchor_position(sim, 0, target.as_ptr()), SM_OK);
         assert_eq!(sm_sim_step(sim, 1.0 / 60.0), SM_OK);
         assert_eq!(positions(sim)[..3], target);
+        // A copy starts where the original is and then goes its own way: the original's
+        // anchor moved again does not move the copy's.
+        let mut copy = null_mut();
+        assert_eq!(sm_sim_clone(sim, &mut copy), SM_OK);
+        assert_eq!(positions(copy), positions(sim));
+        let moved = [0.0f32, 0.7, 0.0];
+        assert_eq!(sm_sim_set_anchor_position(sim, 0, moved.as_ptr()), SM_OK);
+        assert_eq!((sm_sim_step(sim, 1.0 / 60.0), sm_sim_step(copy, 1.0 / 60.0)), (SM_OK, SM_OK));
+        assert_eq!((&positions(sim)[..3], &positions(copy)[..3]), (&moved[..], &target[..]));
+        assert_eq!(sm_sim_clone(null(), &mut copy), SM_ERR_NULL);
+        assert!(copy.is_null());
         sm_sim_free(sim);
     }
     assert!(sm_version() >= 0x000100);

@@ -6,12 +6,11 @@ use crate::model::Springs;
 use crate::parallel::both;
 use crate::sim::coloring::{colour_edges, colour_faces};
 use crate::sim::data::{
-    Anchors, Bands, Batch, Compiled, LONG_OFFSET, NodeData, Posed, SpringData, SurfaceData,
-    Tethers, TouchPoints, share_no_node,
+    Bands, Batch, Compiled, LONG_OFFSET, NodeData, Posed, SpringData, SurfaceData, Tethers,
+    TouchPoints, share_no_node,
 };
 use crate::sim::forces::pressure::signed_volume;
 use crate::sim::forces::shape::rest_offsets;
-use glam::Vec3A;
 
 /// The springs `s` (over `nodes` nodes) in solver order: coloured ([`colour_edges`]), each
 /// independent batch's banded springs at its end ([`band`]).
@@ -100,8 +99,6 @@ impl Compiled {
             free[a.index()] = 0.0;
         }
         let positions = model.nodes.positions();
-        let anchor_pos: Vec<Vec3A> =
-            model.anchors.iter().map(|a| positions[a.index()].into()).collect();
 
         // The triangles' part does not depend on the springs': it runs on a second core
         // while the springs are put in solver order.
@@ -114,7 +111,7 @@ impl Compiled {
             nodes: NodeData { mass: model.nodes.masses().to_vec(), inv_mass, free },
             tethers: None,
             springs,
-            anchors: Anchors::new(anchor_nodes, anchor_pos),
+            anchors: anchor_nodes,
             edge_rest: Vec::new(),
             edges: Vec::new(),
             faces,
@@ -129,7 +126,7 @@ impl Compiled {
             // The body the model is worn on collides as the model's colliders do, after them.
             let base = compiled.params.colliders.len();
             compiled.params.colliders.extend(rig.colliders.iter().map(|c| c.collider));
-            let (anchors, free) = (&compiled.anchors.nodes[..], &compiled.nodes.free[..]);
+            let (anchors, free) = (&compiled.anchors[..], &compiled.nodes.free[..]);
             let normals = rest_normals(model);
             Posed::new(rig, (model.nodes.positions(), &normals), (anchors, free), base)
         });
@@ -150,29 +147,36 @@ impl Compiled {
     /// ground, a large scan loaded for a look) does not sort its edges (a sixth of compiling
     /// a 130,000-triangle cloth). Colliders a game adds later are met from the next step.
     pub fn ready_edges(&mut self) {
+        if self.lacks_edges() {
+            self.edges = face_edges(&self.faces);
+        }
+    }
+
+    /// True when [`Compiled::ready_edges`] has edges to list.
+    pub fn lacks_edges(&self) -> bool {
         let round = |c: &crate::model::Obstacle| {
             matches!(
                 c.shape,
                 crate::model::Shape::Sphere { .. } | crate::model::Shape::Capsule { .. }
             )
         };
-        if self.edges.is_empty()
-            && !self.faces.is_empty()
-            && self.params.colliders.iter().any(round)
-        {
-            self.edges = face_edges(&self.faces);
-        }
+        self.edges.is_empty() && !self.faces.is_empty() && self.params.colliders.iter().any(round)
     }
 
     /// Builds the tethers if the parameters turn them on and they are not built for the
     /// present springs (a model compiled without them, or springs broken since).
     pub fn ready_tethers(&mut self) {
-        if self.params.tethers.is_some() && self.tethers.is_none() {
+        if self.lacks_tethers() {
             let nodes = self.nodes.mass.len();
             let s = &self.springs;
             let springs = (s.a(), s.b(), &s.rest[..]);
-            self.tethers = Some(Tethers::new(nodes, springs, &self.anchors.nodes, &self.faces));
+            self.tethers = Some(Tethers::new(nodes, springs, &self.anchors, &self.faces));
         }
+    }
+
+    /// True when [`Compiled::ready_tethers`] has tethers to build.
+    pub fn lacks_tethers(&self) -> bool {
+        self.params.tethers.is_some() && self.tethers.is_none()
     }
 }
 

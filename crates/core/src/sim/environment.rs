@@ -1,9 +1,10 @@
-//! The environment as a step sees it: what its sub-steps need besides the springs: the external forces held over the step,
-//! the gas, and the colliders — gathered once per step by [`crate::Simulation::step`].
+//! The environment as a step sees it: what its sub-steps need besides the compiled model: the
+//! external forces held over the step, the gas, the colliders, and where the anchors and the
+//! pose's targets go — gathered once per step by [`crate::Simulation::step`].
 
 use crate::sim::contacts::collision::Colliders;
 use crate::sim::contacts::surface::{Frame, Touched, touch};
-use crate::sim::data::Compiled;
+use crate::sim::data::{Compiled, Goals};
 use crate::sim::forces::pressure::Gas;
 use crate::sim::state::State;
 use glam::Vec3A;
@@ -16,6 +17,8 @@ pub(crate) struct Environment<'a> {
     pub gas: Option<Gas>,
     /// What the nodes collide with.
     pub colliders: Colliders<'a>,
+    /// Where the anchors and a worn model's targets go over the step.
+    pub goals: &'a Goals,
 }
 
 impl Environment<'_> {

@@ -57,7 +57,7 @@ use crate::model::{Obstacle, Rig, Shape};
 use crate::{CoreError, Integrator, NodeId, SimParams, SpringId, ValidModel};
 use collision::{Colliders, Reach};
 use contacts::{collision, self_collision};
-use data::Compiled;
+use data::{Compiled, Goals};
 use environment::Environment;
 use forces::{external, kernels, pressure};
 use glam::{Mat4, Quat, Vec3, Vec3A};
@@ -99,9 +99,17 @@ pub struct StepReport {
 }
 
 /// A model compiled for stepping, with its current state.
+///
+/// Clones share the compiled model (`Arc`): a crowd of one cape, cloned from one simulation,
+/// keeps one copy of its springs and triangles, and each clone adds only what it changes — its
+/// nodes' state, where its anchors, pose and colliders go, and its scratch buffers. A clone
+/// that tunes its parameters ([`Simulation::params_mut`]), adds a collider or breaks a spring
+/// gets its own copy of the compiled model first (copy on write).
 #[derive(Clone, Debug)]
 pub struct Simulation {
-    c: Compiled,
+    c: Arc<Compiled>,
+    /// Where the anchors and the pose's targets go over the next step.
+    goals: Goals,
     states: States,
     /// Buffers of the explicit integrators.
     scratch: explicit::Scratch,
@@ -126,6 +134,11 @@ pub struct Simulation {
 struct Moves {
     /// The model's colliders as it saved them: what [`Simulation::set_collider_pose`] poses.
     rest: Vec<Obstacle>,
+    /// Every collider where it is now: the parameters' colliders, then the body's.
+    now: Vec<Obstacle>,
+    /// True when [`Simulation::params_mut`] may have changed the colliders: `now` is taken
+    /// from the parameters before it is next read.
+    stale: bool,
     /// Per collider, where it is by the end of the next step (`None`: where it is).
     targets: Vec<Option<Shape>>,
     /// When some move: every collider's shape at the end of each of the step's sub-steps,
@@ -136,23 +149,32 @@ struct Moves {
 }
 
 impl Moves {
-    /// Works out [`Moves::poses`] for a step of `n` equal sub-steps of `colliders`.
-    fn ready(&mut self, colliders: &[Obstacle], n: u32) {
+    /// Works out [`Moves::poses`] for a step of `n` equal sub-steps.
+    fn ready(&mut self, n: u32) {
         self.poses.clear();
         self.reaches.clear();
         if self.targets.iter().all(Option::is_none) {
-            self.reaches.extend(colliders.iter().map(|c| Reach::of(&c.shape)));
+            self.reaches.extend(self.now.iter().map(|c| Reach::of(&c.shape)));
             return;
         }
         for k in 1..=n {
             let s = k as f32 / n as f32;
-            for (i, c) in colliders.iter().enumerate() {
+            for (i, c) in self.now.iter().enumerate() {
                 let target = self.targets.get(i).and_then(Option::as_ref);
                 self.poses
                     .push(target.map_or(c.shape, |to| contacts::moving::between(&c.shape, to, s)));
             }
         }
         self.reaches.extend(self.poses.iter().map(Reach::of));
+    }
+
+    /// Takes the colliders from `params` if [`Simulation::params_mut`] may have changed them.
+    fn sync(&mut self, params: &SimParams) {
+        if self.stale {
+            self.now.clone_from(&params.colliders);
+            self.targets.truncate(self.now.len());
+            self.stale = false;
+        }
     }
 }
 
@@ -165,8 +187,13 @@ impl Simulation {
             pos: model.nodes.positions().iter().map(|&p| p.into()).collect(),
             vel: vec![Vec3A::ZERO; n],
         };
+        let c = Compiled::new(model);
+        let anchors = c.anchors.iter().map(|&i| initial.pos[i as usize]).collect();
+        let goals = Goals::resting(anchors, c.rig.as_ref());
+        let now = c.params.colliders.clone();
         Simulation {
-            c: Compiled::new(model),
+            c: Arc::new(c),
+            goals,
             states: States::new(initial),
             scratch: explicit::Scratch { forces: vec![Vec3A::ZERO; n], ..Default::default() },
             external: Vec::new(),
@@ -175,7 +202,7 @@ impl Simulation {
             xpbd: xpbd::Workspace::default(),
             adaptive_h: f32::NAN,
             threads: Threads::One,
-            moves: Moves { rest: model.params.colliders.clone(), ..Moves::default() },
+            moves: Moves { rest: model.params.colliders.clone(), now, ..Moves::default() },
             time: 0.0,
             teleport: Some(Teleport::default()),
         }
@@ -192,9 +219,15 @@ impl Simulation {
             return Err(CoreError::BadTimeStep { dt });
         }
         let n = self.substeps_for(dt);
-        self.c.ready_tethers();
+        self.moves.sync(&self.c.params);
+        if self.c.lacks_tethers() {
+            self.compiled_mut().ready_tethers();
+        }
+        if self.c.lacks_edges() {
+            self.compiled_mut().ready_edges();
+        }
         if self.c.params.tethers.is_some() {
-            self.c.anchors.loosen(dt, constraints::tethers::TIGHTEN_SPEED);
+            self.goals.loosen(dt, constraints::tethers::TIGHTEN_SPEED);
         }
         let threads = kernels::worth(self.threads, &self.c.springs, self.c.params.integrator);
         let outcome = if threads == Threads::All {
@@ -211,27 +244,9 @@ impl Simulation {
         };
         self.states.commit(result);
         self.colliders_arrive();
-        let anchors = &mut self.c.anchors;
-        anchors.start.clone_from(&anchors.target);
-        if let Some(posed) = &mut self.c.rig {
-            posed.start.clone_from(&posed.target);
-            posed.backstop_start.clone_from(&posed.backstop_target);
-        }
+        self.goals.arrive();
         self.time += f64::from(dt);
-        let breaks =
-            breakage::break_springs(&mut self.c.springs, &self.states.committed().pos, self.time);
-        if !breaks.is_empty() {
-            self.xpbd.invalidate();
-            let ends: Vec<(u32, u32)> = breaks.iter().map(|&(_, ends)| ends).collect();
-            if breakage::tear(&mut self.c.faces, &ends) > 0 {
-                self.c.surface.closed = false;
-                self.c.surface.open_edges =
-                    crate::model::closed::open_edges(&self.c.faces, self.c.nodes.mass.len());
-            }
-            // Paths through the broken springs are gone: the tethers are built anew before the
-            // next step that uses them (a piece torn off loses its tethers).
-            self.c.tethers = None;
-        }
+        let breaks = self.break_springs();
         for (event, _) in &breaks {
             for listener in &self.hooks.break_listeners {
                 listener(event);
@@ -240,23 +255,50 @@ impl Simulation {
         Ok(StepReport { substeps, broken: breaks.iter().map(|(e, _)| e.spring).collect() })
     }
 
+    /// Breaks the springs outside their limits at the committed positions, tearing the
+    /// triangles along them; returns what broke. The compiled model is copied first, and only
+    /// when something breaks ([`Simulation`]).
+    fn break_springs(&mut self) -> Vec<(BreakEvent, (u32, u32))> {
+        let pos = &self.states.committed().pos;
+        if !breakage::any_breaking(&self.c.springs, pos) {
+            return Vec::new();
+        }
+        let c = Arc::make_mut(&mut self.c);
+        let breaks = breakage::break_springs(&mut c.springs, pos, self.time);
+        self.xpbd.invalidate();
+        let ends: Vec<(u32, u32)> = breaks.iter().map(|&(_, ends)| ends).collect();
+        if breakage::tear(&mut c.faces, &ends) > 0 {
+            c.surface.closed = false;
+            c.surface.open_edges = crate::model::closed::open_edges(&c.faces, c.nodes.mass.len());
+        }
+        // Paths through the broken springs are gone: the tethers are built anew before the
+        // next step that uses them (a piece torn off loses its tethers).
+        c.tethers = None;
+        breaks
+    }
+
+    /// The compiled model, to change: this simulation's own copy, made first if clones share
+    /// it (copy on write; [`Simulation`]). Only the rare changes come here.
+    fn compiled_mut(&mut self) -> &mut Compiled {
+        Arc::make_mut(&mut self.c)
+    }
+
     /// Runs the integrator over a step of `dt` in `n` sub-steps on `threads`: the result's
     /// buffer and the sub-steps taken, or `None` if it went non-finite.
     fn advance(&mut self, dt: f32, n: u32, threads: Threads) -> Option<(usize, u32)> {
-        self.c.ready_edges();
-        let c = &self.c;
+        let c = &*self.c;
         let start = self.states.committed();
         let at = (start, self.time, dt);
         let fields = &self.hooks.force_fields;
         let has_external = external::gather(c, fields, at, &mut self.external, &mut self.relative);
         let h = dt / n as f32;
-        self.moves.ready(&c.params.colliders, n);
+        self.moves.ready(n);
         let env = Environment {
             external: has_external.then_some(self.external.as_slice()),
             gas: c.gas(),
             colliders: Colliders {
                 ground: c.params.ground.as_ref(),
-                obstacles: &c.params.colliders,
+                obstacles: &self.moves.now,
                 targets: &self.moves.targets,
                 poses: &self.moves.poses,
                 reaches: &self.moves.reaches,
@@ -267,6 +309,7 @@ impl Simulation {
                 radius: c.params.node_radius,
                 rest_speed: 2.0 * c.params.gravity.length() * h,
             },
+            goals: &self.goals,
         };
         let (states, scratch) = (&mut self.states, &mut self.scratch);
         match c.params.integrator {
@@ -319,7 +362,7 @@ impl Simulation {
     /// Puts each collider moved by [`Simulation::move_collider`] where it was moving to.
     fn colliders_arrive(&mut self) {
         let targets = self.moves.targets.drain(..);
-        for (collider, target) in self.c.params.colliders.iter_mut().zip(targets) {
+        for (collider, target) in self.moves.now.iter_mut().zip(targets) {
             if let Some(shape) = target {
                 collider.shape = shape;
             }
@@ -335,7 +378,8 @@ impl Simulation {
     /// Errors: no collider `index`, a shape of another kind than the collider's, or one that is
     /// not finite or has a radius or size that is not positive.
     pub fn move_collider(&mut self, index: usize, shape: Shape) -> Result<(), CoreError> {
-        let colliders = &self.c.params.colliders;
+        self.moves.sync(&self.c.params);
+        let colliders = &self.moves.now;
         let count = colliders.len();
         let current = colliders.get(index).ok_or(CoreError::NoSuchCollider { index, count })?;
         if std::mem::discriminant(&current.shape) != std::mem::discriminant(&shape) {
@@ -357,7 +401,8 @@ impl Simulation {
     /// index, to move with [`Simulation::move_collider`] or [`Simulation::set_collider_pose`]
     /// (which poses the shape given here). Errors: a shape or surface that is not valid.
     pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<usize, CoreError> {
-        let index = self.c.params.colliders.len();
+        self.moves.sync(&self.c.params);
+        let index = self.moves.now.len();
         let mut checks = Vec::new();
         crate::model::environment::obstacle_checks(&obstacle, index, &mut checks);
         if let Some((field, _, must)) = checks.into_iter().find(|(_, ok, _)| !ok) {
@@ -365,12 +410,14 @@ impl Simulation {
             return Err(CoreError::BadCollider { index, reason });
         }
         // Colliders set through params_mut have no rest shape of their own: their current one.
-        let params = &self.c.params.colliders;
-        let rest = &mut self.moves.rest;
+        let Moves { rest, now, .. } = &mut self.moves;
         rest.truncate(index);
-        rest.extend(params.get(rest.len()..).unwrap_or_default().iter().copied());
+        rest.extend(now.get(rest.len()..).unwrap_or_default().iter().copied());
         rest.push(obstacle);
-        self.c.params.colliders.push(obstacle);
+        now.push(obstacle);
+        let c = self.compiled_mut();
+        c.params.colliders.truncate(index);
+        c.params.colliders.push(obstacle);
         Ok(index)
     }
 
@@ -383,7 +430,8 @@ impl Simulation {
         position: Vec3,
         rotation: Quat,
     ) -> Result<(), CoreError> {
-        let count = self.moves.rest.len().min(self.c.params.colliders.len());
+        self.moves.sync(&self.c.params);
+        let count = self.moves.rest.len().min(self.moves.now.len());
         let rest = self.moves.rest.get(index).filter(|_| index < count);
         let rest = rest.ok_or(CoreError::NoSuchCollider { index, count })?;
         let length = rotation.length();
@@ -392,6 +440,12 @@ impl Simulation {
             return Err(CoreError::BadCollider { index, reason });
         }
         self.move_collider(index, rest.shape.posed(position, rotation / length))
+    }
+
+    /// True when this simulation and `other` share one compiled model ([`Simulation`]): one
+    /// is a clone of the other, and neither has changed it since.
+    pub fn shares_compiled(&self, other: &Simulation) -> bool {
+        Arc::ptr_eq(&self.c, &other.c)
     }
 
     /// Lets the spring passes split large batches between threads (off by default). Results
@@ -432,27 +486,44 @@ impl Simulation {
         &mut self.states.committed_mut().vel
     }
 
-    /// The parameters steps use.
+    /// The parameters steps use. Their colliders are where the model was compiled with them
+    /// or where [`Simulation::params_mut`] last put them; where they are now, moved since:
+    /// [`Simulation::colliders`].
     pub fn params(&self) -> &SimParams {
         &self.c.params
+    }
+
+    /// Every collider where it is now, moved or not: the parameters' colliders, then those
+    /// of the body the model is worn on.
+    pub fn colliders(&self) -> &[Obstacle] {
+        if self.moves.stale { &self.c.params.colliders } else { &self.moves.now }
     }
 
     /// The parameters, to tune between steps: gravity, global damping, integrator, and the
     /// sub-step length `dt / substeps` (substeps clamped to 1..=[`MAX_SUBSTEPS`]). The step
     /// itself is the argument of [`Simulation::step`]; [`Simulation::settle`] steps by `dt`.
+    ///
+    /// The simulation gets its own copy of the compiled model first if clones share it
+    /// ([`Simulation`]), so a game tunes a crowd's members one at a time; the colliders are
+    /// where they are now ([`Simulation::colliders`]).
     pub fn params_mut(&mut self) -> &mut SimParams {
-        &mut self.c.params
+        self.moves.sync(&self.c.params);
+        self.moves.stale = true;
+        let now = &self.moves.now;
+        let c = Arc::make_mut(&mut self.c);
+        c.params.colliders.clone_from(now);
+        &mut c.params
     }
 
     /// The anchored nodes.
     pub fn anchors(&self) -> impl ExactSizeIterator<Item = NodeId> + '_ {
-        self.c.anchors.nodes.iter().map(|&n| NodeId(n))
+        self.c.anchors.iter().map(|&n| NodeId(n))
     }
 
     /// Where anchored node `node` is headed; `None` if it is not an anchor.
     pub fn anchor_position(&self, node: NodeId) -> Option<Vec3> {
-        let i = self.c.anchors.nodes.iter().position(|&n| n == node.0)?;
-        Some(self.c.anchors.target[i].into())
+        let i = self.c.anchors.iter().position(|&n| n == node.0)?;
+        Some(self.goals.anchors.target[i].into())
     }
 
     /// Moves the anchor of `node` to `position` (m). During the next step the node travels
@@ -462,11 +533,10 @@ impl Simulation {
         let i = self
             .c
             .anchors
-            .nodes
             .iter()
             .position(|&n| n == node.0)
             .ok_or(CoreError::NotAnchor { node, nodes })?;
-        self.c.anchors.target[i] = position.into();
+        self.goals.anchors.target[i] = position.into();
         Ok(())
     }
 
@@ -482,7 +552,7 @@ impl Simulation {
     /// world matrix at the last pose and at this one.
     fn pose(&mut self, joints: &[Mat4]) -> Result<(Mat4, Mat4), CoreError> {
         let expected = self.c.rig.as_ref().map_or(0, |p| p.rig.joints.len());
-        let Some(posed) = self.c.rig.as_mut().filter(|_| joints.len() == expected) else {
+        let Some(posed) = self.c.rig.as_ref().filter(|_| joints.len() == expected) else {
             return Err(CoreError::PoseJoints { expected, found: joints.len() });
         };
         if let Some(joint) = joints.iter().position(|m| !m.is_finite()) {
@@ -495,16 +565,14 @@ impl Simulation {
         }
         let skinning = posed.rig.skinning(joints);
         for &(k, node) in &posed.kinematic {
-            if let Some(target) = self.c.anchors.target.get_mut(k) {
+            if let Some(target) = self.goals.anchors.target.get_mut(k) {
                 *target = posed.skinned(node, &skinning);
             }
         }
-        let targets: Vec<Vec3A> =
-            posed.leashed.iter().map(|&i| posed.skinned(i, &skinning)).collect();
-        posed.target = targets;
-        let centres: Vec<Vec3A> =
-            (0..posed.backed.len()).map(|k| posed.backstop_centre(k, &skinning)).collect();
-        posed.backstop_target = centres;
+        let leashes = posed.leashed.iter().map(|&i| posed.skinned(i, &skinning));
+        self.goals.leashes.target = leashes.collect();
+        let backstops = (0..posed.backed.len()).map(|k| posed.backstop_centre(k, &skinning));
+        self.goals.backstops.target = backstops.collect();
         let base = posed.collider_base;
         let moved: Vec<(usize, Shape)> = (posed.rig.colliders.iter().enumerate())
             .filter_map(|(k, c)| {
@@ -516,10 +584,9 @@ impl Simulation {
             // A collider the game replaced through params_mut is no longer the rig's: skipped.
             self.move_collider(index, shape).ok();
         }
-        let Some(posed) = &mut self.c.rig else { return Ok((Mat4::IDENTITY, Mat4::IDENTITY)) };
-        let last = posed.root;
-        posed.root = joints.first().copied().unwrap_or(Mat4::IDENTITY);
-        Ok((last, posed.root))
+        let last = self.goals.root;
+        self.goals.root = joints.first().copied().unwrap_or(Mat4::IDENTITY);
+        Ok((last, self.goals.root))
     }
 
     /// Kinetic, elastic, gravitational and gas energy of the current state.

@@ -6,9 +6,9 @@
 //! nodes through the world at hundreds of metres a second, and the cloth behind them with
 //! them (Unreal Chaos's teleport modes and NvCloth's `teleport` answer the same).
 //!
-//! **Teleport** ([`Simulation::teleport`]). The character's motion from the last pose to the
-//! new one is split into a rigid part and the rest. The rigid part is the motion of its root
-//! joint (joint 0, the hips or the root bone that carries a clip's root motion), from its
+//! **Teleport** ([`Simulation::teleport`]). The character's goals from the last pose to the
+//! new one is split into a rigid part and the rest. The rigid part is the goals of its root
+//! joint (joint 0, the hips or the root bone that carries a clip's root goals), from its
 //! world matrix J₀⁰ in the last pose to J₀¹ in the new one, M = J₀¹ (J₀⁰)⁻¹, with rotation R
 //! and translation t; every node, every target of the last pose and the body's colliders are
 //! carried by it at once:
@@ -18,8 +18,8 @@
 //! ```
 //!
 //! so the cloth keeps its shape and its velocity relative to the character (a cape swinging
-//! out keeps swinging out, turned as the character turned). What the rigid motion does not
-//! explain (the limbs' own motion within the frame) is then swept across the step's sub-steps
+//! out keeps swinging out, turned as the character turned). What the rigid goals does not
+//! explain (the limbs' own goals within the frame) is then swept across the step's sub-steps
 //! as any pose is.
 //!
 //! **A jump is a teleport on its own** when the root joint moves further than
@@ -56,7 +56,7 @@ impl Default for Teleport {
 }
 
 impl Teleport {
-    /// True when the root's motion (`rotation`, its move `shift`) is past either threshold.
+    /// True when the root's goals (`rotation`, its move `shift`) is past either threshold.
     fn exceeded(&self, rotation: Quat, shift: Vec3) -> bool {
         let angle = 2.0 * rotation.w.abs().min(1.0).acos();
         shift.length() > self.distance || angle > self.angle
@@ -71,7 +71,7 @@ impl Simulation {
     /// [`Simulation::set_pose`]; nothing changes then.
     pub fn reset(&mut self, joints: &[Mat4]) -> Result<(), CoreError> {
         self.pose(joints)?;
-        let Some(posed) = &mut self.c.rig else { return Ok(()) };
+        let Some(posed) = self.c.rig.as_ref() else { return Ok(()) };
         let skinning = posed.rig.skinning(joints);
         let state = self.states.committed_mut();
         let weights = &posed.rig.node_weights;
@@ -81,16 +81,13 @@ impl Simulation {
                 *v = Vec3A::ZERO;
             }
         }
-        posed.start.clone_from(&posed.target);
-        posed.backstop_start.clone_from(&posed.backstop_target);
-        let anchors = &mut self.c.anchors;
-        anchors.start.clone_from(&anchors.target);
+        self.goals.arrive();
         self.colliders_arrive();
         Ok(())
     }
 
     /// Sets the pose `joints` for the next step as [`Simulation::set_pose`] does, carrying the
-    /// model first by the character's rigid motion from the last pose (module doc): its
+    /// model first by the character's rigid goals from the last pose (module doc): its
     /// shape and its velocity relative to the character are kept, however far the character
     /// jumped or turned. Errors as [`Simulation::set_pose`]; nothing changes then.
     pub fn teleport(&mut self, joints: &[Mat4]) -> Result<(), CoreError> {
@@ -129,7 +126,7 @@ impl Simulation {
     }
 
     /// Carries every node, the last pose's targets and the body's colliders by the root's
-    /// motion `m`: x ← M x, v ← R v (module doc).
+    /// goals `m`: x ← M x, v ← R v (module doc).
     fn carry(&mut self, m: Mat4) {
         let (_, rotation, _) = m.to_scale_rotation_translation();
         let at = |x: Vec3A| Vec3A::from(m.transform_point3(x.into()));
@@ -138,15 +135,14 @@ impl Simulation {
             *x = at(*x);
             *v = rotation * *v;
         }
-        let anchors = &mut self.c.anchors;
-        anchors.start.iter_mut().for_each(|x| *x = at(*x));
-        let Some(posed) = &mut self.c.rig else { return };
-        for x in posed.start.iter_mut().chain(&mut posed.backstop_start) {
-            *x = at(*x);
-        }
+        let goals = &mut self.goals;
+        let starts = goals.anchors.start.iter_mut().chain(&mut goals.leashes.start);
+        starts.chain(&mut goals.backstops.start).for_each(|x| *x = at(*x));
+        let Some(posed) = self.c.rig.as_ref() else { return };
         let base = posed.collider_base;
         let count = posed.rig.colliders.len();
-        let colliders = self.c.params.colliders.iter_mut().skip(base).take(count);
+        self.moves.sync(&self.c.params);
+        let colliders = self.moves.now.iter_mut().skip(base).take(count);
         for collider in colliders {
             collider.shape = collider.shape.transformed(m);
         }

@@ -57,7 +57,7 @@ fn a_capsule_swinging_at_3_m_s_under_a_draped_cloth_never_has_a_node_inside_it()
         let centre = pivot + Vec3::new(0.0, -angle.cos(), angle.sin()) * arm;
         sim.set_collider_pose(0, centre, Quat::IDENTITY).expect("posed");
         sim.step(DT).expect("finite");
-        let now = sim.params().colliders[0].shape;
+        let now = sim.colliders()[0].shape;
         let nearest = sim.positions().iter().map(|&p| distance(&now, p.into()));
         let nearest = nearest.fold(f32::INFINITY, f32::min);
         assert!(
@@ -150,8 +150,5 @@ fn moving_a_collider_to_another_kind_or_past_the_end_is_refused() {
     assert!(e.to_string().contains("colliders[0].radius"), "{e}");
     let e = sim.set_collider_pose(0, Vec3::NAN, Quat::IDENTITY).expect_err("not finite");
     assert!(e.to_string().contains("not finite"), "{e}");
-    assert_eq!(
-        sim.params().colliders[0].shape,
-        Shape::Capsule { a: Vec3::ZERO, b: Vec3::X, radius: 0.1 }
-    );
+    assert_eq!(sim.colliders()[0].shape, Shape::Capsule { a: Vec3::ZERO, b: Vec3::X, radius: 0.1 });
 }

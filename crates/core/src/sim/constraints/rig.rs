@@ -13,7 +13,7 @@
 //!   at s_i(t) before each sub-step's springs, with the velocity (s_i¹ − s_i⁰)/Δt: no lag
 //!   behind the character, and no velocity spike in the first sub-step (Jolt moved its
 //!   kinematic vertices at once and fixed the spike by the same spreading).
-//! - **Max distance r_i > 0** (Jolt's `mMaxDistance`, NvCloth's motion constraints): after the
+//! - **Max distance r_i > 0** (Jolt's `mMaxDistance`, NvCloth's goals constraints): after the
 //!   sub-step's springs, a node further than r_i from s_i(t) is put back on that sphere,
 //!
 //!   ```text
@@ -38,7 +38,7 @@
 //! - x_i: node i's position (m); Δt: the step (s); w, J, B: the rig's weights, the joints'
 //!   world matrices and their inverse bind matrices; d, R: the back-stop's distance and radius.
 
-use crate::sim::data::Posed;
+use crate::sim::data::{Goals, Posed};
 use glam::Vec3A;
 
 /// Which side of a sphere a node must be on.
@@ -66,14 +66,20 @@ fn onto_sphere(x: Vec3A, c: Vec3A, r: f32, side: Side) -> Option<(Vec3A, Vec3A)>
     })
 }
 
-/// Every sphere of `posed` at fraction `t` of the step: its node, centre, radius and side; the
-/// max distances first, then the back-stops.
-fn spheres(posed: &Posed, t: f32) -> impl Iterator<Item = (usize, Vec3A, f32, Side)> + '_ {
+/// Every sphere of `posed` moving as `goals` says, at fraction `t` of the step: its node,
+/// centre, radius and side; the max distances first, then the back-stops.
+fn spheres<'a>(
+    (posed, goals): (&'a Posed, &'a Goals),
+    t: f32,
+) -> impl Iterator<Item = (usize, Vec3A, f32, Side)> + 'a {
     let leashes = posed.leashed.iter().zip(&posed.reach).enumerate();
-    let leashes = leashes.map(move |(k, (&i, &r))| (i as usize, posed.at(k, t), r, Side::Within));
+    let leashes = leashes.map(move |(k, (&i, &r))| {
+        let c = goals.leashes.at(k, t);
+        (i as usize, c, r, Side::Within)
+    });
     let stops = posed.backed.iter().zip(&posed.backstop_radius).enumerate();
     let stops = stops.map(move |(k, (&i, &r))| {
-        let c = posed.backstop_start[k].lerp(posed.backstop_target[k], t);
+        let c = goals.backstops.at(k, t);
         (i as usize, c, r, Side::Outside)
     });
     leashes.chain(stops)
@@ -82,8 +88,8 @@ fn spheres(posed: &Posed, t: f32) -> impl Iterator<Item = (usize, Vec3A, f32, Si
 /// Puts every node of `posed` back within its max distance of its skinned position and out
 /// of its back-stop at fraction `t` of the step; the nodes are at `base + u` (the Xpbd
 /// solver's displacements).
-pub(crate) fn project(posed: &Posed, base: &[Vec3A], u: &mut [Vec3A], t: f32) {
-    for (i, c, r, side) in spheres(posed, t) {
+pub(crate) fn project(held: (&Posed, &Goals), base: &[Vec3A], u: &mut [Vec3A], t: f32) {
+    for (i, c, r, side) in spheres(held, t) {
         let (Some(&x0), Some(ui)) = (base.get(i), u.get_mut(i)) else { continue };
         if let Some((x, _)) = onto_sphere(x0 + *ui, c, r, side) {
             *ui = x - x0;
@@ -93,8 +99,8 @@ pub(crate) fn project(posed: &Posed, base: &[Vec3A], u: &mut [Vec3A], t: f32) {
 
 /// [`project`] for the explicit integrators, on positions `x`: a node put back also loses the
 /// part of its velocity `v` that leads further to the wrong side.
-pub(crate) fn project_state(posed: &Posed, x: &mut [Vec3A], v: &mut [Vec3A], t: f32) {
-    for (i, c, r, side) in spheres(posed, t) {
+pub(crate) fn project_state(held: (&Posed, &Goals), x: &mut [Vec3A], v: &mut [Vec3A], t: f32) {
+    for (i, c, r, side) in spheres(held, t) {
         let (Some(xi), Some(vi)) = (x.get_mut(i), v.get_mut(i)) else { continue };
         if let Some((at, n)) = onto_sphere(*xi, c, r, side) {
             *xi = at;

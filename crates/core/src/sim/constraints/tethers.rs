@@ -43,7 +43,7 @@
 //! [`crate::sim::integrators::xpbd`]). The projection is answered as a contact with the
 //! sphere, inelastic, in the frame of the anchor (a rope's end that the game may be moving at
 //! V_a): the node's velocity relative to the anchor loses its outward radial part (the
-//! tangential part and any inward motion are kept), and the move onto the sphere itself
+//! tangential part and any inward goals are kept), and the move onto the sphere itself
 //! becomes no velocity:
 //!
 //! ```text
@@ -57,12 +57,12 @@
 //! beyond its reach (a model loaded stretched) is brought onto the sphere without being
 //! flung. The explicit integrators do just that after integration. Xpbd derives velocities
 //! from positions, v = (x − x_prev)/h, so the pull moves the previous position too, by all of
-//! the pull but the node's outward motion relative to the anchor this sub-step,
+//! the pull but the node's outward goals relative to the anchor this sub-step,
 //! x_prev ← x_prev − (e − max(0, (Δx_i − Δx_a)·n)) n: the velocity it then derives is the one
 //! above. A pull of at most [`HELD`] of the reach (a resting node that gravity takes a little
 //! out each sub-step) becomes velocity as any Xpbd constraint's, so that a hanging cloth comes
 //! to rest. (Turning every pull into velocity flung a node 0.1 m beyond its reach at 0.1 m per
-//! 1/960 s sub-step, 94 m/s; turning none of the anchor's motion into velocity left a weight
+//! 1/960 s sub-step, 94 m/s; turning none of the anchor's goals into velocity left a weight
 //! lifted on its tether "falling" ever faster while it rose.)
 //!
 //! **Anchors a game moves apart.** A tether says the model cannot stretch; a game that moves
@@ -71,8 +71,8 @@
 //! is teleported 0.5 m from the other: nodes at 42–90 m/s, against the corner's own 30 m/s and
 //! the springs' 25 m/s without tethers). Two rules leave that to the springs:
 //!
-//! - **Slack from the anchor's own motion.** Before each step, each anchor's tethers get as
-//!   slack ([`Anchors::loosen`]) how far it moves apart from the best rigid motion of all the
+//! - **Slack from the anchor's own goals.** Before each step, each anchor's tethers get as
+//!   slack ([`Goals::loosen`]) how far it moves apart from the best rigid goals of all the
 //!   anchors ([`crate::align`]), doubled and at most its travel (one of two anchors dragged
 //!   away gets its whole travel, the other none; anchors a game carries as one, a character's
 //!   shoulders or a flag's pole, none), and the slack is taken back at [`TIGHTEN_SPEED`]. A
@@ -90,38 +90,38 @@
 //! other.
 
 use crate::sim::columns::{ColumnLoop, Columns, Isa, run};
-use crate::sim::data::{Anchors, Tethers};
+use crate::sim::data::{Goals, Tethers};
 
 /// Under Xpbd a tether's pull of at most this fraction of its reach becomes velocity, as a
 /// constraint holding a resting node does (and so a hanging cloth comes to rest); a larger
 /// one is answered as a contact in the anchor's frame (module docs). A thousandth: the default
-/// slack, above what a sub-step's motion leaves on a resting cloth.
+/// slack, above what a sub-step's goals leaves on a resting cloth.
 const HELD: f32 = 1e-3;
 
-/// How fast (m/s) the slack an anchor's own motion gave its tethers is taken back
-/// ([`Anchors::loosen`], module docs): 1 m/s, about a walking hand's speed, so a cloth a game
+/// How fast (m/s) the slack an anchor's own goals gave its tethers is taken back
+/// ([`Goals::loosen`], module docs): 1 m/s, about a walking hand's speed, so a cloth a game
 /// drags by a corner stays within a step's travel of its tethers, and a node pulled back after
 /// a teleport moves no faster than a hand would drag it.
 pub(crate) const TIGHTEN_SPEED: f32 = 1.0;
 
 impl Tethers {
     /// How far each tether lets its node go from its anchor during a step that ends with the
-    /// anchors at `anchors.target`: (1 + slack) L plus its anchor's slack for now
-    /// ([`Anchors::loosen`]), and for a node tied to several anchors that a game has moved
+    /// anchors at `goals.anchors.target`: (1 + slack) L plus its anchor's slack for now
+    /// ([`Goals::loosen`]), and for a node tied to several anchors that a game has moved
     /// further apart than the node's tethers reach together (a corner of a held cloth dragged
     /// away from the other), every tether of that node longer by the same factor, enough that
     /// their lengths meet and the slack stays (module docs). Written to `out`, in the
     /// tethers' order.
-    pub fn reach(&self, slack: f32, anchors: &Anchors, out: &mut Vec<f32>) {
+    pub fn reach(&self, slack: f32, goals: &Goals, out: &mut Vec<f32>) {
         let slot = |t: usize| self.slot.get(t).copied().unwrap_or(u32::MAX) as usize;
         out.clear();
         out.extend(
             self.length
                 .iter()
                 .enumerate()
-                .map(|(t, l)| l + anchors.slack.get(slot(t)).copied().unwrap_or(0.0)),
+                .map(|(t, l)| l + goals.slack.get(slot(t)).copied().unwrap_or(0.0)),
         );
-        let at = |t: u32| anchors.target.get(slot(t as usize)).copied();
+        let at = |t: u32| goals.anchors.target.get(slot(t as usize)).copied();
         for group in &self.groups {
             let ties = group.iter().copied().take_while(|&t| t != u32::MAX);
             let mut stretch = 1.0f32;
@@ -149,7 +149,7 @@ impl Tethers {
     /// [`crate::sim::columns`]) beyond its `reach` (in the tethers' order) from its anchor back
     /// onto that sphere, moving u by the excess only. Its displacement a sub-step ago,
     /// `u_prev`, moves too, less the outward part of u − u_prev: the velocity Xpbd then derives
-    /// from u − u_prev is the node's motion before the pull without its outward part, as at a
+    /// from u − u_prev is the node's goals before the pull without its outward part, as at a
     /// contact with the sphere, and the pull itself becomes no velocity (module docs). Runs one
     /// after the other, eight nodes of a run at a time where the CPU has AVX, four otherwise,
     /// with no branch per node (most nodes of a hanging cloth are pulled every sub-step).
@@ -223,7 +223,7 @@ impl<const BASE: bool> ColumnLoop for PullColumns<'_, BASE> {
             } else {
                 ([0.0; 3], [&[]; 3])
             };
-            // The anchor's motion this sub-step (with a base) or its velocity.
+            // The anchor's goals this sub-step (with a base) or its velocity.
             let moving = if BASE {
                 [ux[a] - vx[a], uy[a] - vy[a], uz[a] - vz[a]]
             } else {
@@ -243,7 +243,7 @@ impl<const BASE: bool> ColumnLoop for PullColumns<'_, BASE> {
 
 /// Pulls the nodes of one run (positions `ox, oy, oz` at the step's start plus displacements
 /// `ux, uy, uz` when `BASE`, else positions `ux, uy, uz`; how far they may go, `reach`) towards
-/// their anchor (`anchor` = its base position, its displacement or position, and its motion
+/// their anchor (`anchor` = its base position, its displacement or position, and its goals
 /// this sub-step or velocity), lane by lane. Without a base `vx, vy, vz` are velocities and
 /// lose their outward part relative to the anchor's; with one they are the displacements a
 /// sub-step ago, which follow the pull less the outward part of u − u_prev relative to the
@@ -282,7 +282,7 @@ fn pull_run<const BASE: bool>(
         let inward = if excess > 0.0 { 1.0 / distance } else { 0.0 };
         // n is the outward unit direction, zero for a node within.
         let (nx, ny, nz) = (dx * inward, dy * inward, dz * inward);
-        // The motion this sub-step (with a base) or the velocity, relative to the anchor's, and
+        // The goals this sub-step (with a base) or the velocity, relative to the anchor's, and
         // its outward part.
         let (mx, my, mz) = if BASE {
             (ux[j] - vx[j] - amx, uy[j] - vy[j] - amy, uz[j] - vz[j] - amz)
@@ -291,7 +291,7 @@ fn pull_run<const BASE: bool>(
         };
         let outward = (mx * nx + my * ny + mz * nz).max(0.0);
         // Without a base the velocity loses its outward part; with one, u_prev follows the
-        // pull but for that outward motion, so that the derived velocity loses it (module docs).
+        // pull but for that outward goals, so that the derived velocity loses it (module docs).
         let held = excess <= HELD * max;
         let shift = if !BASE {
             outward
@@ -330,12 +330,8 @@ mod tests {
     #[test]
     fn lengths_are_shortest_rest_paths_to_the_nearest_anchors() {
         let c = chain();
-        let t = Tethers::new(
-            5,
-            (c.springs.a(), c.springs.b(), &c.springs.rest),
-            &c.anchors.nodes,
-            &c.faces,
-        );
+        let t =
+            Tethers::new(5, (c.springs.a(), c.springs.b(), &c.springs.rest), &c.anchors, &c.faces);
         let mut found: Vec<(u32, u32, f32)> =
             (0..t.len()).map(|k| (t.node[k], t.anchor[k], t.length[k])).collect();
         found.sort_by_key(|e| e.0);
@@ -343,13 +339,9 @@ mod tests {
         assert_eq!(found, vec![(1, 0, 1.0), (2, 0, 2.0), (3, 0, 2.5)]);
         // With node 3 anchored too, nodes 1 and 2 are tied to both anchors.
         let mut c = chain();
-        c.anchors.nodes.push(3);
-        let t = Tethers::new(
-            5,
-            (c.springs.a(), c.springs.b(), &c.springs.rest),
-            &c.anchors.nodes,
-            &c.faces,
-        );
+        c.anchors.push(3);
+        let t =
+            Tethers::new(5, (c.springs.a(), c.springs.b(), &c.springs.rest), &c.anchors, &c.faces);
         let mut found: Vec<(u32, u32, f32)> =
             (0..t.len()).map(|k| (t.node[k], t.anchor[k], t.length[k])).collect();
         found.sort_by_key(|e| (e.0, e.1));
@@ -360,17 +352,13 @@ mod tests {
     #[test]
     fn displacements_from_a_base_are_pulled_the_same() {
         let c = chain();
-        let t = Tethers::new(
-            5,
-            (c.springs.a(), c.springs.b(), &c.springs.rest),
-            &c.anchors.nodes,
-            &c.faces,
-        );
+        let t =
+            Tethers::new(5, (c.springs.a(), c.springs.b(), &c.springs.rest), &c.anchors, &c.faces);
         let base = vec![Vec3A::X; 5];
         let u = vec![Vec3A::ZERO, Vec3A::ZERO, Vec3A::new(0.0, 3.0, 0.0), Vec3A::ZERO, Vec3A::ZERO];
         let (mut base_columns, mut u_columns) = (Columns::default(), Columns::default());
         split(&base, &mut base_columns);
-        // Node 2 moved out 3 m this sub-step (from its base): all of that motion is outward,
+        // Node 2 moved out 3 m this sub-step (from its base): all of that goals is outward,
         // so after the pull it has none left: u − u_prev = 0, no velocity.
         let mut prev_columns = Columns::default();
         for isa in Isa::available() {
@@ -414,7 +402,7 @@ mod tests {
         let t = Tethers::new(
             (n * n) as usize,
             (c.springs.a(), c.springs.b(), &c.springs.rest),
-            &c.anchors.nodes,
+            &c.anchors,
             &c.faces,
         );
         let base: Vec<Vec3A> = m.nodes.positions().iter().map(|&p| p.into()).collect();
@@ -479,23 +467,20 @@ mod tests {
             m.springs.push(Spring::new(NodeId(i), NodeId(i + 1), 1.0, 10.0, SpringKind::Stretch));
         }
         m.anchors = vec![NodeId(0), NodeId(4)];
-        let mut c = Compiled::new(&m);
-        let t = Tethers::new(
-            5,
-            (c.springs.a(), c.springs.b(), &c.springs.rest),
-            &c.anchors.nodes,
-            &c.faces,
-        );
+        let c = Compiled::new(&m);
+        let t =
+            Tethers::new(5, (c.springs.a(), c.springs.b(), &c.springs.rest), &c.anchors, &c.faces);
         let mut reach = Vec::new();
         let of = |reach: &[f32], node: u32, anchor: u32| {
             let k = (0..t.len()).find(|&k| t.node[k] == node && t.anchor[k] == anchor);
             k.map(|k| reach[k])
         };
-        c.anchors.target[1] = Vec3A::X * 3.0;
-        t.reach(0.5, &c.anchors, &mut reach);
+        let mut goals = Goals::resting(vec![Vec3A::ZERO, Vec3A::X * 4.0], None);
+        goals.anchors.target[1] = Vec3A::X * 3.0;
+        t.reach(0.5, &goals, &mut reach);
         assert_eq!(reach, within(&t, 0.5), "closer together: the rest lengths");
-        c.anchors.target[1] = Vec3A::X * 6.0;
-        t.reach(0.5, &c.anchors, &mut reach);
+        goals.anchors.target[1] = Vec3A::X * 6.0;
+        t.reach(0.5, &goals, &mut reach);
         assert_eq!(of(&reach, 2, 0), Some(3.0 * 1.5));
         assert_eq!(of(&reach, 2, 4), Some(3.0 * 1.5));
         assert_eq!(of(&reach, 1, 0), Some(1.5 * 1.5));
@@ -515,12 +500,8 @@ mod tests {
     #[test]
     fn a_node_too_far_is_pulled_onto_its_sphere_and_others_stay() {
         let c = chain();
-        let t = Tethers::new(
-            5,
-            (c.springs.a(), c.springs.b(), &c.springs.rest),
-            &c.anchors.nodes,
-            &c.faces,
-        );
+        let t =
+            Tethers::new(5, (c.springs.a(), c.springs.b(), &c.springs.rest), &c.anchors, &c.faces);
         let start = vec![
             Vec3A::ZERO,
             Vec3A::new(0.0, 1.005, 0.0),
@@ -550,13 +531,9 @@ mod tests {
         // The chain held at node 1: node 0 on one side, nodes 2 and 3 on the other (node 3
         // through the chain, 2 m, its shortcut being to node 0), node 4 on none.
         let mut c = chain();
-        c.anchors.nodes = vec![1];
-        let t = Tethers::new(
-            5,
-            (c.springs.a(), c.springs.b(), &c.springs.rest),
-            &c.anchors.nodes,
-            &c.faces,
-        );
+        c.anchors = vec![1];
+        let t =
+            Tethers::new(5, (c.springs.a(), c.springs.b(), &c.springs.rest), &c.anchors, &c.faces);
         assert_eq!(t.runs, vec![0..1, 1..3], "nodes 0 and 2–3 are two runs");
         let mut x = [
             Vec3A::new(-3.0, 0.0, 0.0),

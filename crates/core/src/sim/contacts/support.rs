@@ -105,7 +105,7 @@ pub(crate) struct Support {
 /// True when the model's contacts are answered as a whole body first: shape matching on and
 /// no anchors (module docs).
 pub(crate) fn applies(c: &Compiled) -> bool {
-    c.params.shape_matching.is_some() && c.anchors.nodes.is_empty()
+    c.params.shape_matching.is_some() && c.anchors.is_empty()
 }
 
 /// The model's nodes taken as one rigid whole: their mass (kg), centre of mass (m) and inverse

@@ -1,8 +1,14 @@
 //! Everything a step reads and does not write, in one value: what [`crate::sim::compile`]
 //! builds from a model.
+//!
+//! A [`crate::Simulation`] goals it behind an `Arc`: its clones (a crowd of one cape) share
+//! one copy, and each keeps only its own state, its [`super::Goals`] and its colliders'
+//! places. The rare changes — parameters a game tunes, springs that break, tethers built for
+//! new parameters — go through `Arc::make_mut`: the simulation that makes one gets its own
+//! copy first, and the others never see it.
 
 use crate::model::Skin;
-use crate::sim::data::{Anchors, NodeData, Posed, SpringData, SurfaceData, Tethers, TouchPoints};
+use crate::sim::data::{NodeData, Posed, SpringData, SurfaceData, Tethers, TouchPoints};
 use crate::{NodeId, SimParams};
 use glam::Vec3A;
 
@@ -11,7 +17,8 @@ use glam::Vec3A;
 pub(crate) struct Compiled {
     pub nodes: NodeData,
     pub springs: SpringData,
-    pub anchors: Anchors,
+    /// The anchored nodes (the order of [`super::Goals::anchors`]).
+    pub anchors: Vec<u32>,
     /// Each tethered node's nearest anchors and rest geodesic distances to them; `None` until
     /// needed (built when the parameters turn tethers on, again after springs break).
     pub tethers: Option<Tethers>,
@@ -32,6 +39,6 @@ pub(crate) struct Compiled {
     /// ([`crate::sim::forces::shape`]).
     pub shape: Vec<Vec3A>,
     pub params: SimParams,
-    /// The skeleton the model is worn on and where its last pose puts the nodes.
+    /// The skeleton the model is worn on and the nodes it moves.
     pub rig: Option<Posed>,
 }

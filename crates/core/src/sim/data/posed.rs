@@ -1,5 +1,6 @@
-//! The rig as the solver keeps it: the skeleton and bindings, the nodes it moves, and where
-//! the last pose put them ([`crate::model::Rig`], [`crate::sim::constraints::rig`]).
+//! The rig as the solver keeps it: the skeleton and bindings and the nodes it moves
+//! ([`crate::model::Rig`], [`crate::sim::constraints::rig`]). Where a pose puts them is each
+//! simulation's own ([`super::Goals`]).
 
 use crate::model::Rig;
 use glam::{Mat4, Vec3, Vec3A};
@@ -16,29 +17,20 @@ pub(crate) struct Posed {
     /// The free skinned nodes with a max distance, and that distance (m).
     pub leashed: Vec<u32>,
     pub reach: Vec<f32>,
-    /// Their skinned positions at the start and at the end of the step.
-    pub start: Vec<Vec3A>,
-    pub target: Vec<Vec3A>,
-    /// The nodes with a back-stop, its radius, and its centre at the start and at the end of
-    /// the step; each one's rest normal and the distance from its skinned position to the
-    /// centre (the back-stop's distance + radius).
+    /// The nodes with a back-stop and its radius; each one's rest normal and the distance
+    /// from its skinned position to the centre (the back-stop's distance + radius).
     pub backed: Vec<u32>,
     pub backstop_radius: Vec<f32>,
     pub backstop_depth: Vec<f32>,
     pub rest_normal: Vec<Vec3>,
-    pub backstop_start: Vec<Vec3A>,
-    pub backstop_target: Vec<Vec3A>,
     /// The index of the rig's first collider among the simulation's colliders (they follow
     /// the model's own).
     pub collider_base: usize,
-    /// The root joint's (joint 0's) world matrix in the last pose: how the character as a whole
-    /// stands ([`crate::Simulation::teleport`]).
-    pub root: Mat4,
 }
 
 impl Posed {
     /// The rig of a model whose nodes rest at `rest`, with `anchors` anchored and `free[i]`
-    /// zero for them; at rest.
+    /// zero for them.
     pub fn new(
         rig: &Rig,
         (rest, normals): (&[Vec3], &[Vec3]),
@@ -58,7 +50,6 @@ impl Posed {
                 reach.push(r);
             }
         }
-        let at: Vec<Vec3A> = leashed.iter().map(|&i| rest[i as usize].into()).collect();
         let (mut backed, mut backstop_radius, mut backstop_depth, mut rest_normal) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for (i, b) in rig.backstop.iter().enumerate() {
@@ -74,35 +65,46 @@ impl Posed {
                 rest_normal.push(normal);
             }
         }
-        let centres: Vec<Vec3A> = backed
-            .iter()
-            .zip(&rest_normal)
-            .zip(&backstop_depth)
-            .map(|((&i, &n), &depth)| (rest[i as usize] - n * depth).into())
-            .collect();
         Posed {
             rig: rig.clone(),
             rest: rest.to_vec(),
             kinematic: kinematic.map(|(k, &n)| (k, n)).collect(),
             leashed,
             reach,
-            start: at.clone(),
-            target: at,
             backed,
             backstop_radius,
             backstop_depth,
             rest_normal,
-            backstop_start: centres.clone(),
-            backstop_target: centres,
             collider_base,
-            root: rig.joints.first().map_or(Mat4::IDENTITY, |j| j.inverse_bind.inverse()),
         }
+    }
+
+    /// The leashed nodes' rest positions: their skinned positions in the rest pose.
+    pub fn rest_leashes(&self) -> Vec<Vec3A> {
+        self.leashed.iter().map(|&i| self.rest_at(i).into()).collect()
+    }
+
+    /// The back-stops' centres in the rest pose.
+    pub fn rest_backstops(&self) -> Vec<Vec3A> {
+        let normals = self.rest_normal.iter().zip(&self.backstop_depth);
+        (self.backed.iter().zip(normals))
+            .map(|(&i, (&n, &depth))| (self.rest_at(i) - n * depth).into())
+            .collect()
+    }
+
+    /// The root joint's world matrix in the rest pose.
+    pub fn rest_root(&self) -> Mat4 {
+        self.rig.joints.first().map_or(Mat4::IDENTITY, |j| j.inverse_bind.inverse())
+    }
+
+    /// Node `i`'s rest position.
+    fn rest_at(&self, i: u32) -> Vec3 {
+        self.rest.get(i as usize).copied().unwrap_or_default()
     }
 
     /// Node `i`'s skinned position for the skinning matrices `skinning`.
     pub fn skinned(&self, i: u32, skinning: &[Mat4]) -> Vec3A {
-        let i = i as usize;
-        self.rig.skinned(i, self.rest.get(i).copied().unwrap_or_default(), skinning).into()
+        self.rig.skinned(i as usize, self.rest_at(i), skinning).into()
     }
 
     /// Back-stopped node `k`'s sphere centre for the skinning matrices `skinning`: its skinned
@@ -117,11 +119,5 @@ impl Posed {
         });
         let normal = turned.try_normalize().unwrap_or(self.rest_normal[k]);
         self.skinned(i as u32, skinning) - Vec3A::from(normal) * self.backstop_depth[k]
-    }
-
-    /// Leashed node `k`'s skinned position at fraction `t` of the step.
-    #[inline]
-    pub fn at(&self, k: usize, t: f32) -> Vec3A {
-        self.start[k].lerp(self.target[k], t)
     }
 }

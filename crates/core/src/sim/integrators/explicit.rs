@@ -76,22 +76,23 @@ pub(crate) fn integrate(
 }
 
 /// Puts the anchors of `dst` where they are at fraction `t_end` of a step of `dt` seconds.
-pub(crate) fn place_anchors(c: &Compiled, dst: &mut State, t_end: f32, dt: f32) {
-    for (i, &node) in c.anchors.nodes.iter().enumerate() {
-        dst.pos[node as usize] = c.anchors.at(i, t_end);
-        dst.vel[node as usize] = c.anchors.velocity(i, dt);
+fn place_anchors((c, env): (&Compiled, &Environment), dst: &mut State, t_end: f32, dt: f32) {
+    let path = &env.goals.anchors;
+    for (i, &node) in c.anchors.iter().enumerate() {
+        dst.pos[node as usize] = path.at(i, t_end);
+        dst.vel[node as usize] = path.velocity(i, dt);
     }
 }
 
 /// Work (J) that the anchors do on the springs while moving from their positions at
 /// fraction `t0` of a step to those at `t1`, under the spring forces `forces` on them.
-fn anchor_work(c: &Compiled, forces: &[Vec3A], t0: f32, t1: f32) -> f64 {
+fn anchor_work((c, env): (&Compiled, &Environment), forces: &[Vec3A], t0: f32, t1: f32) -> f64 {
+    let path = &env.goals.anchors;
     c.anchors
-        .nodes
         .iter()
         .enumerate()
         .map(|(i, &node)| {
-            let moved = c.anchors.at(i, t1) - c.anchors.at(i, t0);
+            let moved = path.at(i, t1) - path.at(i, t0);
             -f64::from(forces[node as usize].dot(moved))
         })
         .sum()
@@ -150,7 +151,7 @@ pub(crate) fn substep(
         let nodes = (from.pos.as_slice(), from.vel.as_slice(), c.nodes.inv_mass.as_slice());
         gas.add_forces(nodes, &c.faces, &mut scratch.grad, forces);
     }
-    let mut outside_work = anchor_work(c, forces, t0, t1);
+    let mut outside_work = anchor_work((c, env), forces, t0, t1);
     if let Some(ext) = env.external {
         for (f, e) in forces.iter_mut().zip(ext) {
             *f += *e;
@@ -162,19 +163,19 @@ pub(crate) fn substep(
     if let Some(ext) = env.external {
         outside_work += external::work(c, ext, &from.pos, &to.pos);
     }
-    place_anchors(c, to, t1, dt);
+    place_anchors((c, env), to, t1, dt);
     if let (Some(t), Some(tethers)) = (c.params.tethers, &c.tethers) {
         // The position goes onto the tether's sphere; the velocity loses its outward part.
         let (x, v) = (&mut scratch.x_columns, &mut scratch.v_columns);
         split(&to.pos, x);
         split(&to.vel, v);
-        tethers.reach(t.slack, &c.anchors, &mut scratch.reach);
+        tethers.reach(t.slack, env.goals, &mut scratch.reach);
         tethers.pull_stopping(&scratch.reach, x, v);
         gather::<false>(x, &mut to.pos);
         gather::<false>(v, &mut to.vel);
     }
     if let Some(posed) = &c.rig {
-        rig::project_state(posed, &mut to.pos, &mut to.vel, t1);
+        rig::project_state((posed, env.goals), &mut to.pos, &mut to.vel, t1);
     }
     Substep { dst: finite.then_some(dst), outside_work }
 }

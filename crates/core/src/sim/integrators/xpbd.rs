@@ -109,15 +109,17 @@ use crate::sim::state::States;
 use crate::sim::threads::{NODES_PER_TASK, Threads};
 use glam::Vec3A;
 use rayon::prelude::*;
+use std::sync::Arc;
 
 /// Scratch of the Xpbd solver, kept between steps to avoid reallocating.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Workspace {
     /// Sub-step the weights are for; NaN when they must be recomputed.
     h: f32,
-    /// Per spring (solver order): g_a = w_a q, g_b = w_b q, g_c = q, g_k = k h², g_d = d_s h
-    /// ([`crate::sim::forces::spring`]).
-    weights: WeightColumns,
+    /// The springs' weights for sub-step `h`: shared by a simulation's clones until one of
+    /// them steps with another sub-step (copy on write), so a crowd of one model keeps one
+    /// copy ([`crate::Simulation`]).
+    weights: Arc<Weights>,
     /// The nodes' masses with the anchors' set to zero: what an anchored model with gas needs
     /// to undo the spin its springs leak.
     free_mass: Vec<f32>,
@@ -136,8 +138,6 @@ pub(crate) struct Workspace {
     measured: bool,
     /// Shape matching's fit, warm-started from sub-step to sub-step.
     shape: ShapeFit,
-    /// The long bands' weights ([`crate::sim::forces::bands`]).
-    stripes: Stripes,
     /// The nodes' positions at the start of the step, their displacements now and a sub-step
     /// ago, as columns for the stripes and the tethers' pull ([`crate::sim::columns`]).
     base_columns: Columns,
@@ -159,6 +159,16 @@ pub(crate) struct Workspace {
     near: NearColliders,
 }
 
+/// What [`Workspace::weights`] holds.
+#[derive(Clone, Debug, Default)]
+struct Weights {
+    /// Per spring (solver order): g_a = w_a q, g_b = w_b q, g_c = q, g_k = k h², g_d = d_s h
+    /// ([`crate::sim::forces::spring`]).
+    springs: WeightColumns,
+    /// The long bands' weights ([`crate::sim::forces::bands`]).
+    stripes: Stripes,
+}
+
 impl Workspace {
     /// Marks the weights stale (after masses, anchors or stiffnesses changed).
     pub fn invalidate(&mut self) {
@@ -167,15 +177,16 @@ impl Workspace {
 
     /// Recomputes the weights unless they are already those of sub-step `h`.
     fn ensure_weights(&mut self, c: &Compiled, h: f32) {
-        if self.h == h && self.weights.len() == c.springs.len() {
+        if self.h == h && self.weights.springs.len() == c.springs.len() {
             return;
         }
         let w = &c.nodes.inv_mass;
         self.free_mass.clear();
         let free = c.nodes.free.iter().zip(&c.nodes.mass);
         self.free_mass.extend(free.map(|(&free, &m)| free * m));
-        self.weights.fill(&c.springs, w, h);
-        c.springs.bands.stripe_weights(h, w, &mut self.stripes);
+        let weights = Arc::make_mut(&mut self.weights);
+        weights.springs.fill(&c.springs, w, h);
+        c.springs.bands.stripe_weights(h, w, &mut weights.stripes);
         self.h = h;
     }
 
@@ -361,7 +372,7 @@ pub(crate) fn step(
     let (start, out, dst) = states.pair(states.committed_index());
     let base = &start.pos;
     if let (Some(t), Some(tethers)) = (c.params.tethers, &c.tethers) {
-        tethers.reach(t.slack, &c.anchors, &mut ws.reach);
+        tethers.reach(t.slack, env.goals, &mut ws.reach);
     }
     if c.springs.bands.has_long() || (c.params.tethers.is_some() && c.tethers.is_some()) {
         split(base, &mut ws.base_columns);
@@ -405,8 +416,8 @@ pub(crate) fn step(
         } else if !fused {
             predict(&ws.u_prev, v, &ws.kick, &mut ws.u, h);
         }
-        for (k, &node) in c.anchors.nodes.iter().enumerate() {
-            ws.u[node as usize] = c.anchors.at(k, t) - base[node as usize];
+        for (k, &node) in c.anchors.iter().enumerate() {
+            ws.u[node as usize] = env.goals.anchors.at(k, t) - base[node as usize];
         }
         project(c, ws, base, spin, threads);
         if let Some(omega_squared) = shape::omega_squared(c.params.shape_matching.as_ref()) {
@@ -419,7 +430,7 @@ pub(crate) fn step(
             ws.layers.project((base, w), (&ws.u_prev, &mut ws.u), thickness, layers.friction);
         }
         if let Some(posed) = &c.rig {
-            rig::project(posed, base, &mut ws.u, t);
+            rig::project((posed, env.goals), base, &mut ws.u, t);
         }
         let colliders = env.colliders.at(t);
         colliders.round_axes(h, &mut ws.axes);
@@ -441,8 +452,8 @@ pub(crate) fn step(
             }
         }
         let finite = ws.finish(c, env, base, v, (h, fused && i < n, t), threads);
-        for (k, &node) in c.anchors.nodes.iter().enumerate() {
-            v[node as usize] = c.anchors.velocity(k, dt);
+        for (k, &node) in c.anchors.iter().enumerate() {
+            v[node as usize] = env.goals.anchors.velocity(k, dt);
         }
         if !finite {
             return None;
@@ -451,8 +462,8 @@ pub(crate) fn step(
     for ((x, &x0), &u) in out.pos.iter_mut().zip(base).zip(&ws.u_prev) {
         *x = x0 + u;
     }
-    for (k, &node) in c.anchors.nodes.iter().enumerate() {
-        out.pos[node as usize] = c.anchors.at(k, 1.0);
+    for (k, &node) in c.anchors.iter().enumerate() {
+        out.pos[node as usize] = env.goals.anchors.at(k, 1.0);
     }
     Some(dst)
 }
@@ -490,7 +501,7 @@ enum Spin {
 
 impl Spin {
     fn of(c: &Compiled, env: &Environment) -> Spin {
-        match (c.anchors.nodes.is_empty(), env.gas.is_some()) {
+        match (c.anchors.is_empty(), env.gas.is_some()) {
             _ if c.springs.is_empty() => Spin::Untouched,
             (true, _) => Spin::Free,
             (false, true) => Spin::AnchoredGas,
@@ -502,9 +513,9 @@ impl Spin {
 /// The sub-step's spring pass on `ws.u`, with the spin correction `spin` asks for.
 fn project(c: &Compiled, ws: &mut Workspace, base: &[Vec3A], spin: Spin, threads: Threads) {
     let springs = &c.springs;
-    let weights = ws.weights.weights();
+    let weights = ws.weights.springs.weights();
     let stripes = StripeWork {
-        stripes: &ws.stripes,
+        stripes: &ws.weights.stripes,
         base: &ws.base_columns,
         u: &mut ws.u_columns,
         u_prev: &mut ws.u_prev_columns,

@@ -26,6 +26,23 @@ pub struct BreakEvent {
     pub time: f64,
 }
 
+/// The squared length of spring `i` of `springs` at positions `pos`.
+fn squared(springs: &SpringData, pos: &[Vec3A], i: u32) -> f32 {
+    let (a, b) = (springs.a()[i as usize], springs.b()[i as usize]);
+    pos[a as usize].distance_squared(pos[b as usize])
+}
+
+/// True when spring `i` of `springs` is outside its limits `min..=max` at positions `pos`:
+/// squares compared, no square root per spring (the limits are ≥ 0, or ∞).
+fn outside(springs: &SpringData, pos: &[Vec3A], (i, min, max): (u32, f32, f32)) -> bool {
+    !(min * min..=max * max).contains(&squared(springs, pos, i))
+}
+
+/// True when a spring of `springs` is outside its limits at positions `pos`.
+pub(crate) fn any_breaking(springs: &SpringData, pos: &[Vec3A]) -> bool {
+    springs.limited.iter().any(|&l| outside(springs, pos, l))
+}
+
 /// Breaks the springs outside their limits at positions `pos` at `time`, removing them from
 /// `springs`, and returns them in solver order with their end nodes.
 pub(crate) fn break_springs(
@@ -33,16 +50,13 @@ pub(crate) fn break_springs(
     pos: &[Vec3A],
     time: f64,
 ) -> Vec<(BreakEvent, (u32, u32))> {
-    let (a, b) = (springs.a(), springs.b());
-    let squared =
-        |i: u32| pos[a[i as usize] as usize].distance_squared(pos[b[i as usize] as usize]);
-    let length = |i: u32| squared(i).sqrt();
-    // Squares compared, no square root per spring (the limits are ≥ 0, or ∞).
-    let outside = |&(i, min, max): &(u32, f32, f32)| !(min * min..=max * max).contains(&squared(i));
-    if !springs.limited.iter().any(outside) {
+    if !any_breaking(springs, pos) {
         return Vec::new();
     }
-    let (breaking, intact): (Vec<_>, Vec<_>) = springs.limited.iter().partition(|l| outside(l));
+    let (a, b) = (springs.a(), springs.b());
+    let length = |i: u32| squared(springs, pos, i).sqrt();
+    let (breaking, intact): (Vec<_>, Vec<_>) =
+        springs.limited.iter().partition(|&&l| outside(springs, pos, l));
     let events = breaking
         .iter()
         .map(|&(i, _, _)| {
