@@ -35,6 +35,7 @@ pub(crate) mod data;
 mod environment;
 pub mod forces;
 pub mod integrators;
+mod moves;
 pub mod readout;
 mod settle;
 pub mod state;
@@ -52,16 +53,16 @@ pub use threads::{Pool, Threads};
 pub use wearing::{Posing, Teleport};
 pub use world::{Drawn, Meeting, Member, Overlap, Touching, World, WorldStepReport};
 
-use crate::model::{MAX_COORDINATE, MAX_SUBSTEPS};
-use crate::model::{Obstacle, Rig, Shape};
+use crate::model::MAX_SUBSTEPS;
 use crate::{CoreError, Integrator, NodeId, SimParams, SpringId, ValidModel};
-use collision::{Colliders, Reach};
+use collision::Colliders;
 use contacts::{collision, self_collision};
 use data::{Compiled, Goals};
 use environment::Environment;
 use forces::{external, kernels, pressure};
-use glam::{Mat4, Quat, Vec3, Vec3A};
+use glam::{Vec3, Vec3A};
 use integrators::{adaptive, explicit, xpbd};
+use moves::Moves;
 use readout::{breakage, energy, normals};
 use state::{State, States};
 use std::fmt;
@@ -127,55 +128,6 @@ pub struct Simulation {
     moves: Moves,
     /// When a pose is a teleport on its own ([`Simulation::set_teleport`]).
     teleport: Option<Teleport>,
-}
-
-/// The colliders a game moves ([`Simulation::move_collider`]).
-#[derive(Clone, Debug, Default)]
-struct Moves {
-    /// The model's colliders as it saved them: what [`Simulation::set_collider_pose`] poses.
-    rest: Vec<Obstacle>,
-    /// Every collider where it is now: the parameters' colliders, then the body's.
-    now: Vec<Obstacle>,
-    /// True when [`Simulation::params_mut`] may have changed the colliders: `now` is taken
-    /// from the parameters before it is next read.
-    stale: bool,
-    /// Per collider, where it is by the end of the next step (`None`: where it is).
-    targets: Vec<Option<Shape>>,
-    /// When some move: every collider's shape at the end of each of the step's sub-steps,
-    /// sub-step by sub-step (worked out once per step, not once per node).
-    poses: Vec<Shape>,
-    /// The [`Reach`] of each of `poses`, or of every collider when none moves.
-    reaches: Vec<Reach>,
-}
-
-impl Moves {
-    /// Works out [`Moves::poses`] for a step of `n` equal sub-steps.
-    fn ready(&mut self, n: u32) {
-        self.poses.clear();
-        self.reaches.clear();
-        if self.targets.iter().all(Option::is_none) {
-            self.reaches.extend(self.now.iter().map(|c| Reach::of(&c.shape)));
-            return;
-        }
-        for k in 1..=n {
-            let s = k as f32 / n as f32;
-            for (i, c) in self.now.iter().enumerate() {
-                let target = self.targets.get(i).and_then(Option::as_ref);
-                self.poses
-                    .push(target.map_or(c.shape, |to| contacts::moving::between(&c.shape, to, s)));
-            }
-        }
-        self.reaches.extend(self.poses.iter().map(Reach::of));
-    }
-
-    /// Takes the colliders from `params` if [`Simulation::params_mut`] may have changed them.
-    fn sync(&mut self, params: &SimParams) {
-        if self.stale {
-            self.now.clone_from(&params.colliders);
-            self.targets.truncate(self.now.len());
-            self.stale = false;
-        }
-    }
 }
 
 impl Simulation {
@@ -359,89 +311,6 @@ impl Simulation {
             .map_or(NodeId(0), NodeId::from_index)
     }
 
-    /// Puts each collider moved by [`Simulation::move_collider`] where it was moving to.
-    fn colliders_arrive(&mut self) {
-        let targets = self.moves.targets.drain(..);
-        for (collider, target) in self.moves.now.iter_mut().zip(targets) {
-            if let Some(shape) = target {
-                collider.shape = shape;
-            }
-        }
-    }
-
-    /// Moves the model's collider `index` to `shape` by the end of the next step, at a constant
-    /// velocity across its sub-steps, so that it pushes and drags what it touches at that
-    /// velocity ([`contacts::moving`]). Call it once a frame before [`Simulation::step`]; to put
-    /// a collider somewhere without moving it through the space between, set it in
-    /// [`Simulation::params_mut`] instead.
-    ///
-    /// Errors: no collider `index`, a shape of another kind than the collider's, or one that is
-    /// not finite or has a radius or size that is not positive.
-    pub fn move_collider(&mut self, index: usize, shape: Shape) -> Result<(), CoreError> {
-        self.moves.sync(&self.c.params);
-        let colliders = &self.moves.now;
-        let count = colliders.len();
-        let current = colliders.get(index).ok_or(CoreError::NoSuchCollider { index, count })?;
-        if std::mem::discriminant(&current.shape) != std::mem::discriminant(&shape) {
-            let reason = format!("a {} cannot become a {}", current.shape.kind(), shape.kind());
-            return Err(CoreError::BadCollider { index, reason });
-        }
-        if let Some(reason) = shape.problem(&format!("colliders[{index}]")) {
-            return Err(CoreError::BadCollider { index, reason });
-        }
-        let targets = &mut self.moves.targets;
-        if targets.len() < count {
-            targets.resize(count, None);
-        }
-        targets[index] = Some(shape);
-        Ok(())
-    }
-
-    /// Adds a collider to the model's environment (a character's capsule, a paddle) and returns its
-    /// index, to move with [`Simulation::move_collider`] or [`Simulation::set_collider_pose`]
-    /// (which poses the shape given here). Errors: a shape or surface that is not valid.
-    pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<usize, CoreError> {
-        self.moves.sync(&self.c.params);
-        let index = self.moves.now.len();
-        let mut checks = Vec::new();
-        crate::model::environment::obstacle_checks(&obstacle, index, &mut checks);
-        if let Some((field, _, must)) = checks.into_iter().find(|(_, ok, _)| !ok) {
-            let reason = format!("{field} must be {must}");
-            return Err(CoreError::BadCollider { index, reason });
-        }
-        // Colliders set through params_mut have no rest shape of their own: their current one.
-        let Moves { rest, now, .. } = &mut self.moves;
-        rest.truncate(index);
-        rest.extend(now.get(rest.len()..).unwrap_or_default().iter().copied());
-        rest.push(obstacle);
-        now.push(obstacle);
-        let c = self.compiled_mut();
-        c.params.colliders.truncate(index);
-        c.params.colliders.push(obstacle);
-        Ok(index)
-    }
-
-    /// Moves the model's collider `index` as [`Simulation::move_collider`] does, to its shape
-    /// as the model saved it, turned by `rotation` about its centre and moved so that the
-    /// centre is at `position` ([`Shape::posed`]): how a game hangs a collider on a bone.
-    pub fn set_collider_pose(
-        &mut self,
-        index: usize,
-        position: Vec3,
-        rotation: Quat,
-    ) -> Result<(), CoreError> {
-        self.moves.sync(&self.c.params);
-        let count = self.moves.rest.len().min(self.moves.now.len());
-        let rest = self.moves.rest.get(index).filter(|_| index < count);
-        let rest = rest.ok_or(CoreError::NoSuchCollider { index, count })?;
-        let length = rotation.length();
-        if !(position.is_finite() && rotation.is_finite() && length > 1e-6) {
-            let reason = "the position or rotation is not finite, or the rotation is zero".into();
-            return Err(CoreError::BadCollider { index, reason });
-        }
-        self.move_collider(index, rest.shape.posed(position, rotation / length))
-    }
-
     /// True when this simulation and `other` share one compiled model ([`Simulation`]): one
     /// is a clone of the other, and neither has changed it since.
     pub fn shares_compiled(&self, other: &Simulation) -> bool {
@@ -493,12 +362,6 @@ impl Simulation {
         &self.c.params
     }
 
-    /// Every collider where it is now, moved or not: the parameters' colliders, then those
-    /// of the body the model is worn on.
-    pub fn colliders(&self) -> &[Obstacle] {
-        if self.moves.stale { &self.c.params.colliders } else { &self.moves.now }
-    }
-
     /// The parameters, to tune between steps: gravity, global damping, integrator, and the
     /// sub-step length `dt / substeps` (substeps clamped to 1..=[`MAX_SUBSTEPS`]). The step
     /// itself is the argument of [`Simulation::step`]; [`Simulation::settle`] steps by `dt`.
@@ -538,55 +401,6 @@ impl Simulation {
             .ok_or(CoreError::NotAnchor { node, nodes })?;
         self.goals.anchors.target[i] = position.into();
         Ok(())
-    }
-
-    /// The skeleton the model is worn on, if it has one: its joints' names, parents and
-    /// inverse bind matrices, and the nodes' bindings ([`Rig`]).
-    pub fn rig(&self) -> Option<&Rig> {
-        self.c.rig.as_ref().map(|p| &p.rig)
-    }
-
-    /// Poses the skeleton for the next step (what [`Simulation::set_pose`] does before it
-    /// looks for a teleport): the kinematic nodes' anchors, the max distances' and back-stops'
-    /// targets and the body's colliders head for the pose `joints`. Returns the root joint's
-    /// world matrix at the last pose and at this one.
-    fn pose(&mut self, joints: &[Mat4]) -> Result<(Mat4, Mat4), CoreError> {
-        let expected = self.c.rig.as_ref().map_or(0, |p| p.rig.joints.len());
-        let Some(posed) = self.c.rig.as_ref().filter(|_| joints.len() == expected) else {
-            return Err(CoreError::PoseJoints { expected, found: joints.len() });
-        };
-        if let Some(joint) = joints.iter().position(|m| !m.is_finite()) {
-            return Err(CoreError::NonFinitePose { joint });
-        }
-        let reach = |m: &Mat4| m.w_axis.truncate().abs().max_element();
-        if let Some(joint) = joints.iter().position(|m| reach(m) > MAX_COORDINATE) {
-            let (distance, limit) = (reach(&joints[joint]), MAX_COORDINATE);
-            return Err(CoreError::PoseOutOfBounds { joint, distance, limit });
-        }
-        let skinning = posed.rig.skinning(joints);
-        for &(k, node) in &posed.kinematic {
-            if let Some(target) = self.goals.anchors.target.get_mut(k) {
-                *target = posed.skinned(node, &skinning);
-            }
-        }
-        let leashes = posed.leashed.iter().map(|&i| posed.skinned(i, &skinning));
-        self.goals.leashes.target = leashes.collect();
-        let backstops = (0..posed.backed.len()).map(|k| posed.backstop_centre(k, &skinning));
-        self.goals.backstops.target = backstops.collect();
-        let base = posed.collider_base;
-        let moved: Vec<(usize, Shape)> = (posed.rig.colliders.iter().enumerate())
-            .filter_map(|(k, c)| {
-                let m = skinning.get(usize::from(c.joint))?;
-                Some((base + k, c.collider.shape.transformed(*m)))
-            })
-            .collect();
-        for (index, shape) in moved {
-            // A collider the game replaced through params_mut is no longer the rig's: skipped.
-            self.move_collider(index, shape).ok();
-        }
-        let last = self.goals.root;
-        self.goals.root = joints.first().copied().unwrap_or(Mat4::IDENTITY);
-        Ok((last, self.goals.root))
     }
 
     /// Kinetic, elastic, gravitational and gas energy of the current state.

@@ -1,4 +1,9 @@
-//! # Teleports and resets: a worn model carried with its character, or put back on it
+//! # Wearing: poses, teleports and resets of a model worn on a character
+//!
+//! A pose ([`Simulation::set_pose`]) skins the kinematic nodes, the max distances' and
+//! back-stops' centres and the character's colliders and sets them as this simulation's goals
+//! for the next step ([`crate::sim::constraints::rig`] says how a step follows them). Most
+//! poses are swept across the step; the rest of this doc is about those that are not.
 //!
 //! A game moves its characters in ways no cloth could follow: it respawns one across the map,
 //! cuts to another shot, or loops a clip whose last pose is metres from its first. Swept
@@ -35,6 +40,7 @@
 
 use super::Simulation;
 use crate::CoreError;
+use crate::model::{MAX_COORDINATE, Rig, Shape};
 use glam::{Mat4, Quat, Vec3, Vec3A};
 
 /// When a pose is a teleport on its own ([`Simulation::set_teleport`], module doc).
@@ -64,6 +70,55 @@ impl Teleport {
 }
 
 impl Simulation {
+    /// The skeleton the model is worn on, if it has one: its joints' names, parents and
+    /// inverse bind matrices, and the nodes' bindings ([`Rig`]).
+    pub fn rig(&self) -> Option<&Rig> {
+        self.c.rig.as_ref().map(|p| &p.rig)
+    }
+
+    /// Poses the skeleton for the next step (what [`Simulation::set_pose`] does before it
+    /// looks for a teleport): the kinematic nodes' anchors, the max distances' and back-stops'
+    /// targets and the body's colliders head for the pose `joints`. Returns the root joint's
+    /// world matrix at the last pose and at this one.
+    pub(crate) fn pose(&mut self, joints: &[Mat4]) -> Result<(Mat4, Mat4), CoreError> {
+        let expected = self.c.rig.as_ref().map_or(0, |p| p.rig.joints.len());
+        let Some(posed) = self.c.rig.as_ref().filter(|_| joints.len() == expected) else {
+            return Err(CoreError::PoseJoints { expected, found: joints.len() });
+        };
+        if let Some(joint) = joints.iter().position(|m| !m.is_finite()) {
+            return Err(CoreError::NonFinitePose { joint });
+        }
+        let reach = |m: &Mat4| m.w_axis.truncate().abs().max_element();
+        if let Some(joint) = joints.iter().position(|m| reach(m) > MAX_COORDINATE) {
+            let (distance, limit) = (reach(&joints[joint]), MAX_COORDINATE);
+            return Err(CoreError::PoseOutOfBounds { joint, distance, limit });
+        }
+        let skinning = posed.rig.skinning(joints);
+        for &(k, node) in &posed.kinematic {
+            if let Some(target) = self.goals.anchors.target.get_mut(k) {
+                *target = posed.skinned(node, &skinning);
+            }
+        }
+        let leashes = posed.leashed.iter().map(|&i| posed.skinned(i, &skinning));
+        self.goals.leashes.target = leashes.collect();
+        let backstops = (0..posed.backed.len()).map(|k| posed.backstop_centre(k, &skinning));
+        self.goals.backstops.target = backstops.collect();
+        let base = posed.collider_base;
+        let moved: Vec<(usize, Shape)> = (posed.rig.colliders.iter().enumerate())
+            .filter_map(|(k, c)| {
+                let m = skinning.get(usize::from(c.joint))?;
+                Some((base + k, c.collider.shape.transformed(*m)))
+            })
+            .collect();
+        for (index, shape) in moved {
+            // A collider the game replaced through params_mut is no longer the rig's: skipped.
+            self.move_collider(index, shape).ok();
+        }
+        let last = self.goals.root;
+        self.goals.root = joints.first().copied().unwrap_or(Mat4::IDENTITY);
+        Ok((last, self.goals.root))
+    }
+
     /// Puts the model on the skeleton in the pose `joints` (the joints' world matrices, as for
     /// [`Simulation::set_pose`]) at rest: every skinned node at its skinned position with no
     /// velocity, the anchors and max distances' targets there, the body's colliders there
