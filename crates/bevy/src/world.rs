@@ -1,11 +1,12 @@
 //! All the app's soft bodies in one world: stepped together, kept from passing through each
 //! other, in parallel on Bevy's compute task pool.
 //!
-//! The core's [`Meeting`] does what [`springmesh_core::World`] does for bodies the plugin keeps
-//! in components: each frame step is cut into as many world steps as the bodies' relative
-//! speeds need (the core's module doc gives the rule), every body advances one world step (on
-//! the task pool, one task per body), then the contacts between bodies are answered. A body
-//! made [`SoftBody::alone`] takes its frame steps whole and meets no other body.
+//! The core's frame loop ([`Meeting::step_frame`]), the one [`springmesh_core::World`] runs,
+//! steps the bodies the plugin keeps in components: each frame step is cut into as many world
+//! steps as the bodies' relative speeds need (the core's module doc gives the rule), every
+//! body advances one world step (on the task pool, one task per body), then the contacts
+//! between bodies are answered. A body made [`SoftBody::alone`] takes its frame steps whole
+//! and meets no other body.
 //!
 //! Within a frame everything a body follows moves in equal parts across its steps, from where
 //! it was at the end of the last frame to where it is now: followed anchors, the joints of the
@@ -26,7 +27,7 @@ use bevy::platform::collections::HashMap;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
 use bevy::time::Time;
 use bevy::transform::components::GlobalTransform;
-use springmesh_core::sim::{Meeting, Member, Pool, Threads};
+use springmesh_core::sim::{Body, Meeting, Member, Pool};
 use springmesh_core::{CoreError, StepReport};
 
 /// How close to a whole step the owed time must be to take it: virtual time advances in
@@ -64,6 +65,47 @@ impl Pool for Compute<'_> {
             }
         })
     }
+
+    /// One task per job (per body stepped).
+    fn each<J: Send, T: Send + 'static, F: Fn(J) -> T + Sync + Send>(
+        &self,
+        jobs: Vec<J>,
+        f: F,
+    ) -> Vec<T> {
+        let f = &f;
+        self.0.scope(|scope| {
+            for job in jobs {
+                scope.spawn(async move { f(job) });
+            }
+        })
+    }
+}
+
+/// A running body as the core's frame loop steps it ([`Meeting::step_frame`]): its state,
+/// whether it meets the others, the game's colliders, and which of the frame's owed steps
+/// is being taken (the `i`th of `steps`), for where its targets are.
+struct Running<'a> {
+    entity: Entity,
+    meets: bool,
+    state: &'a mut SoftBodyState,
+    moving: &'a [Moving],
+    owed: (u32, u32),
+}
+
+impl Body for Running<'_> {
+    fn member(&mut self) -> Member<'_> {
+        Member { sim: &mut self.state.sim, touching: &self.state.touching }
+    }
+
+    fn meets(&self) -> bool {
+        self.meets
+    }
+
+    fn advance(&mut self, h: f32, through: f32) -> Result<StepReport, CoreError> {
+        let (i, steps) = self.owed;
+        let share = (i as f32 + through) / steps as f32;
+        advance(self.state, share, h, self.moving)
+    }
 }
 
 /// A game collider this frame: its shape, and where it was and is.
@@ -84,7 +126,7 @@ pub(crate) fn step_bodies(
         .map(|(e, c, &now)| (*c, world.colliders.get(&e).copied().unwrap_or(now), now))
         .collect();
     world.colliders = colliders.iter().map(|(e, _, &t)| (e, t)).collect();
-    let mut running: Vec<(Entity, bool, &mut SoftBodyState)> = Vec::new();
+    let mut running: Vec<Running> = Vec::new();
     let (mut dt, mut cap) = (f32::INFINITY, u32::MAX);
     for (entity, body, state) in &mut bodies {
         // A body started this frame shows the pose it was put on: it steps from the next.
@@ -117,75 +159,33 @@ pub(crate) fn step_bodies(
         }
         dt = dt.min(state.sim.params().dt);
         cap = cap.min(body.max_steps_per_frame);
-        running.push((entity, body.meets_bodies, state));
+        let (meets, moving) = (body.meets_bodies, &moving[..]);
+        running.push(Running { entity, meets, state, moving, owed: (0, 0) });
     }
     if running.is_empty() {
         world.owed = 0.0;
         return;
     }
     let steps = owed_steps(&mut world.owed, time.delta_secs_f64(), f64::from(dt), cap);
-    let pool = ComputeTaskPool::get_or_init(TaskPool::default);
+    let pool = Compute(ComputeTaskPool::get_or_init(TaskPool::default));
     for i in 0..steps {
-        // A look at every body's points, quicker on this thread than a scope's wake-up.
-        let k = world.meeting.world_steps(&members(&mut running), dt, &Threads::One);
-        let spans = world.meeting.spans(&members(&mut running), dt, k);
-        let mut done = 0.0;
-        for (j, &span) in spans.iter().enumerate() {
-            done += span;
-            let through = if j + 1 == spans.len() { 1.0 } else { done / dt };
-            let share = (i as f32 + through) / steps as f32;
-            let whole = (i + 1) as f32 / steps as f32;
-            let moving = &moving;
-            // The last world step's points, to be filled again.
-            let mut spare = world.meeting.take_drawn();
-            let outcomes = pool.scope(|scope| {
-                for (_, meets, state) in running.iter_mut() {
-                    // A body alone takes its frame step whole, with the first world step.
-                    let (share, h) = match (*meets, j) {
-                        (true, _) => (share, span),
-                        (false, 0) => (whole, dt),
-                        (false, _) => continue,
-                    };
-                    if state.failure.is_some() {
-                        continue;
-                    }
-                    let (state, meets): (&mut SoftBodyState, bool) = (state, *meets);
-                    let buffer = meets.then(|| spare.pop().unwrap_or_default());
-                    scope.spawn(async move {
-                        let outcome = advance(state, share, h, moving);
-                        // Its points for the contacts, while the body is in this core's cache.
-                        let drawn = buffer.map(|mut drawn| {
-                            state.touching.draw(&state.sim, &mut drawn);
-                            drawn
-                        });
-                        (outcome, drawn)
-                    });
+        running.retain(|r| r.state.failure.is_none());
+        running.iter_mut().for_each(|r| r.owed = (i, steps));
+        let frame = world.meeting.step_frame(&mut running, dt, &pool, None);
+        for (r, result) in running.iter_mut().zip(frame.bodies) {
+            match result {
+                Ok(report) => {
+                    r.state.broken.extend(report.broken);
+                    r.state.steps += 1;
                 }
-            });
-            let stepped = running
-                .iter_mut()
-                .filter(|(_, meets, s)| (*meets || j == 0) && s.failure.is_none());
-            // The members' points, in the order `members` lends them.
-            let mut drawn = Vec::new();
-            for ((entity, _, state), (outcome, points)) in stepped.zip(outcomes) {
-                match outcome {
-                    Ok(report) => {
-                        state.broken.extend(report.broken);
-                        drawn.extend(points);
-                    }
-                    Err(e) => {
-                        error!("soft body {entity} stopped: {e}");
-                        state.failure = Some(e);
-                    }
+                Err(e) => {
+                    error!("soft body {} stopped: {e}", r.entity);
+                    r.state.failure = Some(e);
                 }
             }
-            world.meeting.answer_drawn(&mut members(&mut running), drawn, &Compute(pool));
-        }
-        for (_, _, state) in running.iter_mut().filter(|(_, _, s)| s.failure.is_none()) {
-            state.steps += 1;
         }
     }
-    for (_, _, state) in running {
+    for Running { state, .. } in running {
         for f in &mut state.follows {
             f.last = f.goal;
         }
@@ -196,15 +196,6 @@ pub(crate) fn step_bodies(
             state.read_positions();
         }
     }
-}
-
-/// The running bodies that meet the others (not alone, not failed), lent to the core.
-fn members<'a>(running: &'a mut [(Entity, bool, &mut SoftBodyState)]) -> Vec<Member<'a>> {
-    running
-        .iter_mut()
-        .filter(|(_, meets, s)| *meets && s.failure.is_none())
-        .map(|(_, _, s)| Member { sim: &mut s.sim, touching: &s.touching })
-        .collect()
 }
 
 /// One world step of `h` seconds for a body whose targets are at `share` of the way from

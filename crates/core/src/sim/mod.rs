@@ -51,7 +51,9 @@ pub use normals::vertex_normals;
 pub use settle::{SettleOptions, SettleReport};
 pub use threads::{Pool, Threads};
 pub use wearing::{Posing, Teleport};
-pub use world::{Drawn, Meeting, Member, Overlap, Touching, World, WorldStepReport};
+pub use world::{
+    Body, Drawn, Frame, Meeting, Member, Overlap, Plan, Touching, World, WorldStepReport,
+};
 
 use crate::model::MAX_SUBSTEPS;
 use crate::{CoreError, Integrator, NodeId, SimParams, SpringId, ValidModel};

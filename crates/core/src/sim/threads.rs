@@ -67,6 +67,26 @@ impl Threads {
 pub trait Pool: Sync {
     /// `f(i)` for each `i` in `0..n`, the results in the order of `i`.
     fn map<T: Send + 'static, F: Fn(usize) -> T + Sync + Send>(&self, n: usize, f: F) -> Vec<T>;
+
+    /// `f(job)` for each of `jobs` (a body to step, borrowed for the call), the results in
+    /// the jobs' order. On this thread, one after another, unless the pool says otherwise.
+    fn each<J: Send, T: Send + 'static, F: Fn(J) -> T + Sync + Send>(
+        &self,
+        jobs: Vec<J>,
+        f: F,
+    ) -> Vec<T> {
+        jobs.into_iter().map(f).collect()
+    }
+
+    /// `a()` and `b()`, perhaps at once: on this thread, one after the other, unless the pool
+    /// says otherwise.
+    fn join<A: Send, B: Send>(
+        &self,
+        a: impl FnOnce() -> A + Send,
+        b: impl FnOnce() -> B + Send,
+    ) -> (A, B) {
+        (a(), b())
+    }
 }
 
 impl Pool for Threads {
@@ -75,6 +95,34 @@ impl Pool for Threads {
         match self {
             Threads::One => (0..n).map(f).collect(),
             Threads::All => (0..n).into_par_iter().with_max_len(1).map(f).collect(),
+        }
+    }
+
+    /// On this thread (`One`), or one job per task on rayon's global pool (`All`). Without
+    /// the bound of one, rayon cuts the jobs into about twice as many pieces as threads and
+    /// cuts a piece further only once it is stolen: on the 32-blob pile on 2 cores, a thread
+    /// done with its pieces found none left to take while the other stepped its last eight
+    /// bodies (one thread idle for 0.25 ms a frame, 0.13 ms once each body is a task).
+    fn each<J: Send, T: Send + 'static, F: Fn(J) -> T + Sync + Send>(
+        &self,
+        jobs: Vec<J>,
+        f: F,
+    ) -> Vec<T> {
+        match self {
+            Threads::One => jobs.into_iter().map(f).collect(),
+            Threads::All => jobs.into_par_iter().with_max_len(1).map(f).collect(),
+        }
+    }
+
+    /// One after the other (`One`), or with `rayon::join` (`All`).
+    fn join<A: Send, B: Send>(
+        &self,
+        a: impl FnOnce() -> A + Send,
+        b: impl FnOnce() -> B + Send,
+    ) -> (A, B) {
+        match self {
+            Threads::One => (a(), b()),
+            Threads::All => rayon::join(a, b),
         }
     }
 }

@@ -44,10 +44,14 @@
 //! neighbouring points, each chunk with its box) per pair of bodies whose boxes meet, the
 //! pairs searched on a [`Pool`] (rayon's, or a game engine's), and solved one after another,
 //! [`CONTACT_ITERATIONS`] passes in body and point order, so the result does not depend on
-//! the threads. On all threads the [`World`] steps the bodies those contacts do not meet by
-//! the next world step meanwhile: the answer does not touch them, so they step to the same
-//! bits as after it, and the answer's thread is the only one that waits for it.
+//! the threads. On all threads the bodies those contacts do not meet step by the next world
+//! step meanwhile: the answer does not touch them, so they step to the same bits as after it,
+//! and the answer's thread is the only one that waits for it.
+//!
+//! One loop does all this ([`Meeting::step_frame`], `frame.rs`), for the bodies a [`World`]
+//! keeps and for those a game keeps in its own storage ([`Body`]), on any [`Pool`].
 
+mod frame;
 mod rigid;
 mod search;
 mod sweeps;
@@ -56,8 +60,8 @@ mod touching;
 use crate::sim::threads::{Pool, Threads};
 use crate::sim::{Simulation, StepReport};
 use crate::{CoreError, ValidModel};
+pub use frame::{Body, Frame, Plan};
 use glam::Vec3A;
-use rayon::prelude::*;
 use search::{Bounds, Side};
 use sweeps::Sweeps;
 pub use touching::Touching;
@@ -98,7 +102,7 @@ pub struct World {
     meeting: Meeting,
     /// Each body's motion as the last step left it, for the next step's plan (worked out in
     /// the bodies' own tasks); empty when not known (none yet, or a body lent out since).
-    motion: Vec<Motion>,
+    plan: Plan,
 }
 
 /// The box around a body's drawn points and how fast they go: what the plan of a frame's world
@@ -122,50 +126,6 @@ pub struct Member<'a> {
     pub sim: &'a mut Simulation,
     /// Its drawn points ([`Touching::of`] the same simulation).
     pub touching: &'a Touching,
-}
-
-/// A body to step: its number, simulation, points and drawn points (to be filled again).
-type Job<'a> = (usize, &'a mut Simulation, &'a Touching, &'a mut Drawn);
-
-/// What stepping a body gave: its number, report and (in a frame's last world step) motion.
-type Stepped = (usize, StepReport, Option<Motion>);
-
-/// Steps each body of `jobs` by `h`, in parallel when allowed, and works out where its drawn
-/// points went in the same task, while its nodes are in that thread's cache; in the `last`
-/// world step of a frame, also its motion for the next frame's plan. The first body's error
-/// in body order, if any; the bodies that stepped keep their step.
-fn step_jobs(
-    jobs: Vec<Job>,
-    (h, last): (f32, bool),
-    threads: Threads,
-) -> Result<Vec<Stepped>, CoreError> {
-    // One body per task on all threads, every body in one on one thread. Without the upper
-    // bound rayon cuts the bodies into about twice as many pieces as threads and cuts a piece
-    // further only once it is stolen: a thread done with its pieces found none left to take
-    // while the other stepped its last eight bodies (on the 32-blob pile on 2 cores, one
-    // thread idle for 0.25 ms a frame at the end of the world steps, 0.13 ms once each body
-    // is a task).
-    let per_task = if threads == Threads::All { 1 } else { usize::MAX };
-    let steps = jobs.into_par_iter().with_min_len(per_task).with_max_len(per_task);
-    let steps = steps.map(|(b, sim, touching, drawn)| {
-        let report = sim.step(h)?;
-        touching.draw(sim, drawn);
-        Ok((b, report, last.then(|| touching.motion_of(sim, drawn.extent()))))
-    });
-    steps.collect::<Vec<_>>().into_iter().collect()
-}
-
-/// Adds the steps `done` to the frame's `report` and keeps their bodies' `motion`.
-fn keep(done: Vec<Stepped>, report: &mut WorldStepReport, motion: &mut [Option<Motion>]) {
-    for (b, step, moving) in done {
-        if let Some(all) = report.bodies.get_mut(b) {
-            all.substeps += step.substeps;
-            all.broken.extend(step.broken);
-        }
-        if let Some(slot) = motion.get_mut(b) {
-            *slot = moving;
-        }
-    }
 }
 
 /// The bodies `bodies` with their points `touching`, lent as members.
@@ -230,7 +190,7 @@ impl World {
 
     /// Body `i`, to read or to change (its anchors, colliders, parameters).
     pub fn body_mut(&mut self, i: usize) -> Option<&mut Simulation> {
-        self.motion.clear();
+        self.plan.clear();
         self.bodies.get_mut(i)
     }
 
@@ -261,105 +221,39 @@ impl World {
         self.threads.within(|| self.step_within(dt))
     }
 
-    /// [`World::step`] by a valid `dt`, on the thread it is to run on ([`Threads::within`]).
+    /// [`World::step`] by a valid `dt`, on the thread it is to run on ([`Threads::within`]):
+    /// the frame loop ([`frame`]) on the world's bodies.
     fn step_within(&mut self, dt: f32) -> Result<WorldStepReport, CoreError> {
-        let bodies = members(&mut self.bodies, &self.touching);
-        let motion = std::mem::take(&mut self.motion);
-        let k = if motion.len() == bodies.len() {
-            self.meeting.steps_for(&bodies, &motion, dt)
-        } else {
-            self.meeting.world_steps(&bodies, dt, &self.threads)
-        };
-        let spans = self.meeting.spans(&bodies, dt, k);
-        let n = self.bodies.len();
-        let mut report = WorldStepReport { world_steps: k, ..WorldStepReport::default() };
-        report.bodies = vec![StepReport::default(); n];
-        let mut motion = vec![None; n];
-        // The bodies already stepped by this world step's span (while the last one's contacts
-        // were answered).
-        let mut ahead = vec![false; n];
-        for (j, &h) in spans.iter().enumerate() {
-            let last = j + 1 == spans.len();
-            let mut drawn = self.meeting.take_drawn();
-            drawn.resize_with(n, Drawn::default);
-            let bodies = self.bodies.iter_mut().zip(&self.touching).zip(drawn.iter_mut());
-            let jobs = bodies.enumerate().filter(|&(b, _)| !ahead[b]);
-            let jobs = jobs.map(|(b, ((sim, touching), drawn))| (b, sim, touching, drawn));
-            let done = step_jobs(jobs.collect(), (h, last), self.threads)?;
-            keep(done, &mut report, &mut motion);
-            let mut bodies = members(&mut self.bodies, &self.touching);
-            self.meeting.find_drawn(&bodies, drawn, &self.threads);
-            ahead.fill(false);
-            let next = spans.get(j + 1).map(|&h| (h, j + 2 == spans.len()));
-            match next {
-                Some(next) if self.threads == Threads::All && !self.meeting.pairs.is_empty() => {
-                    let (contacts, done) = self.answer_stepping_ahead(next, &mut ahead);
-                    report.contacts += contacts;
-                    keep(done?, &mut report, &mut motion);
-                }
-                _ => report.contacts += self.meeting.answer_found(&mut bodies),
-            }
-        }
-        // The bodies the last contacts moved, looked at again where they went.
-        let met = self.meeting.met(self.bodies.len());
-        let again = met.iter().enumerate().filter(|&(_, &met)| met).map(|(b, _)| b);
-        let again: Vec<usize> = again.collect();
-        let (bodies, touching) = (&self.bodies, &self.touching);
-        let moved = self.threads.map(again.len(), |k| touching[again[k]].motion(&bodies[again[k]]));
-        for (&b, m) in again.iter().zip(moved) {
-            if let Some(slot) = motion.get_mut(b) {
-                *slot = Some(m);
-            }
-        }
-        // Known for every body (each took the frame's last span), or planned afresh.
-        self.motion = motion.into_iter().collect::<Option<Vec<_>>>().unwrap_or_default();
+        let bodies = self.bodies.iter_mut().zip(&self.touching);
+        let mut bodies: Vec<Own> = bodies.map(|(sim, touching)| Own { sim, touching }).collect();
+        let threads = self.threads;
+        let frame = self.meeting.step_frame(&mut bodies, dt, &threads, Some(&mut self.plan));
         self.time += f64::from(dt);
+        let mut report = WorldStepReport {
+            world_steps: frame.world_steps,
+            contacts: frame.contacts,
+            ..WorldStepReport::default()
+        };
+        for result in frame.bodies {
+            report.bodies.push(result.inspect_err(|_| self.plan.clear())?);
+        }
         Ok(report)
     }
+}
 
-    /// Answers the contacts the meeting found, as [`Meeting::answer_found`], and meanwhile
-    /// steps the bodies they do not meet by the next world step's span (`h`, and whether it
-    /// is the frame's `last`), marking them `ahead`: the answer does not change those bodies,
-    /// so they step to the same bits as after it. The answer is one thread's work; the
-    /// others step bodies instead of waiting for it.
-    fn answer_stepping_ahead(
-        &mut self,
-        (h, last): (f32, bool),
-        ahead: &mut [bool],
-    ) -> (usize, Result<Vec<Stepped>, CoreError>) {
-        let n = self.bodies.len();
-        let met = self.meeting.met(n);
-        // The met bodies, numbered among themselves for the answer.
-        let index: Vec<usize> = (0..n).filter(|&b| met[b]).collect();
-        let mut among = vec![usize::MAX; n];
-        for (k, &b) in index.iter().enumerate() {
-            among[b] = k;
-        }
-        let meeting = &mut self.meeting;
-        meeting.renumber(&among);
-        let mut points = std::mem::take(&mut meeting.points);
-        meeting.points = index.iter().map(|&b| std::mem::take(&mut points[b])).collect();
-        let (mut members, mut jobs) = (Vec::new(), Vec::new());
-        let bodies = self.bodies.iter_mut().zip(&self.touching).zip(points.iter_mut());
-        for (b, ((sim, touching), drawn)) in bodies.enumerate() {
-            if met[b] {
-                members.push(Member { sim, touching });
-            } else {
-                ahead[b] = true;
-                jobs.push((b, sim, touching, drawn));
-            }
-        }
-        let threads = self.threads;
-        let (contacts, done) = rayon::join(
-            || meeting.answer_found(&mut members),
-            || step_jobs(jobs, (h, last), threads),
-        );
-        for (k, &b) in index.iter().enumerate() {
-            points[b] = std::mem::take(&mut meeting.points[k]);
-        }
-        meeting.points = points;
-        meeting.renumber(&index);
-        (contacts, done)
+/// A body the world keeps, as the frame loop steps it.
+struct Own<'a> {
+    sim: &'a mut Simulation,
+    touching: &'a Touching,
+}
+
+impl Body for Own<'_> {
+    fn member(&mut self) -> Member<'_> {
+        Member { sim: self.sim, touching: self.touching }
+    }
+
+    fn advance(&mut self, h: f32, _: f32) -> Result<StepReport, CoreError> {
+        self.sim.step(h)
     }
 }
 
