@@ -298,23 +298,10 @@ impl Meeting {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::world::tests::triangle;
     use crate::sim::world::{Touching, World};
-    use crate::{Face, Integrator, Node, NodeId, Simulation, SpringKind, SpringModel, ValidModel};
+    use crate::{Integrator, Node, NodeId, Simulation, SpringKind, SpringModel, ValidModel};
     use glam::Vec3;
-
-    /// A triangle of 1.814 m sides at `at`, every node moving at `velocity` (its points kept
-    /// 0.075 m from others', as in the module's tests above).
-    fn triangle(at: Vec3, velocity: Vec3) -> Simulation {
-        let mut m = SpringModel::default();
-        let corners = [Vec3::ZERO, Vec3::new(1.8142, 0.0, 0.0), Vec3::new(0.9071, 0.0, 1.5711)];
-        for c in corners {
-            m.nodes.push(Node { position: at + c, mass: 0.1 });
-        }
-        m.faces.push(Face { nodes: [NodeId(0), NodeId(1), NodeId(2)], uvs: None });
-        let mut sim = Simulation::new(&ValidModel::new(m).expect("valid"));
-        sim.velocities_mut().fill(velocity.into());
-        sim
-    }
 
     /// A body that records the spans it is stepped by.
     struct Recording {

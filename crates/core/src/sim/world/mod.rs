@@ -546,7 +546,7 @@ mod tests {
     /// A triangle of 1.814 m sides at `at`, every node moving at `velocity`: its box's
     /// diagonal is 2.4 m, so its points are 0.1 m apart (`touching.rs`) and kept 0.075 m from
     /// others'.
-    fn triangle(at: Vec3, velocity: Vec3) -> Simulation {
+    pub(super) fn triangle(at: Vec3, velocity: Vec3) -> Simulation {
         let mut m = SpringModel::default();
         let corners = [Vec3::ZERO, Vec3::new(1.8142, 0.0, 0.0), Vec3::new(0.9071, 0.0, 1.5711)];
         for c in corners {
