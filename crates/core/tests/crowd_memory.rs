@@ -1,6 +1,7 @@
 //! Issue 66, item 2: a crowd of one model shares its compiled model. The 32nd member of a
-//! crowd of one cloth, cloned from the first, adds its own state and scratch, not a copy of
-//! the compiled springs and triangles; one that tunes its parameters gets its own copy.
+//! crowd of one cloth or of the walking figure's cape, cloned from the first, adds its own
+//! state and scratch, not a copy of the compiled springs and triangles; one that tunes its
+//! parameters gets its own copy.
 //!
 //! A counting global allocator keeps the bytes live. This file holds one test, so no other
 //! test allocates while it counts.
@@ -10,8 +11,9 @@
 mod common;
 
 use common::{GridSprings, grid_cloth};
-use springmesh_core::{NodeId, Simulation, SpringKind, ValidModel};
+use springmesh_core::{NodeId, Simulation, SpringKind, SpringModel, ValidModel, io};
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::Path;
 use std::sync::atomic::{AtomicIsize, Ordering};
 
 struct Counting;
@@ -48,15 +50,26 @@ fn kept<T>(f: impl FnOnce() -> T) -> (isize, T) {
     (LIVE.load(Ordering::Relaxed) - before, value)
 }
 
-/// A 40 × 40 cloth of 2.5 cm cells held by two corners, with its bend springs or without.
-fn cloth(bend: bool) -> ValidModel {
+/// A 40 × 40 cloth of 2.5 cm cells held by two corners.
+fn cloth() -> SpringModel {
     let n = 40;
     let mut model = grid_cloth(n, 0.025, 0.01, GridSprings { stiffness: 2000.0, damping: 0.5 });
     model.anchors = vec![NodeId(0), NodeId(n as u32 - 1)];
-    if !bend {
-        model.springs.retain(|_, s| s.kind != SpringKind::Bend);
-    }
-    ValidModel::new(model).expect("valid")
+    model
+}
+
+/// The walking figure's cape, as `springmesh convert` made it (worn on the figure's
+/// skeleton, with its body's capsules).
+fn cape() -> SpringModel {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/models/walker_cape.spring");
+    io::load(&path).expect("the walker's cape").into_inner()
+}
+
+/// `model` as it is, and without its bend springs.
+fn with_and_without_bend(model: SpringModel) -> (ValidModel, ValidModel) {
+    let mut fewer = model.clone();
+    fewer.springs.retain(|_, s| s.kind != SpringKind::Bend);
+    (ValidModel::new(model).expect("valid"), ValidModel::new(fewer).expect("valid"))
 }
 
 /// The bytes a crowd's 32nd member adds, cloned from the first and stepped once (a crowd of
@@ -82,19 +95,30 @@ fn crowd_of(model: &ValidModel) -> (isize, isize) {
 
 #[test]
 fn the_32nd_member_of_a_crowd_adds_its_state_and_no_copy_of_the_model() {
-    let (full, fewer) = (cloth(true), cloth(false));
-    let springs = full.springs.len() - fewer.springs.len();
-    let ((added, copied), (added_fewer, copied_fewer)) = (crowd_of(&full), crowd_of(&fewer));
-    println!(
-        "32nd member: {added} B with {} springs, {added_fewer} B with {springs} fewer; \
-         its own copy of the model when it tunes its parameters: {copied} and {copied_fewer} B",
-        full.springs.len()
-    );
-    // What a member adds has no part per spring: the same with 3,040 springs fewer.
-    assert_eq!(added, added_fewer, "a member adds its nodes' state, nothing per spring");
-    // A member that tunes its parameters copies the model: at least a, b, rest length and
-    // stiffness (16 bytes) per spring.
-    assert!(copied - copied_fewer >= 16 * springs as isize, "{copied} - {copied_fewer} B");
-    // ... and its state: positions and velocities, 32 bytes per node, at least.
-    assert!(added >= 32 * full.nodes.len() as isize, "{added} B");
+    for (name, model) in [("cloth", cloth()), ("walker's cape", cape())] {
+        let (full, fewer) = with_and_without_bend(model);
+        let springs = full.springs.len() - fewer.springs.len();
+        assert!(springs > 0, "{name}: bend springs to take away");
+        let ((added, copied), (added_fewer, copied_fewer)) = (crowd_of(&full), crowd_of(&fewer));
+        println!(
+            "{name}, {} nodes: the 32nd member adds {added} B with {} springs, {added_fewer} B \
+             with {springs} fewer; its own copy of the model when it tunes its parameters: \
+             {copied} and {copied_fewer} B",
+            full.nodes.len(),
+            full.springs.len()
+        );
+        // What a member adds has no part per spring: the same without the bend springs.
+        assert_eq!(
+            added, added_fewer,
+            "{name}: a member adds its nodes' state, nothing per spring"
+        );
+        // A member that tunes its parameters copies the model: at least a, b, rest length and
+        // stiffness (16 bytes) per spring.
+        assert!(
+            copied - copied_fewer >= 16 * springs as isize,
+            "{name}: {copied} - {copied_fewer} B"
+        );
+        // ... and its state: positions and velocities, 32 bytes per node, at least.
+        assert!(added >= 32 * full.nodes.len() as isize, "{name}: {added} B");
+    }
 }
