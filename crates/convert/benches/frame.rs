@@ -139,8 +139,8 @@ fn worn(
 /// How many figures walk in [`crowd`].
 const CROWD: usize = 32;
 
-/// `count` of the walking figure's capes, each its own simulation a tenth of a second further
-/// into the clip than the last, stepped on all cores (one figure a task, each on one thread):
+/// `count` of the walking figure's capes, each its own simulation (clones of one, sharing its
+/// compiled model) a tenth of a second further into the clip than the last, stepped on all cores (one figure a task, each on one thread):
 /// a frame of a crowd, everything a game pays for each (issue 63: 32 ≤ 5 ms on 2 cores).
 fn crowd(group: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>, count: usize) {
     use rayon::prelude::*;
@@ -152,13 +152,11 @@ fn crowd(group: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>
         model.rig.as_ref().expect("a rig").joints.iter().map(|j| j.name.clone()).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let dt = model.params.dt;
-    let mut figures: Vec<(Simulation, f32, Vec<Vec3>, Vec<Vec3>)> = (0..count)
-        .map(|k| {
-            let mut sim = Simulation::new(&model);
-            sim.set_threads(Threads::One);
-            (sim, k as f32 * 0.1, Vec::new(), Vec::new())
-        })
-        .collect();
+    // One compiled cape, cloned: the crowd shares its springs and triangles (issue 66).
+    let mut cape = Simulation::new(&model);
+    cape.set_threads(Threads::One);
+    let mut figures: Vec<(Simulation, f32, Vec<Vec3>, Vec<Vec3>)> =
+        (0..count).map(|k| (cape.clone(), k as f32 * 0.1, Vec::new(), Vec::new())).collect();
     group.bench_function(format!("crowd_{count}_capes"), |b| {
         b.iter(|| {
             figures.par_iter_mut().for_each(|(sim, t, positions, normals)| {
