@@ -150,7 +150,7 @@ pub struct SoftBodyState {
 
 impl SoftBodyState {
     pub(crate) fn new(sim: Simulation, follows: Vec<Follow>, worn: Option<Worn>) -> SoftBodyState {
-        let own_colliders = sim.params().colliders.len();
+        let own_colliders = sim.colliders().len();
         let mut state = SoftBodyState {
             touching: Touching::of(&sim),
             sim,

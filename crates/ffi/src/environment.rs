@@ -193,7 +193,7 @@ pub unsafe extern "C" fn sm_sim_set_self_collision(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sm_sim_collider_count(s: *const SmSim) -> u32 {
     // SAFETY: `s` is NULL or a live simulation (this function's contract).
-    value(0, || Ok(unsafe { read(s) }?.sim.params().colliders.len() as u32))
+    value(0, || Ok(unsafe { read(s) }?.sim.colliders().len() as u32))
 }
 
 /// Moves the model's collider `index` by the end of the next step to its shape as saved in

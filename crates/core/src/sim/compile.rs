@@ -137,30 +137,33 @@ impl Compiled {
                 .map(|&[a, b]| positions[a as usize].distance(positions[b as usize]))
                 .collect();
         }
-        compiled.ready_edges();
+        if compiled.lacks_edges(&compiled.params.colliders) {
+            compiled.edges = face_edges(&compiled.faces);
+        }
         compiled.ready_tethers();
         compiled
     }
 
-    /// Lists the triangles' edges, once, when a sphere or capsule collider is there to keep
-    /// them out ([`crate::sim::contacts::edges`]): a model that meets none (a prop on the
-    /// ground, a large scan loaded for a look) does not sort its edges (a sixth of compiling
-    /// a 130,000-triangle cloth). Colliders a game adds later are met from the next step.
-    pub fn ready_edges(&mut self) {
-        if self.lacks_edges() {
+    /// Lists the triangles' edges, once, when a sphere or capsule among `colliders` is there
+    /// to keep them out ([`crate::sim::contacts::edges`]): a model that meets none (a prop on
+    /// the ground, a large scan loaded for a look) does not sort its edges (a sixth of
+    /// compiling a 130,000-triangle cloth). Colliders a game adds later are met from the next
+    /// step.
+    pub fn ready_edges(&mut self, colliders: &[crate::model::Obstacle]) {
+        if self.lacks_edges(colliders) {
             self.edges = face_edges(&self.faces);
         }
     }
 
-    /// True when [`Compiled::ready_edges`] has edges to list.
-    pub fn lacks_edges(&self) -> bool {
+    /// True when [`Compiled::ready_edges`] has edges to list for `colliders`.
+    pub fn lacks_edges(&self, colliders: &[crate::model::Obstacle]) -> bool {
         let round = |c: &crate::model::Obstacle| {
             matches!(
                 c.shape,
                 crate::model::Shape::Sphere { .. } | crate::model::Shape::Capsule { .. }
             )
         };
-        self.edges.is_empty() && !self.faces.is_empty() && self.params.colliders.iter().any(round)
+        self.edges.is_empty() && !self.faces.is_empty() && colliders.iter().any(round)
     }
 
     /// Builds the tethers if the parameters turn them on and they are not built for the

@@ -177,8 +177,10 @@ impl Simulation {
         if self.c.lacks_tethers() {
             self.compiled_mut().ready_tethers();
         }
-        if self.c.lacks_edges() {
-            self.compiled_mut().ready_edges();
+        if self.c.lacks_edges(&self.moves.now) {
+            let now = std::mem::take(&mut self.moves.now);
+            self.compiled_mut().ready_edges(&now);
+            self.moves.now = now;
         }
         if self.c.params.tethers.is_some() {
             self.goals.loosen(dt, constraints::tethers::TIGHTEN_SPEED);

@@ -104,7 +104,9 @@ impl Simulation {
 
     /// Adds a collider to the model's environment (a character's capsule, a paddle) and returns its
     /// index, to move with [`Simulation::move_collider`] or [`Simulation::set_collider_pose`]
-    /// (which poses the shape given here). Errors: a shape or surface that is not valid.
+    /// (which poses the shape given here). It is this simulation's alone: the compiled model
+    /// its clones share is not copied for it, and [`Simulation::params`] does not list it
+    /// ([`Simulation::colliders`] does). Errors: a shape or surface that is not valid.
     pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<usize, CoreError> {
         self.moves.sync(&self.c.params);
         let index = self.moves.now.len();
@@ -120,9 +122,6 @@ impl Simulation {
         rest.extend(now.get(rest.len()..).unwrap_or_default().iter().copied());
         rest.push(obstacle);
         now.push(obstacle);
-        let c = self.compiled_mut();
-        c.params.colliders.truncate(index);
-        c.params.colliders.push(obstacle);
         Ok(index)
     }
 
