@@ -48,7 +48,7 @@ pub struct SoftBodyFailed {
 }
 
 /// Per model, a simulation of it never stepped, that bodies worn as loaded are cloned from.
-type Compiled = HashMap<AssetId<SpringModelAsset>, Simulation>;
+type Prototypes = HashMap<AssetId<SpringModelAsset>, Simulation>;
 
 /// Bodies not started yet (and not failed).
 type Waiting = (Without<SoftBodyState>, Without<SoftBodyFailed>);
@@ -89,12 +89,12 @@ pub(crate) fn start_bodies(
     server: Option<Res<AssetServer>>,
     mut meshes: Option<ResMut<Assets<Mesh>>>,
     (time, mut waiting): (Res<Time>, Local<HashMap<Entity, f64>>),
-    (mut compiled, mut changes): (Local<Compiled>, MessageReader<AssetEvent<SpringModelAsset>>),
+    (mut prototypes, mut changes): (Local<Prototypes>, MessageReader<AssetEvent<SpringModelAsset>>),
 ) {
     waiting.retain(|&e, _| bodies.contains(e));
     for change in changes.read() {
         if let AssetEvent::Modified { id } | AssetEvent::Removed { id } = change {
-            compiled.remove(id);
+            prototypes.remove(id);
         }
     }
     let now = time.elapsed_secs_f64();
@@ -144,7 +144,7 @@ pub(crate) fn start_bodies(
             let mut sim = match &worn {
                 // Worn as loaded (no node follows an entity): a crowd wearing one model
                 // shares one compiled copy of it (clones of a Simulation do).
-                Some(_) if follows.is_empty() => (compiled.entry(body.model.id()))
+                Some(_) if follows.is_empty() => (prototypes.entry(body.model.id()))
                     .or_insert_with(|| Simulation::new(&model))
                     .clone(),
                 _ => Simulation::new(&model),

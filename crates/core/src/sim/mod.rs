@@ -105,9 +105,9 @@ pub struct StepReport {
 ///
 /// Clones share the compiled model (`Arc`): a crowd of one cape, cloned from one simulation,
 /// keeps one copy of its springs and triangles, and each clone adds only what it changes — its
-/// nodes' state, where its anchors, pose and colliders go, and its scratch buffers. A clone
-/// that tunes its parameters ([`Simulation::params_mut`]), adds a collider or breaks a spring
-/// gets its own copy of the compiled model first (copy on write).
+/// nodes' state, where its anchors, pose and colliders go (colliders it adds included), and
+/// its scratch buffers. A clone that tunes its parameters ([`Simulation::params_mut`]) or
+/// breaks a spring gets its own copy of the compiled model first (copy on write).
 #[derive(Clone, Debug)]
 pub struct Simulation {
     c: Arc<Compiled>,
