@@ -158,6 +158,19 @@ pub enum CoreError {
         /// Why.
         reason: String,
     },
+    /// A rigid body given to the simulation is not valid.
+    #[error("rigid body {index} cannot be met: {reason}")]
+    BadRigidBody {
+        /// The body's index in the slice given.
+        index: usize,
+        /// Why.
+        reason: String,
+    },
+    /// Rigid bodies were given to a simulation whose integrator does not meet them.
+    #[error(
+        "rigid bodies are met by the Xpbd integrator only (the model's parameters choose another)"
+    )]
+    RigidBodiesNeedXpbd,
     /// A pose with another number of joint matrices than the rig has joints (0 for a model
     /// without a rig).
     #[error("the pose has {found} joint matrices, but the model's rig has {expected} joints")]

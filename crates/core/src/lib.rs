@@ -45,7 +45,7 @@ pub use model::{
     Aabb, Face, Integrator, Metadata, Node, SimParams, Spring, SpringKind, SpringModel,
 };
 pub use sim::{
-    BreakEvent, Collider, Contact, Energy, ForceField, Overlap, Posing, Simulation, StepReport,
-    Teleport, World, WorldStepReport,
+    BreakEvent, Collider, Contact, Energy, ForceField, Overlap, Posing, RigidBody, RigidImpulse,
+    Simulation, StepReport, Teleport, World, WorldStepReport,
 };
 pub use valid::ValidModel;

@@ -48,6 +48,7 @@ pub use collision::{Collider, Contact};
 pub use energy::Energy;
 pub use external::ForceField;
 pub use normals::vertex_normals;
+pub use rigid_bodies::{RigidBody, RigidImpulse};
 pub use settle::{SettleOptions, SettleReport};
 pub use threads::{Pool, Threads};
 pub use wearing::{Posing, Teleport};
@@ -58,6 +59,7 @@ pub use world::{
 use crate::model::MAX_SUBSTEPS;
 use crate::{CoreError, Integrator, NodeId, SimParams, SpringId, ValidModel};
 use collision::Colliders;
+use contacts::rigid_bodies::{self, RigidBodies};
 use contacts::{collision, self_collision};
 use data::{Compiled, Goals};
 use environment::Environment;
@@ -130,6 +132,8 @@ pub struct Simulation {
     moves: Moves,
     /// When a pose is a teleport on its own ([`Simulation::set_teleport`]).
     teleport: Option<Teleport>,
+    /// The game's rigid bodies this simulation meets ([`Simulation::set_rigid_bodies`]).
+    rigid: RigidBodies,
 }
 
 impl Simulation {
@@ -159,6 +163,7 @@ impl Simulation {
             moves: Moves { rest: model.params.colliders.clone(), now, ..Moves::default() },
             time: 0.0,
             teleport: Some(Teleport::default()),
+            rigid: RigidBodies::default(),
         }
     }
 
@@ -186,6 +191,7 @@ impl Simulation {
             self.goals.loosen(dt, constraints::tethers::TIGHTEN_SPEED);
         }
         let threads = kernels::worth(self.threads, &self.c.springs, self.c.params.integrator);
+        self.rigid.begin();
         let outcome = if threads == Threads::All {
             // On a pool thread, splitting each colour batch is a cheap local fork-join rather
             // than a cross-thread wake-up.
@@ -199,6 +205,7 @@ impl Simulation {
             return Err(CoreError::NonFinite { node: self.first_non_finite(), time: self.time });
         };
         self.states.commit(result);
+        self.rigid.finish();
         self.colliders_arrive();
         self.goals.arrive();
         self.time += f64::from(dt);
@@ -276,7 +283,8 @@ impl Simulation {
                 adaptive::step(c, &env, states, scratch, threads, &mut self.adaptive_h, dt, n)
             }
             Integrator::Xpbd => {
-                xpbd::step(c, &env, states, &mut self.xpbd, threads, dt, n).map(|d| (d, n))
+                let solver = (&mut self.xpbd, &mut self.rigid);
+                xpbd::step(c, &env, states, solver, threads, dt, n).map(|d| (d, n))
             }
         }
     }

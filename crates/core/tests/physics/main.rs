@@ -20,6 +20,7 @@ mod non_finite;
 mod oscillator;
 mod pressure;
 mod rig;
+mod rigid_bodies;
 mod shape;
 mod skin;
 mod stiff_cloth;

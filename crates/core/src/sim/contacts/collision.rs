@@ -157,6 +157,21 @@ fn keep_side(
     Some(((to + n * depth).into(), n.into()))
 }
 
+/// Where a ball of radius `r` that moved `from`–`to` goes out of `now` (the shape it had when
+/// the sub-step began, `before()`, if it moves), with the outward normal: on the side it came
+/// from for a sphere or capsule, the nearest way for the other shapes; `None` when it is
+/// outside.
+#[inline]
+pub(crate) fn leave(
+    now: &Shape,
+    before: impl FnOnce() -> Option<Shape>,
+    (from, to): (Vec3A, Vec3A),
+    r: f32,
+) -> Option<(Vec3, Vec3)> {
+    let hit = push_out(now, to.into(), r)?;
+    Some(keep_side(now, before(), (from, to), r).unwrap_or(hit))
+}
+
 /// [`push_out`] for an axis-aligned box of half size `h` at the origin.
 fn out_of_box(h: Vec3, p: Vec3, r: f32) -> Option<(Vec3, Vec3)> {
     let q = p.abs() - h;
@@ -205,7 +220,7 @@ impl Reach {
     /// False when a ball of radius `r` at `x` is surely clear of the shape (outside the
     /// sphere around it).
     #[inline]
-    fn near(self, x: Vec3A, r: f32) -> bool {
+    pub(crate) fn near(self, x: Vec3A, r: f32) -> bool {
         self.0.is_none_or(|(centre, reach)| {
             let reach = reach + r;
             x.distance_squared(centre) < reach * reach
@@ -399,10 +414,8 @@ impl<'a> Colliders<'a> {
                 continue;
             }
             let (now, target) = self.shape(i, o);
-            let hit = push_out(&now, (*to).into(), r).map(|hit| {
-                let before = target.map(|target| self.before(o, target, h));
-                keep_side(&now, before, (from, *to), r).unwrap_or(hit)
-            });
+            let before = || target.map(|target| self.before(o, target, h));
+            let hit = leave(&now, before, (from, *to), r);
             let contact = hit.map(|hit| {
                 let velocity = target.map_or(Vec3::ZERO, |target| {
                     moving::surface_velocity(&o.shape, target, &now, hit.0, self.dt)

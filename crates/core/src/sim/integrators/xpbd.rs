@@ -94,6 +94,7 @@ use crate::sim::constraints::{rig, strain};
 use crate::sim::contacts::collision::Colliders;
 use crate::sim::contacts::edges;
 use crate::sim::contacts::near::NearColliders;
+use crate::sim::contacts::rigid_bodies::RigidBodies;
 use crate::sim::contacts::round::RoundAxis;
 use crate::sim::contacts::self_collision::{Nodes, SelfContacts, closing_speed};
 use crate::sim::contacts::support::{self, Support, Whole};
@@ -199,7 +200,7 @@ impl Workspace {
     fn finish(
         &mut self,
         c: &Compiled,
-        env: &Environment,
+        (env, rigid): (&Environment, &mut RigidBodies),
         base: &[Vec3A],
         v: &mut [Vec3A],
         (h, predict, progress): (f32, bool, f32),
@@ -234,7 +235,7 @@ impl Workspace {
         let nodes = u.par_iter_mut().zip(u_prev.par_iter_mut()).zip(v.par_iter_mut().zip(&**kick));
         let nodes = nodes.with_min_len(min_len);
         let all = |a: bool, b: bool| a & b;
-        if colliders.is_empty() {
+        if colliders.is_empty() && rigid.is_empty() {
             let node = |((u, u_prev), (v, &kick)): Moving| {
                 let x = *u;
                 let vx = (x - *u_prev) * scale;
@@ -250,7 +251,7 @@ impl Workspace {
             return nodes.map(node).reduce(|| true, all);
         }
         let whole = support::applies(c);
-        if !whole && c.touch.is_none() {
+        if !whole && c.touch.is_none() && rigid.is_empty() {
             let at_rest = base.par_iter().zip(&c.nodes.free);
             let near = &*near;
             let node = |(i, (((u, u_prev), (v, &kick)), (&x0, &free))): (usize, Resting)| {
@@ -297,10 +298,18 @@ impl Workspace {
             touch(points, (&colliders, &frame), &c.nodes.inv_mass, (u, v), h, touched);
         } else {
             let nodes = u.iter_mut().zip(u_prev.iter()).zip(v.iter_mut());
-            let nodes = nodes.zip(base.iter().zip(&c.nodes.free)).enumerate();
-            for (i, (((u, &u_prev), v), (&x0, &free))) in nodes {
+            let masses = c.nodes.free.iter().zip(&c.nodes.inv_mass);
+            let nodes = nodes.zip(base.iter().zip(masses)).enumerate();
+            let (r, rest_speed) = (colliders.radius, colliders.rest_speed);
+            for (i, (((u, &u_prev), v), (&x0, (&free, &w)))) in nodes {
                 let mut at = x0 + *u;
-                if free != 0.0 && resolve(&colliders, near, i, (x0 + u_prev, &mut at, v), h) {
+                let from = x0 + u_prev;
+                // Colliders, then rigid bodies (whose answer needs the node's velocity as the
+                // colliders leave it); a node that neither moves is left exact.
+                let met = free != 0.0 && resolve(&colliders, near, i, (from, &mut at, v), h);
+                let meets = w != 0.0 && !rigid.is_empty();
+                let met = (meets && rigid.answer((from, &mut at, v), (w, r), rest_speed)) | met;
+                if met {
                     *u = at - x0;
                 }
             }
@@ -353,7 +362,7 @@ pub(crate) fn step(
     c: &Compiled,
     env: &Environment,
     states: &mut States,
-    ws: &mut Workspace,
+    (ws, rigid): (&mut Workspace, &mut RigidBodies),
     threads: Threads,
     dt: f32,
     n: u32,
@@ -451,7 +460,8 @@ pub(crate) fn step(
                 strain::limit(&c.edges, &c.edge_rest, base, &mut ws.u, &c.nodes.inv_mass);
             }
         }
-        let finite = ws.finish(c, env, base, v, (h, fused && i < n, t), threads);
+        rigid.advance(h);
+        let finite = ws.finish(c, (env, rigid), base, v, (h, fused && i < n, t), threads);
         for (k, &node) in c.anchors.iter().enumerate() {
             v[node as usize] = env.goals.anchors.velocity(k, dt);
         }

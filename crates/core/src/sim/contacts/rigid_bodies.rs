@@ -1,0 +1,348 @@
+//! # Rigid bodies: a game's physics engine's bodies, met as contact partners
+//!
+//! A game's world is mostly rigid bodies (crates, balls, doors), which its physics engine owns.
+//! Once a frame the game tells a simulation where each is and how it moves
+//! ([`crate::Simulation::set_rigid_bodies`]): its shape, centre of mass c, velocity V, angular
+//! velocity Ω, inverse mass M⁻¹ and inverse inertia tensor I⁻¹ (world frame; zero for a static
+//! or kinematic body, which nothing pushes). Across the step's sub-steps of h each body moves
+//! on at its velocity, its shape carried about its centre,
+//!
+//! ```text
+//! c ← c + V h,    R ← exp(Ω h) R
+//! ```
+//!
+//! and every free node that ends a sub-step inside a body's shape (grown by the nodes' radius)
+//! leaves it as it leaves any collider ([`super::collision`]; on the side it came from for a
+//! sphere or capsule, [`super::sides`]), to the contact point p with the outward normal n.
+//! The node and the body then exchange an impulse J at p, the contact of two bodies with the
+//! body's effective mass there (Mirtich & Canny, "Impulse-based Simulation of Rigid Bodies",
+//! I3D 1995; Catto, "Iterative Dynamics with Temporal Coherence", GDC 2005; Jolt's soft body
+//! meets a dynamic body the same way), one direction after the other:
+//!
+//! ```text
+//! r = p − c,    u = v − (V + Ω × r)                          the node's velocity relative to the body's surface
+//! w(d) = m⁻¹ + M⁻¹ + (r × d) · I⁻¹ (r × d)                   the pair's inverse effective mass along d
+//! normal:   u·n < 0:   j_n = −(1 + e) (u·n) / w(n)            (e = 0 below the rest speed 2 |g| h)
+//! friction: t = u_t / |u_t|,   j_t = min(|u_t| / w(t), μ j_n) (u_t: u's part across n, after the normal impulse)
+//! each impulse J = j d (d = n, then −t):   v ← v + m⁻¹ J,   V ← V − M⁻¹ J,   Ω ← Ω − I⁻¹ (r × J)
+//! ```
+//!
+//! - v, m: the node's velocity (m/s) and mass (kg); e, μ: the body's restitution and friction.
+//!
+//! **Nothing injects energy.** Each impulse is equal and opposite on the two, so the total
+//! momentum (and the angular momentum about any point) is kept exactly. Along d the relative
+//! velocity's component changes by −(1 + e) of itself (the normal) or at most to zero (the
+//! friction), using the pair's own effective mass along d, and such an impulse never raises
+//! the kinetic energy (Mirtich & Canny, §3): the normal one loses (1 − e²)/2 · (u·n)²/w(n),
+//! the friction one stops the slide or slows it. The push of the node onto the surface moves
+//! its position, not its velocity (the Xpbd solver sets the node's previous position after
+//! the contacts, [`crate::sim::integrators::xpbd`]), and the body is not moved by it: a
+//! body sunk into a cloth is not flung out of it, it is stopped. Within the step the body's
+//! velocity changes as it is met, so a ball slows as the cloth catches it, and its next
+//! sub-steps move it on at the slower speed.
+//!
+//! **What the game applies.** The step adds up the impulses each body took
+//! ([`crate::Simulation::rigid_impulses`]): the linear impulse ΣJ (N·s) and the angular
+//! impulse about its centre of mass Σ r × J (N·m·s), for the game to apply to its body
+//! (avian's `apply_linear_impulse` and `apply_angular_impulse`, Jolt's `AddImpulse` and
+//! `AddAngularImpulse`), which then has V + M⁻¹ ΣJ and Ω + I⁻¹ Σ r × J: the velocities the
+//! step ended with. The body's weight and its contacts with other rigid bodies are the engine's
+//! to apply; a body resting on a cloth gets each frame the impulse that holds its weight.
+//!
+//! Within a step I⁻¹ is kept as the game gave it (a frame's turn changes it by a few per cent
+//! at most), and the gyroscopic term is the engine's.
+
+use crate::model::{Shape, Surface};
+use crate::sim::contacts::collision::{Reach, leave};
+use crate::{CoreError, Integrator};
+use glam::{Mat3A, Mat4, Quat, Vec3, Vec3A};
+
+/// A rigid body of a game's physics engine where a step begins, met by a simulation's nodes
+/// ([`crate::Simulation::set_rigid_bodies`]; [module doc](self)).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RigidBody {
+    /// Its shape, in world space: a sphere, a capsule or a box (a plane is the ground's).
+    pub shape: Shape,
+    /// Its centre of mass (m), in world space: what it turns about.
+    pub center_of_mass: Vec3,
+    /// Its velocity (m/s), in world space.
+    pub linear_velocity: Vec3,
+    /// Its angular velocity (rad/s), in world space.
+    pub angular_velocity: Vec3,
+    /// 1 / its mass (1/kg); 0 for a static or kinematic body, which contacts do not push.
+    pub inverse_mass: f32,
+    /// Its inverse inertia tensor about its centre of mass, in world space (1/(kg·m²));
+    /// zero for a body that contacts do not turn.
+    pub inverse_inertia: glam::Mat3,
+    /// Its friction and restitution against the nodes.
+    pub surface: Surface,
+}
+
+impl RigidBody {
+    /// The first thing wrong with the body, its fields named from `at`; `None` if it is valid.
+    pub fn problem(&self, at: &str) -> Option<String> {
+        if let Shape::Plane { .. } = self.shape {
+            return Some(format!("{at}.shape: a rigid body is a sphere, a capsule or a box"));
+        }
+        if let Some(problem) = self.shape.problem(&format!("{at}.shape")) {
+            return Some(problem);
+        }
+        let vectors = [
+            ("center_of_mass", self.center_of_mass),
+            ("linear_velocity", self.linear_velocity),
+            ("angular_velocity", self.angular_velocity),
+        ];
+        if let Some((name, _)) = vectors.iter().find(|(_, v)| !v.is_finite()) {
+            return Some(format!("{at}.{name} is not finite"));
+        }
+        if !(self.inverse_mass.is_finite() && self.inverse_mass >= 0.0) {
+            return Some(format!("{at}.inverse_mass must be finite and not negative"));
+        }
+        if !self.inverse_inertia.is_finite() {
+            return Some(format!("{at}.inverse_inertia is not finite"));
+        }
+        let Surface { friction, restitution } = self.surface;
+        if !(friction.is_finite() && friction >= 0.0) {
+            return Some(format!("{at}.surface.friction must be finite and not negative"));
+        }
+        if !(0.0..=1.0).contains(&restitution) {
+            return Some(format!("{at}.surface.restitution must be within [0, 1]"));
+        }
+        None
+    }
+}
+
+/// The impulses a rigid body took from a simulation's nodes over its last step, for the game
+/// to apply to it ([module doc](self)).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RigidImpulse {
+    /// The linear impulse (N·s), in world space.
+    pub linear: Vec3,
+    /// The angular impulse about its centre of mass (N·m·s), in world space.
+    pub angular: Vec3,
+}
+
+/// A rigid body as a step moves it.
+#[derive(Clone, Copy, Debug)]
+struct Moving {
+    /// Its shape now and at the start of this sub-step.
+    now: Shape,
+    before: Shape,
+    centre: Vec3A,
+    /// How far it has turned since the step began.
+    turned: Quat,
+    v: Vec3A,
+    omega: Vec3A,
+    inverse_inertia: Mat3A,
+}
+
+/// The rigid bodies a simulation meets, and what they took ([module doc](self)).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RigidBodies {
+    /// As the game set them for the next step.
+    set: Vec<RigidBody>,
+    /// As the step has moved them so far.
+    moving: Vec<Moving>,
+    /// What each took over the last step.
+    impulses: Vec<RigidImpulse>,
+}
+
+impl RigidBodies {
+    /// The bodies for the next steps, already checked ([`RigidBody::problem`]).
+    pub fn set(&mut self, bodies: &[RigidBody]) {
+        self.set.clear();
+        self.set.extend_from_slice(bodies);
+        self.impulses.clear();
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.set.is_empty()
+    }
+
+    /// What each body took over the last step.
+    pub fn impulses(&self) -> &[RigidImpulse] {
+        &self.impulses
+    }
+
+    /// Before a step: every body where the game set it, or where the last step left it.
+    pub fn begin(&mut self) {
+        self.moving.clear();
+        self.moving.extend(self.set.iter().map(|b| Moving {
+            now: b.shape,
+            before: b.shape,
+            centre: b.center_of_mass.into(),
+            turned: Quat::IDENTITY,
+            v: b.linear_velocity.into(),
+            omega: b.angular_velocity.into(),
+            inverse_inertia: b.inverse_inertia.into(),
+        }));
+        self.impulses.clear();
+        self.impulses.resize(self.set.len(), RigidImpulse::default());
+    }
+
+    /// At the start of a sub-step of `h` seconds: every body moved on at its velocity.
+    pub fn advance(&mut self, h: f32) {
+        for (body, set) in self.moving.iter_mut().zip(&self.set) {
+            body.before = body.now;
+            body.centre += body.v * h;
+            let spin = body.omega * h;
+            let angle = spin.length();
+            if angle > 0.0 {
+                body.turned =
+                    (Quat::from_axis_angle((spin / angle).into(), angle) * body.turned).normalize();
+            }
+            let start = Vec3A::from(set.center_of_mass);
+            let m = Mat4::from_rotation_translation(body.turned, (body.centre).into())
+                * Mat4::from_translation(-Vec3::from(start));
+            body.now = set.shape.transformed(m);
+        }
+    }
+
+    /// After the step: where the bodies ended is where the next step starts, unless the game
+    /// sets them again.
+    pub fn finish(&mut self) {
+        for (set, body) in self.set.iter_mut().zip(&self.moving) {
+            set.shape = body.now;
+            set.center_of_mass = body.centre.into();
+            set.linear_velocity = body.v.into();
+            set.angular_velocity = body.omega.into();
+        }
+    }
+
+    /// The contacts of a node of inverse mass `w` (and radius `r`) that moved from `from` to
+    /// `*to` at `*v` in a sub-step, with every body; `rest_speed`: below it nothing bounces.
+    /// True when one answered.
+    pub fn answer(
+        &mut self,
+        (from, to, v): (Vec3A, &mut Vec3A, &mut Vec3A),
+        (w, r): (f32, f32),
+        rest_speed: f32,
+    ) -> bool {
+        let mut touched = false;
+        let bodies = self.moving.iter_mut().zip(&self.set).zip(&mut self.impulses);
+        for ((body, set), taken) in bodies {
+            if !Reach::of(&body.now).near(*to, r) {
+                continue;
+            }
+            let before = || Some(body.before);
+            let Some((at, n)) = leave(&body.now, before, (from, *to), r) else { continue };
+            *to = at.into();
+            touched = true;
+            let n = Vec3A::from(n);
+            let lever = *to - n * r - body.centre;
+            let pair = Pair { w, body_w: set.inverse_mass, lever };
+            let surface = |b: &Moving| b.v + b.omega.cross(lever);
+            let u = *v - surface(body);
+            let un = u.dot(n);
+            if un >= 0.0 {
+                continue;
+            }
+            let bounce = if -un > rest_speed { set.surface.restitution } else { 0.0 };
+            let normal = -(1.0 + bounce) * un / pair.inverse_mass(body, n);
+            pair.apply(n * normal, (v, body), taken);
+            let u = *v - surface(body);
+            let slide = u - n * u.dot(n);
+            let speed = slide.length();
+            if speed > 0.0 {
+                let t = slide / speed;
+                let friction =
+                    (speed / pair.inverse_mass(body, t)).min(set.surface.friction * normal);
+                pair.apply(-t * friction, (v, body), taken);
+            }
+        }
+        touched
+    }
+}
+
+/// A node and a body at a contact: the node's inverse mass, the body's, and the contact
+/// point's place from the body's centre of mass r.
+struct Pair {
+    w: f32,
+    body_w: f32,
+    lever: Vec3A,
+}
+
+impl Pair {
+    /// w(d) of the module doc: the pair's inverse effective mass along the unit direction `d`.
+    fn inverse_mass(&self, body: &Moving, d: Vec3A) -> f32 {
+        let arm = self.lever.cross(d);
+        self.w + self.body_w + arm.dot(body.inverse_inertia * arm)
+    }
+
+    /// The impulse `j` on the node, and −`j` on the body at the contact point.
+    fn apply(&self, j: Vec3A, (v, body): (&mut Vec3A, &mut Moving), taken: &mut RigidImpulse) {
+        *v += j * self.w;
+        body.v -= j * self.body_w;
+        let turn = self.lever.cross(j);
+        body.omega -= body.inverse_inertia * turn;
+        taken.linear -= Vec3::from(j);
+        taken.angular -= Vec3::from(turn);
+    }
+}
+
+impl crate::Simulation {
+    /// Sets the game's rigid bodies this simulation meets from the next step on, where they
+    /// are now and how they move ([module doc](self)). Call it once a frame before
+    /// [`crate::Simulation::step`]; until it is called again, each step starts the bodies where
+    /// the last one left them. An empty slice removes them.
+    ///
+    /// Errors: a body that is not valid ([`RigidBody::problem`]), or bodies given to a model
+    /// whose integrator is not Xpbd; nothing changes then.
+    pub fn set_rigid_bodies(&mut self, bodies: &[RigidBody]) -> Result<(), CoreError> {
+        if let Some((index, reason)) =
+            bodies.iter().enumerate().find_map(|(i, b)| Some((i, b.problem(&format!("[{i}]"))?)))
+        {
+            return Err(CoreError::BadRigidBody { index, reason });
+        }
+        if !bodies.is_empty() && self.c.params.integrator != Integrator::Xpbd {
+            return Err(CoreError::RigidBodiesNeedXpbd);
+        }
+        self.rigid.set(bodies);
+        Ok(())
+    }
+
+    /// The impulses each rigid body took from the nodes over the last step, in the order
+    /// [`crate::Simulation::set_rigid_bodies`] gave them, for the game to apply to its bodies
+    /// ([module doc](self)).
+    pub fn rigid_impulses(&self) -> &[RigidImpulse] {
+        self.rigid.impulses()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A node of 1 kg moving at 2 m/s along +x into a resting free ball of 3 kg and radius
+    /// 0.5 at the origin, head on, with restitution `e`: the node's and the ball's velocity
+    /// after the contact.
+    fn head_on(e: f32) -> (Vec3A, Vec3A) {
+        let ball = RigidBody {
+            shape: Shape::Sphere { center: Vec3::ZERO, radius: 0.5 },
+            center_of_mass: Vec3::ZERO,
+            linear_velocity: Vec3::ZERO,
+            angular_velocity: Vec3::ZERO,
+            inverse_mass: 1.0 / 3.0,
+            inverse_inertia: glam::Mat3::from_diagonal(Vec3::splat(1.0 / (0.4 * 3.0 * 0.25))),
+            surface: Surface { friction: 0.5, restitution: e },
+        };
+        let mut bodies = RigidBodies::default();
+        bodies.set(&[ball]);
+        bodies.begin();
+        let (mut to, mut v) = (Vec3A::new(-0.49, 0.0, 0.0), Vec3A::new(2.0, 0.0, 0.0));
+        assert!(bodies.answer((Vec3A::new(-0.51, 0.0, 0.0), &mut to, &mut v), (1.0, 0.0), 0.0));
+        assert!((to.x + 0.5).abs() < 1e-6, "on the surface: {to}");
+        (v, bodies.moving[0].v)
+    }
+
+    #[test]
+    fn a_head_on_contact_is_the_textbook_collision_of_two_masses() {
+        // Inelastic: both at the common velocity m v / (m + M) = 0.5 m/s.
+        let (v, ball) = head_on(0.0);
+        assert!((v - Vec3A::X * 0.5).length() < 1e-6 && (ball - Vec3A::X * 0.5).length() < 1e-6);
+        // Elastic: (m − M)/(m + M) v = −1 m/s and 2m/(m + M) v = 1 m/s; the same momentum and
+        // energy as before.
+        let (v, ball) = head_on(1.0);
+        assert!((v + Vec3A::X).length() < 1e-6 && (ball - Vec3A::X).length() < 1e-6, "{v} {ball}");
+    }
+}
