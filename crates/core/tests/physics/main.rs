@@ -20,7 +20,6 @@ mod non_finite;
 mod oscillator;
 mod pressure;
 mod rig;
-mod rigid_bodies;
 mod shape;
 mod skin;
 mod stiff_cloth;

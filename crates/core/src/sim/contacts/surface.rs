@@ -108,7 +108,7 @@ fn owner_near(
 
 /// Where touching point `i` is, on nodes at `x`.
 #[inline]
-fn at_point(points: &TouchPoints, i: usize, frame: &Frame, x: &[Vec3A]) -> Vec3A {
+pub(crate) fn at_point(points: &TouchPoints, i: usize, frame: &Frame, x: &[Vec3A]) -> Vec3A {
     let corners = points.nodes[i].iter().zip(&points.weights[i]);
     corners.map(|(&j, &w)| w * frame.at(x, j as usize)).sum()
 }

@@ -296,6 +296,10 @@ impl Workspace {
         }
         if let Some(points) = &c.touch {
             touch(points, (&colliders, &frame), &c.nodes.inv_mass, (u, v), h, touched);
+            if !rigid.is_empty() {
+                let (r, rest_speed) = (colliders.radius, colliders.rest_speed);
+                rigid.touch(points, (&frame, &c.nodes.inv_mass), (u, v), (r, rest_speed));
+            }
         } else {
             let nodes = u.iter_mut().zip(u_prev.iter()).zip(v.iter_mut());
             let masses = c.nodes.free.iter().zip(&c.nodes.inv_mass);
