@@ -29,6 +29,16 @@
 // A bug in the library (a caught panic); please report the message.
 #define SM_ERR_INTERNAL 5
 
+// `SmRigidBody::shape`: a sphere of `radius`.
+#define SM_RIGID_SPHERE 0
+
+// `SmRigidBody::shape`: a capsule of `radius` along the body's local y axis, its axis from
+// −`half_height` to +`half_height` (Jolt's, PhysX's once turned, avian's capsule).
+#define SM_RIGID_CAPSULE 1
+
+// `SmRigidBody::shape`: a box of `half_extents`.
+#define SM_RIGID_BOX 2
+
 // A loaded model (opaque). Read-only: it may be shared between threads.
 typedef struct SmModel SmModel;
 
@@ -60,6 +70,38 @@ typedef int (*SmCollisionFn)(void *user,
                              float radius,
                              float *out_position,
                              float *out_normal);
+
+// A rigid body of the game's physics engine, as it is when the next step begins. Vectors and
+// matrices in world space; the shape is centred on `position` and turned by `rotation`.
+typedef struct SmRigidBody {
+  // `SM_RIGID_SPHERE`, `SM_RIGID_CAPSULE` or `SM_RIGID_BOX`.
+  uint32_t shape;
+  // The shape's centre (m).
+  float position[3];
+  // The body's orientation, a unit quaternion x, y, z, w.
+  float rotation[4];
+  // A sphere's or capsule's radius (m).
+  float radius;
+  // Half a capsule's axis (m).
+  float half_height;
+  // A box's half sizes (m).
+  float half_extents[3];
+  // The centre of mass (m), what the body turns about.
+  float center_of_mass[3];
+  // Velocity (m/s).
+  float linear_velocity[3];
+  // Angular velocity (rad/s).
+  float angular_velocity[3];
+  // 1 / mass (1/kg); 0 for a static or kinematic body, which the nodes do not push.
+  float inverse_mass;
+  // The inverse inertia tensor about the centre of mass (1/(kg·m²)), 9 floats
+  // column-major; zeros for a body the nodes do not turn.
+  float inverse_inertia[9];
+  // Coulomb friction against the nodes (≥ 0).
+  float friction;
+  // Restitution against the nodes (0 to 1).
+  float restitution;
+} SmRigidBody;
 
 // Energy of a simulation's state (J).
 typedef struct SmEnergy {
@@ -340,6 +382,28 @@ int sm_sim_reset(struct SmSim *s, const float *matrices, uint32_t count);
 // # Safety
 // `s` is NULL or a live simulation used by this thread alone.
 int sm_sim_set_teleport(struct SmSim *s, float distance, float angle);
+
+// Sets the `count` rigid bodies at `bodies` that the simulation's nodes meet from the next
+// step on (call it once a frame, before `sm_sim_step`; until it is called again a step starts
+// them where the last one left them). Count 0 removes them. A body that is not valid (a
+// shape kind that does not exist, a size that is not positive, a value that is not finite, a
+// negative mass), or bodies given to a model whose integrator is not Xpbd, is
+// `SM_ERR_ARGUMENT` and changes nothing.
+//
+// # Safety
+// `s` is NULL or a live simulation used by this thread alone; `bodies` is NULL (with count
+// 0) or points to `count` bodies.
+int sm_sim_set_rigid_bodies(struct SmSim *s, const struct SmRigidBody *bodies, uint32_t count);
+
+// Writes the impulses each rigid body took over the last step, 6 floats a body in the order
+// they were set: the linear impulse (N·s) and the angular impulse about its centre of mass
+// (N·m·s), world space, for the game to apply to its bodies (Jolt's `AddImpulse` and
+// `AddAngularImpulse`, PhysX's `addForce` and `addTorque` with `eIMPULSE`). Writes at most
+// `cap` floats to `out`; returns how many floats were written.
+//
+// # Safety
+// `s` is NULL or a live simulation; `out` is NULL or has room for `cap` floats.
+size_t sm_sim_rigid_impulses(const struct SmSim *s, float *out, size_t cap);
 
 // Compiles a simulation of the model `m` (which may be freed afterwards). 0 and `*out` set,
 // or an error code and `*out` = NULL.

@@ -33,6 +33,7 @@ mod environment;
 mod error;
 mod model;
 mod pose;
+mod rigid;
 mod sim;
 
 pub use bodies::{
@@ -56,6 +57,10 @@ pub use model::{
 pub use pose::{
     sm_sim_joint_count, sm_sim_joint_name, sm_sim_reset, sm_sim_rest_pose, sm_sim_set_pose,
     sm_sim_set_teleport, sm_sim_teleport,
+};
+pub use rigid::{
+    SM_RIGID_BOX, SM_RIGID_CAPSULE, SM_RIGID_SPHERE, SmRigidBody, sm_sim_rigid_impulses,
+    sm_sim_set_rigid_bodies,
 };
 pub use sim::{
     SmEnergy, SmSim, sm_sim_broken_springs, sm_sim_clone, sm_sim_copy_normals,

@@ -446,3 +446,42 @@ fn a_worn_model_names_its_joints_and_takes_a_pose() {
         sm_sim_free(sim);
     }
 }
+
+#[test]
+fn a_held_rigid_ball_in_the_way_of_the_swinging_chain_keeps_it_out_and_takes_its_push() {
+    let sim = chain_sim();
+    let ball = SmRigidBody {
+        shape: SM_RIGID_SPHERE,
+        position: [0.25, -0.12, 0.0],
+        rotation: [0.0, 0.0, 0.0, 1.0],
+        radius: 0.05,
+        center_of_mass: [0.25, -0.12, 0.0],
+        friction: 0.5,
+        ..SmRigidBody::default()
+    };
+    // SAFETY: `sim` is live until freed at the end; arrays are live locals.
+    unsafe {
+        let wrong = SmRigidBody { shape: 7, ..ball };
+        assert_eq!(sm_sim_set_rigid_bodies(sim, &wrong, 1), SM_ERR_ARGUMENT);
+        assert!(last_error().contains("shape kind 7"), "{}", last_error());
+        assert_eq!(sm_sim_set_rigid_bodies(sim, null(), 1), SM_ERR_NULL);
+        let mut pushed = [0.0f32; 3];
+        for _ in 0..60 {
+            // A ball the engine holds (its inverse mass 0): it stays, and what it took is read.
+            assert_eq!(sm_sim_set_rigid_bodies(sim, &ball, 1), SM_OK);
+            assert_eq!(sm_sim_step(sim, 1.0 / 60.0), SM_OK);
+            let mut impulse = [0.0f32; 6];
+            assert_eq!(sm_sim_rigid_impulses(sim, impulse.as_mut_ptr(), 6), 6);
+            (0..3).for_each(|k| pushed[k] += impulse[k]);
+            let outside = positions(sim)
+                .chunks(3)
+                .all(|q| (q[0] - 0.25).hypot(q[1] + 0.12).hypot(q[2]) >= 0.05 - 1e-3);
+            assert!(outside, "{:?}", positions(sim));
+        }
+        // The chain swings down onto the ball: it pushes it down.
+        assert!(pushed[1] < -1e-4, "{pushed:?}");
+        assert_eq!(sm_sim_set_rigid_bodies(sim, null(), 0), SM_OK);
+        assert_eq!(sm_sim_rigid_impulses(sim, null_mut(), 0), 0);
+        sm_sim_free(sim);
+    }
+}
