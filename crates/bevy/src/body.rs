@@ -7,7 +7,7 @@ use bevy::ecs::component::Component;
 use bevy::ecs::entity::Entity;
 use bevy::math::Vec3;
 use springmesh_core::sim::Touching;
-use springmesh_core::{CoreError, Energy, NodeId, Simulation, SpringId, glam};
+use springmesh_core::{CoreError, Energy, NodeId, RigidImpulse, Simulation, SpringId, glam};
 
 /// Most steps a body takes in one frame. After a hitch (a level load, a breakpoint) the body
 /// drops the time it could not catch up on instead of taking ever more steps per frame.
@@ -146,6 +146,29 @@ pub struct SoftBodyState {
     pub(crate) broken: Vec<SpringId>,
     pub(crate) steps: u32,
     pub(crate) failure: Option<CoreError>,
+    /// The game's rigid bodies the body meets this physics step, and what they took.
+    pub(crate) rigid: RigidContacts,
+}
+
+/// The rigid bodies a soft body meets (the `avian` module): which of the app's list, in the
+/// order the simulation was given them, and the impulses each took over this physics step's
+/// steps so far.
+#[derive(Debug, Default)]
+pub(crate) struct RigidContacts {
+    pub of: Vec<usize>,
+    pub taken: Vec<RigidImpulse>,
+}
+
+impl RigidContacts {
+    /// Adds a step's impulses ([`Simulation::rigid_impulses`]).
+    pub fn took(&mut self, impulses: &[RigidImpulse]) {
+        for (sum, i) in self.taken.iter_mut().zip(impulses) {
+            sum.linear += i.linear;
+            sum.angular += i.angular;
+            sum.pushed += i.pushed;
+            sum.turned += i.turned;
+        }
+    }
 }
 
 impl SoftBodyState {
@@ -162,6 +185,7 @@ impl SoftBodyState {
             broken: Vec::new(),
             steps: 0,
             failure: None,
+            rigid: RigidContacts::default(),
         };
         state.read_positions();
         state

@@ -36,6 +36,8 @@
 //! works the same.
 
 pub mod asset;
+#[cfg(feature = "avian")]
+mod avian;
 mod body;
 mod collider;
 mod convert;
@@ -85,12 +87,19 @@ impl Plugin for SpringmeshPlugin {
                 PostUpdate,
                 (
                     systems::start_bodies,
-                    world::step_bodies,
+                    world::step_bodies.run_if(world::on_frame_clock),
                     systems::report,
                     systems::update_meshes,
                 )
                     .chain()
                     .in_set(SpringmeshSystems),
             );
+    }
+
+    /// With the `avian` feature and avian's plugins in the app, the bodies step in avian's
+    /// schedule and meet its bodies (`avian` module).
+    #[cfg(feature = "avian")]
+    fn finish(&self, app: &mut App) {
+        avian::join(app);
     }
 }

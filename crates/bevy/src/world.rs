@@ -34,10 +34,11 @@ use springmesh_core::{CoreError, StepReport};
 /// whole nanoseconds, so a frame of exactly `dt` may be a hair shorter than `dt`.
 const STEP_SLACK: f64 = 1e-4;
 
-/// The bodies' shared world: the simulated time owed to it, the core's contact scratch and
-/// where each of the game's colliders was at the end of the last frame.
+/// The bodies' shared world: its clock, the simulated time owed to it, the core's contact
+/// scratch and where each of the game's colliders was at the end of the last frame.
 #[derive(Resource)]
 pub(crate) struct SoftWorld {
+    pub clock: Clock,
     owed: f64,
     meeting: Meeting,
     colliders: HashMap<Entity, GlobalTransform>,
@@ -45,7 +46,33 @@ pub(crate) struct SoftWorld {
 
 impl Default for SoftWorld {
     fn default() -> SoftWorld {
-        SoftWorld { owed: 0.0, meeting: Meeting::default(), colliders: HashMap::default() }
+        let (owed, meeting, colliders) = (0.0, Meeting::default(), HashMap::default());
+        SoftWorld { clock: Clock::Frame, owed, meeting, colliders }
+    }
+}
+
+/// What the bodies step by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Clock {
+    /// Each frame's virtual time, in `PostUpdate`: whole steps of the models' `dt`, the rest
+    /// owed to the next frame.
+    Frame,
+    /// A physics engine's steps (the `avian` module), each taken whole: cut into the fewest
+    /// equal steps no longer than the models' `dt`.
+    Physics,
+}
+
+/// True when the bodies step by the frame ([`Clock::Frame`]).
+pub(crate) fn on_frame_clock(world: Res<SoftWorld>) -> bool {
+    world.clock == Clock::Frame
+}
+
+/// Before a frame's physics steps, on a physics engine's clock: the frame's broken springs and
+/// step count start again (several physics steps may fall in one frame).
+pub(crate) fn begin_frame(mut bodies: Query<&mut SoftBodyState>) {
+    for mut state in &mut bodies {
+        state.broken.clear();
+        state.steps = 0;
     }
 }
 
@@ -135,8 +162,10 @@ pub(crate) fn step_bodies(
         if body.is_changed() {
             state.apply(&body);
         }
-        state.broken.clear();
-        state.steps = 0;
+        if world.clock == Clock::Frame {
+            state.broken.clear();
+            state.steps = 0;
+        }
         if state.failure.is_some() || started {
             continue;
         }
@@ -166,7 +195,12 @@ pub(crate) fn step_bodies(
         world.owed = 0.0;
         return;
     }
-    let steps = owed_steps(&mut world.owed, time.delta_secs_f64(), f64::from(dt), cap);
+    let (steps, dt) = match world.clock {
+        Clock::Frame => {
+            (owed_steps(&mut world.owed, time.delta_secs_f64(), f64::from(dt), cap), dt)
+        }
+        Clock::Physics => steps_within(time.delta_secs_f64(), dt, cap),
+    };
     let pool = Compute(ComputeTaskPool::get_or_init(TaskPool::default));
     for i in 0..steps {
         running.retain(|r| r.state.failure.is_none());
@@ -223,7 +257,19 @@ fn advance(
         // A collider the game replaced through `simulation_mut` is no longer moved.
         let _ = state.sim.move_collider(state.own_colliders + k, shape);
     }
-    state.sim.step(h)
+    let report = state.sim.step(h)?;
+    state.rigid.took(state.sim.rigid_impulses());
+    Ok(report)
+}
+
+/// The fewest equal steps, at most `cap`, that take `elapsed` seconds whole with none longer
+/// than `dt`, and their length; past the cap, `cap` steps of `dt` (the rest is forgiven).
+fn steps_within(elapsed: f64, dt: f32, cap: u32) -> (u32, f32) {
+    let due = (elapsed / f64::from(dt) - STEP_SLACK).ceil().max(1.0);
+    if due > f64::from(cap) {
+        return (cap, dt);
+    }
+    (due as u32, (elapsed / due) as f32)
 }
 
 /// How many steps of `dt` the world takes now that `elapsed` more seconds are owed, at most
@@ -237,4 +283,19 @@ fn owed_steps(owed: &mut f64, elapsed: f64, dt: f64, cap: u32) -> u32 {
     }
     *owed -= due * dt;
     due as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_physics_step_is_taken_whole_in_the_fewest_steps_no_longer_than_dt() {
+        // avian's 64 Hz against models of 60 Hz and 120 Hz: one step of 1/64 s, two of 1/128.
+        assert_eq!(steps_within(1.0 / 64.0, 1.0 / 60.0, 8), (1, 1.0 / 64.0));
+        assert_eq!(steps_within(1.0 / 64.0, 1.0 / 120.0, 8), (2, 1.0 / 128.0));
+        // A step a nanosecond over dt is one step; a long hitch is capped at whole dt steps.
+        assert_eq!(steps_within(0.01 + 1e-9, 0.01, 8).0, 1);
+        assert_eq!(steps_within(1.0, 0.01, 8), (8, 0.01));
+    }
 }

@@ -74,6 +74,8 @@ impl Engine {
             center_of_mass: self.position,
             linear_velocity: self.v,
             angular_velocity: self.omega,
+            // The engine adds gravity after its move, for the next frame: it is in `v`.
+            acceleration: Vec3::ZERO,
             inverse_mass: 1.0 / self.mass,
             inverse_inertia: self.inverse_inertia(),
             surface: Surface::default(),
@@ -81,7 +83,8 @@ impl Engine {
     }
 
     /// The engine's frame: the impulses, when `applied`, then the move, then gravity `g` for
-    /// the next frame.
+    /// the next frame. (It does not move the body by the step's `pushed` and `turned`: followed
+    /// exactly, the box dropped on the hammock spins off it, issue 67's note.)
     fn step(&mut self, impulse: RigidImpulse, applied: bool, g: Vec3) {
         if applied {
             self.v += impulse.linear / self.mass;
@@ -362,7 +365,7 @@ fn a_box_dropped_on_a_tethered_hammock_is_held_and_sags_it() {
 }
 
 #[test]
-fn bodies_that_are_not_valid_or_meet_another_integrator_are_refused() {
+fn bodies_that_are_not_valid_or_meet_another_integrator_are_refused_a_static_plane_is_met() {
     let model = cloth(Vec3::ZERO, Quat::IDENTITY, Vec3::ZERO);
     let mut sim = simulation(model.clone());
     let mut body = Engine::ball(0.1, 1.0, Vec3::ZERO).body();
@@ -373,6 +376,9 @@ fn bodies_that_are_not_valid_or_meet_another_integrator_are_refused() {
     body.shape = Shape::Plane { point: Vec3::ZERO, normal: Vec3::Y };
     let refused = sim.set_rigid_bodies(&[body]);
     assert!(matches!(refused, Err(CoreError::BadRigidBody { index: 0, .. })), "{refused:?}");
+    // A floor that nothing moves is a plane.
+    (body.inverse_mass, body.inverse_inertia) = (0.0, Mat3::ZERO);
+    assert!(sim.set_rigid_bodies(&[body]).is_ok());
     let mut explicit = model;
     explicit.params.integrator = Integrator::Explicit;
     let mut sim = simulation(explicit);

@@ -350,7 +350,11 @@ fn no_crate_depends_on_itself_through_others() {
     let mut edges = BTreeMap::new();
     for (dir, name) in &crates {
         let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).expect("manifest");
-        edges.insert(name.clone(), workspace_dependencies(&manifest, &names));
+        let mut deps = workspace_dependencies(&manifest, &names);
+        // A crate's dev-dependency on itself switches on its own features for its tests
+        // (the plugin's `avian`): no other crate is in it.
+        deps.remove(name);
+        edges.insert(name.clone(), deps);
     }
     assert!(edges["springmesh-core"].is_empty(), "core depends on no other crate of ours");
     let found = cycles(&edges);

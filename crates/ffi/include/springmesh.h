@@ -101,6 +101,9 @@ typedef struct SmRigidBody {
   float friction;
   // Restitution against the nodes (0 to 1).
   float restitution;
+  // What the engine adds to the velocity over the step besides these contacts (m/s²): its
+  // gravity, when it adds gravity after `sm_sim_step`; zeros when the velocity given has it.
+  float acceleration[3];
 } SmRigidBody;
 
 // Energy of a simulation's state (J).
@@ -395,11 +398,15 @@ int sm_sim_set_teleport(struct SmSim *s, float distance, float angle);
 // 0) or points to `count` bodies.
 int sm_sim_set_rigid_bodies(struct SmSim *s, const struct SmRigidBody *bodies, uint32_t count);
 
-// Writes the impulses each rigid body took over the last step, 6 floats a body in the order
-// they were set: the linear impulse (N·s) and the angular impulse about its centre of mass
-// (N·m·s), world space, for the game to apply to its bodies (Jolt's `AddImpulse` and
-// `AddAngularImpulse`, PhysX's `addForce` and `addTorque` with `eIMPULSE`). Writes at most
-// `cap` floats to `out`; returns how many floats were written.
+// Writes what each rigid body took over the last step, 12 floats a body in the order they
+// were set, world space: the linear impulse (N·s) and the angular impulse about its centre of
+// mass (N·m·s), for the game to apply to its bodies (Jolt's `AddImpulse` and
+// `AddAngularImpulse`, PhysX's `addForce` and `addTorque` with `eIMPULSE`); then how far the
+// step moved its centre (m) and turned it (a rotation vector, rad) beyond where the engine,
+// moving it on from its start at its new velocity, will put it: move the body by them before
+// the engine's step to keep it exactly where the contacts left it (a body resting on a jelly
+// then rests, instead of shaking as the step's impulses all come at its start). Writes at
+// most `cap` floats to `out`; returns how many floats were written.
 //
 // # Safety
 // `s` is NULL or a live simulation; `out` is NULL or has room for `cap` floats.

@@ -49,6 +49,9 @@ pub struct SmRigidBody {
     pub friction: f32,
     /// Restitution against the nodes (0 to 1).
     pub restitution: f32,
+    /// What the engine adds to the velocity over the step besides these contacts (m/s²): its
+    /// gravity, when it adds gravity after `sm_sim_step`; zeros when the velocity given has it.
+    pub acceleration: [f32; 3],
 }
 
 impl SmRigidBody {
@@ -77,6 +80,7 @@ impl SmRigidBody {
             center_of_mass: Vec3::from_array(self.center_of_mass),
             linear_velocity: Vec3::from_array(self.linear_velocity),
             angular_velocity: Vec3::from_array(self.angular_velocity),
+            acceleration: Vec3::from_array(self.acceleration),
             inverse_mass: self.inverse_mass,
             inverse_inertia: Mat3::from_cols_array(&self.inverse_inertia),
             surface: Surface { friction: self.friction, restitution: self.restitution },
@@ -117,11 +121,15 @@ pub unsafe extern "C" fn sm_sim_set_rigid_bodies(
     })
 }
 
-/// Writes the impulses each rigid body took over the last step, 6 floats a body in the order
-/// they were set: the linear impulse (N·s) and the angular impulse about its centre of mass
-/// (N·m·s), world space, for the game to apply to its bodies (Jolt's `AddImpulse` and
-/// `AddAngularImpulse`, PhysX's `addForce` and `addTorque` with `eIMPULSE`). Writes at most
-/// `cap` floats to `out`; returns how many floats were written.
+/// Writes what each rigid body took over the last step, 12 floats a body in the order they
+/// were set, world space: the linear impulse (N·s) and the angular impulse about its centre of
+/// mass (N·m·s), for the game to apply to its bodies (Jolt's `AddImpulse` and
+/// `AddAngularImpulse`, PhysX's `addForce` and `addTorque` with `eIMPULSE`); then how far the
+/// step moved its centre (m) and turned it (a rotation vector, rad) beyond where the engine,
+/// moving it on from its start at its new velocity, will put it: move the body by them before
+/// the engine's step to keep it exactly where the contacts left it (a body resting on a jelly
+/// then rests, instead of shaking as the step's impulses all come at its start). Writes at
+/// most `cap` floats to `out`; returns how many floats were written.
 ///
 /// # Safety
 /// `s` is NULL or a live simulation; `out` is NULL or has room for `cap` floats.
@@ -135,8 +143,10 @@ pub unsafe extern "C" fn sm_sim_rigid_impulses(
         // SAFETY: `s` is NULL or a live simulation (this function's contract).
         let s = unsafe { read(s) }?;
         let impulses = s.sim.rigid_impulses().iter();
-        let floats =
-            impulses.flat_map(|j| j.linear.to_array().into_iter().chain(j.angular.to_array()));
+        let floats = impulses.flat_map(|j| {
+            let parts = [j.linear, j.angular, j.pushed, j.turned];
+            parts.into_iter().flat_map(|v| v.to_array())
+        });
         // SAFETY: `out` is NULL or has room for `cap` floats (this function's contract).
         Ok(unsafe { copy_out(floats, out, cap) })
     })

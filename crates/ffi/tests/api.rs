@@ -470,8 +470,8 @@ fn a_held_rigid_ball_in_the_way_of_the_swinging_chain_keeps_it_out_and_takes_its
             // A ball the engine holds (its inverse mass 0): it stays, and what it took is read.
             assert_eq!(sm_sim_set_rigid_bodies(sim, &ball, 1), SM_OK);
             assert_eq!(sm_sim_step(sim, 1.0 / 60.0), SM_OK);
-            let mut impulse = [0.0f32; 6];
-            assert_eq!(sm_sim_rigid_impulses(sim, impulse.as_mut_ptr(), 6), 6);
+            let mut impulse = [0.0f32; 12];
+            assert_eq!(sm_sim_rigid_impulses(sim, impulse.as_mut_ptr(), 12), 12);
             (0..3).for_each(|k| pushed[k] += impulse[k]);
             let outside = positions(sim)
                 .chunks(3)

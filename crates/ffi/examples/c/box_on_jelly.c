@@ -1,7 +1,7 @@
 /* A game's rigid body meets a soft one: a 1 kg box of 0.2 m, owned by the game's physics engine
  * (here a few lines of semi-implicit Euler standing in for Jolt or PhysX), dropped onto a jelly.
  * Each frame the game tells the simulation where the box is and how it moves, steps it, and
- * applies the impulses the box took to its body.
+ * applies the impulses the box took to its body, and moves it where the contacts left it.
  *
  *   cc box_on_jelly.c -I../../include -L<target>/debug -lspringmesh -lm -o box_on_jelly
  *   ./box_on_jelly blob.spring    (springmesh convert assets/meshes/blob.obj --solid)
@@ -70,14 +70,15 @@ int main(int argc, char **argv) {
             sm_sim_free(sim);
             return 1;
         }
-        float impulse[12]; /* 6 floats a body: the box's, then the floor's (which stays) */
-        sm_sim_rigid_impulses(sim, impulse, 12);
+        float impulse[24]; /* 12 floats a body: the box's, then the floor's (which stays) */
+        sm_sim_rigid_impulses(sim, impulse, 24);
         /* The engine's frame: the impulses, the move, then gravity for the next frame (the
            box does not turn far in a frame: its orientation is kept for brevity). */
         float speed = 0.0f;
         for (int k = 0; k < 3; k++) {
             cube->linear_velocity[k] += impulse[k] / mass;
             cube->angular_velocity[k] += impulse[3 + k] / inertia;
+            cube->position[k] += impulse[6 + k]; /* where the contacts left it */
             cube->position[k] += cube->linear_velocity[k] * dt;
             speed += cube->linear_velocity[k] * cube->linear_velocity[k];
         }

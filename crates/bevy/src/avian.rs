@@ -1,0 +1,321 @@
+//! # Avian's rigid bodies, met by the soft bodies (the `avian` feature)
+//!
+//! With avian 0.7's `PhysicsPlugins` beside [`SpringmeshPlugin`](crate::SpringmeshPlugin), and
+//! nothing else, the soft bodies and avian's bodies push each other:
+//!
+//! - **One clock.** The soft bodies step in avian's [`PhysicsSchedule`], at the start of each
+//!   physics step (in [`SpringmeshSystems`], after [`PhysicsStepSystems::First`] and before
+//!   the broad phase), by avian's time: a physics step of Δt is
+//!   taken whole, as ⌈Δt / dt⌉ equal steps of each model (dt its own). Their messages and
+//!   meshes stay in `PostUpdate`, for all the physics steps of the frame (none, one or more).
+//! - **Every collider is met.** Before the soft bodies step, every avian [`Collider`] that is
+//!   not a [`Sensor`] nor disabled becomes a core [`RigidBody`] for each soft body whose
+//!   [`CollisionLayers`] interact with its own (a soft body without the component is on
+//!   avian's default layers, as a collider is): the shape where the collider is, and the
+//!   velocity, mass, inertia and centre of mass of the rigid body it is attached to; a static
+//!   body, a kinematic one and a collider on no body have infinite mass (nothing pushes
+//!   them; a kinematic one still pushes and drags at its velocity). Friction and restitution
+//!   are avian's: the collider's [`Friction`] and [`Restitution`], else its body's, else
+//!   avian's defaults.
+//! - **Both ways.** The soft bodies step, meeting the bodies with the effective mass at each
+//!   contact (the core's `sim::contacts::rigid_bodies` module gives the equations and the
+//!   source), and each dynamic body then gets the impulses it took, through avian's own
+//!   [`Forces`], and is moved (its [`Position`] and [`Rotation`]) by how far the contacts moved
+//!   it beyond where avian will ([`RigidImpulse::pushed`]), before avian's solver moves it,
+//!   adds gravity and meets the other rigid bodies.
+//!   A soft body and a rigid body thus share each step: the soft side moves a dynamic body on
+//!   over the step as avian's solver then does, gaining its gravity ([`Gravity`] times its
+//!   [`GravityScale`]) sub-step by sub-step; so a box resting on a jelly is at rest (met at its
+//!   velocity before gravity, it kept the step's fall, g Δt = 0.15 m/s at 64 Hz, that the
+//!   solver then added back). Other forces the game applies are not foreseen.
+//!
+//! Shapes: a ball, a capsule, a cuboid, a half-space (for a static or kinematic body) and
+//! compounds of them are met as they are; a rounded cuboid as its grown box; any other convex
+//! shape (a cylinder, a cone, a convex hull) as its box in its own frame, and a triangle mesh or
+//! a height field not at all, each with a warning once per collider.
+//!
+//! Each soft body meets the bodies as they were when the physics step began: two soft bodies
+//! under one box each push it as if the other were not there, and their impulses add up (the
+//! sum is right when they touch it in turn; at once, the box may be stopped up to twice as
+//! hard). A soft body whose model does not use the Xpbd integrator meets no rigid body, with
+//! a warning.
+
+use crate::SoftBodyState;
+use crate::SpringmeshSystems;
+use crate::convert::{quat_to_core, to_bevy, to_core};
+use crate::world::{Clock, SoftWorld, begin_frame, step_bodies};
+use avian3d::parry::shape::{SharedShape, TypedShape};
+use avian3d::prelude::{
+    AngularVelocity, Collider, ColliderDisabled, ColliderOf, CollisionLayers,
+    ComputedAngularInertia, ComputedCenterOfMass, ComputedMass, DefaultFriction,
+    DefaultRestitution, Forces, Friction, Gravity, GravityScale, LinearVelocity, Physics,
+    PhysicsSchedule, PhysicsStepSystems, Position, Restitution, RigidBody as AvianBody,
+    RigidBodyDisabled, Rotation, Sensor, WriteRigidBodyForces,
+};
+use bevy::app::{App, First};
+use bevy::ecs::entity::Entity;
+use bevy::ecs::query::{Has, Without};
+use bevy::ecs::resource::Resource;
+use bevy::ecs::schedule::IntoScheduleConfigs;
+use bevy::ecs::system::{ParamSet, Query, Res, ResMut};
+use bevy::log::warn;
+use bevy::math::{Mat3, Quat, Vec3};
+use bevy::platform::collections::{HashMap, HashSet};
+use bevy::time::Time;
+use springmesh_core::model::{Shape, Surface};
+use springmesh_core::{RigidBody, RigidImpulse, glam};
+
+/// Steps the soft bodies in avian's schedule when avian's plugins are in the app (called when
+/// the app's plugins are all built); otherwise the bodies keep stepping by the frame.
+pub(crate) fn join(app: &mut App) {
+    if !app.world().contains_resource::<Time<Physics>>() {
+        return;
+    }
+    app.world_mut().resource_mut::<SoftWorld>().clock = Clock::Physics;
+    app.init_resource::<Met>()
+        .configure_sets(
+            PhysicsSchedule,
+            SpringmeshSystems
+                .after(PhysicsStepSystems::First)
+                .before(PhysicsStepSystems::BroadPhase),
+        )
+        .add_systems(PhysicsSchedule, (meet, step_bodies, push).chain().in_set(SpringmeshSystems))
+        .add_systems(First, begin_frame);
+}
+
+/// This physics step's rigid bodies as the soft bodies meet them: per collider, the core's
+/// body, the avian body it belongs to (to push) and its layers.
+#[derive(Resource, Default)]
+struct Met {
+    bodies: Vec<RigidBody>,
+    owners: Vec<Option<Entity>>,
+    layers: Vec<CollisionLayers>,
+    /// What each dynamic body took, summed over the soft bodies.
+    sums: HashMap<Entity, RigidImpulse>,
+    /// Colliders and soft bodies already warned about.
+    warned: HashSet<Entity>,
+}
+
+/// A collider as [`meet`] reads it.
+type ColliderItem<'a> = (
+    Entity,
+    &'a Collider,
+    &'a Position,
+    &'a Rotation,
+    Option<&'a ColliderOf>,
+    Option<&'a CollisionLayers>,
+    (Option<&'a Friction>, Option<&'a Restitution>),
+);
+
+/// A rigid body's motion and mass as [`meet`] reads them.
+type BodyItem<'a> = (
+    &'a AvianBody,
+    (&'a Position, &'a Rotation, &'a LinearVelocity, &'a AngularVelocity),
+    (&'a ComputedMass, &'a ComputedAngularInertia, &'a ComputedCenterOfMass),
+    (Option<&'a Friction>, Option<&'a Restitution>),
+    (Has<RigidBodyDisabled>, Option<&'a GravityScale>),
+);
+
+/// The physics step's bodies, given to every soft body that meets them.
+#[allow(clippy::type_complexity)] // A system: each argument is a query or resource it reads.
+fn meet(
+    mut met: ResMut<Met>,
+    colliders: Query<ColliderItem, (Without<Sensor>, Without<ColliderDisabled>)>,
+    bodies: Query<BodyItem>,
+    mut soft: Query<(Entity, &mut SoftBodyState, Option<&CollisionLayers>)>,
+    defaults: (Option<Res<DefaultFriction>>, Option<Res<DefaultRestitution>>),
+    gravity: Option<Res<Gravity>>,
+) {
+    let met = &mut *met;
+    met.bodies.clear();
+    met.owners.clear();
+    met.layers.clear();
+    let friction = defaults.0.map_or(Friction::default(), |d| d.0);
+    let restitution = defaults.1.map_or(Restitution::default(), |d| d.0);
+    let gravity = gravity.map_or(Vec3::ZERO, |g| g.0);
+    for (entity, collider, position, rotation, of, layers, (f, e)) in &colliders {
+        let body = of.and_then(|of| Some((of.body, bodies.get(of.body).ok()?)));
+        if body.is_some_and(|(_, b)| b.4.0) {
+            continue;
+        }
+        let owner = body.filter(|(_, b)| *b.0 == AvianBody::Dynamic).map(|(e, _)| e);
+        let f = f.or(body.and_then(|(_, b)| b.3.0)).copied().unwrap_or(friction);
+        let e = e.or(body.and_then(|(_, b)| b.3.1)).copied().unwrap_or(restitution);
+        let surface = Surface {
+            friction: f.dynamic_coefficient.max(0.0),
+            restitution: e.coefficient.clamp(0.0, 1.0),
+        };
+        let motion = body.map_or(Motion::fixed(position.0), |(_, b)| {
+            let scale = b.4.1.map_or(1.0, |s| s.0);
+            Motion::of(b.0, b.1, b.2, gravity * scale)
+        });
+        let mut shapes = Vec::new();
+        let pose = (position.0, rotation.0);
+        if !shapes_of(collider.shape_scaled(), pose, &mut shapes) && met.warned.insert(entity) {
+            warn!(
+                "collider {entity}: soft bodies meet a triangle mesh or height field not at all, \
+                 and a convex shape other than a ball, capsule or cuboid as its box"
+            );
+        }
+        for shape in shapes {
+            if matches!(shape, Shape::Plane { .. }) && motion.inverse_mass > 0.0 {
+                continue;
+            }
+            met.bodies.push(motion.body(shape, surface));
+            met.owners.push(owner);
+            met.layers.push(layers.copied().unwrap_or_default());
+        }
+    }
+    for (entity, mut state, layers) in &mut soft {
+        let layers = layers.copied().unwrap_or_default();
+        let state = &mut *state;
+        state.rigid.of.clear();
+        state
+            .rigid
+            .of
+            .extend((0..met.bodies.len()).filter(|&i| layers.interacts_with(met.layers[i])));
+        let given: Vec<RigidBody> = state.rigid.of.iter().map(|&i| met.bodies[i]).collect();
+        if let Err(e) = state.sim.set_rigid_bodies(&given) {
+            if met.warned.insert(entity) {
+                warn!("soft body {entity} meets no rigid body: {e}");
+            }
+            state.rigid.of.clear();
+        }
+        state.rigid.taken.clear();
+        state.rigid.taken.resize(state.rigid.of.len(), RigidImpulse::default());
+    }
+}
+
+/// Where a body is, and its centre of mass in its frame.
+type Pose<'a> = (&'a mut Position, &'a mut Rotation, &'a ComputedCenterOfMass);
+
+/// Each dynamic body gets the impulses the soft bodies gave it this physics step, and is
+/// moved as their overlaps' shares moved it (about its centre of mass).
+fn push(
+    mut met: ResMut<Met>,
+    soft: Query<&SoftBodyState>,
+    mut bodies: ParamSet<(Query<Forces>, Query<Pose>)>,
+) {
+    let met = &mut *met;
+    met.sums.clear();
+    for state in &soft {
+        for (&i, taken) in state.rigid.of.iter().zip(&state.rigid.taken) {
+            let Some(owner) = met.owners[i] else { continue };
+            let sum = met.sums.entry(owner).or_default();
+            sum.linear += taken.linear;
+            sum.angular += taken.angular;
+            sum.pushed += taken.pushed;
+            sum.turned += taken.turned;
+        }
+    }
+    for (&owner, sum) in &met.sums {
+        if let Ok(mut body) = bodies.p0().get_mut(owner) {
+            body.apply_linear_impulse(to_bevy(sum.linear));
+            body.apply_angular_impulse(to_bevy(sum.angular));
+        }
+        if let Ok((mut position, mut rotation, com)) = bodies.p1().get_mut(owner) {
+            let centre = position.0 + rotation.0 * com.0;
+            let turn = Quat::from_scaled_axis(to_bevy(sum.turned));
+            rotation.0 = (turn * rotation.0).normalize();
+            position.0 = centre + to_bevy(sum.pushed) - rotation.0 * com.0;
+        }
+    }
+}
+
+/// How a collider's body moves and what it weighs, in world space.
+#[derive(Clone, Copy, Debug)]
+struct Motion {
+    center: Vec3,
+    velocity: Vec3,
+    spin: Vec3,
+    acceleration: Vec3,
+    inverse_mass: f32,
+    inverse_inertia: Mat3,
+}
+
+impl Motion {
+    /// A body that does not move (a collider on none).
+    fn fixed(center: Vec3) -> Motion {
+        let (velocity, spin, acceleration) = (Vec3::ZERO, Vec3::ZERO, Vec3::ZERO);
+        let (inverse_mass, inverse_inertia) = (0.0, Mat3::ZERO);
+        Motion { center, velocity, spin, acceleration, inverse_mass, inverse_inertia }
+    }
+
+    fn of(
+        kind: &AvianBody,
+        (p, r, v, w): (&Position, &Rotation, &LinearVelocity, &AngularVelocity),
+        (mass, inertia, com): (&ComputedMass, &ComputedAngularInertia, &ComputedCenterOfMass),
+        acceleration: Vec3,
+    ) -> Motion {
+        let center = p.0 + r.0 * com.0;
+        match kind {
+            AvianBody::Static => Motion::fixed(center),
+            AvianBody::Kinematic => Motion { velocity: v.0, spin: w.0, ..Motion::fixed(center) },
+            AvianBody::Dynamic => {
+                let turn = Mat3::from_quat(r.0);
+                let inverse_inertia = turn * inertia.inverse() * turn.transpose();
+                let (velocity, spin, inverse_mass) = (v.0, w.0, mass.inverse());
+                Motion { center, velocity, spin, acceleration, inverse_mass, inverse_inertia }
+            }
+        }
+    }
+
+    fn body(&self, shape: Shape, surface: Surface) -> RigidBody {
+        let [x, y, z] = [0, 1, 2].map(|c| to_core(self.inverse_inertia.col(c)));
+        RigidBody {
+            shape,
+            center_of_mass: to_core(self.center),
+            linear_velocity: to_core(self.velocity),
+            angular_velocity: to_core(self.spin),
+            acceleration: to_core(self.acceleration),
+            inverse_mass: self.inverse_mass,
+            inverse_inertia: glam::Mat3::from_cols(x, y, z),
+            surface,
+        }
+    }
+}
+
+/// Appends the core shapes of `shape` at `pose` (its position and rotation in the world);
+/// false when a part is met only as its box or not at all.
+fn shapes_of(shape: &SharedShape, (at, turn): (Vec3, Quat), out: &mut Vec<Shape>) -> bool {
+    let point = |p: Vec3| to_core(at + turn * p);
+    let cuboid = |half: Vec3, center: Vec3| Shape::Box {
+        center: point(center),
+        half_extents: to_core(half),
+        rotation: quat_to_core(turn),
+    };
+    match shape.as_typed_shape() {
+        TypedShape::Ball(ball) => {
+            out.push(Shape::Sphere { center: point(Vec3::ZERO), radius: ball.radius });
+        }
+        TypedShape::Capsule(c) => {
+            let (a, b, radius) = (point(c.segment.a), point(c.segment.b), c.radius);
+            out.push(Shape::Capsule { a, b, radius });
+        }
+        TypedShape::Cuboid(c) => out.push(cuboid(c.half_extents, Vec3::ZERO)),
+        TypedShape::RoundCuboid(c) => {
+            let half = c.inner_shape.half_extents + Vec3::splat(c.border_radius);
+            out.push(cuboid(half, Vec3::ZERO));
+        }
+        TypedShape::HalfSpace(h) => {
+            out.push(Shape::Plane { point: point(Vec3::ZERO), normal: to_core(turn * h.normal) });
+        }
+        TypedShape::Compound(c) => {
+            let mut whole = true;
+            for (part, sub) in c.shapes() {
+                let pose = (at + turn * part.translation, turn * part.rotation);
+                whole &= shapes_of(sub, pose, out);
+            }
+            return whole;
+        }
+        TypedShape::TriMesh(_) | TypedShape::HeightField(_) | TypedShape::Polyline(_) => {
+            return false;
+        }
+        _ => {
+            let aabb = shape.compute_local_aabb();
+            out.push(cuboid(aabb.half_extents(), aabb.center()));
+            return false;
+        }
+    }
+    true
+}
