@@ -28,6 +28,9 @@
 //!   itself.
 //! - [`SoftCollider`]: a sphere, box or plane on any entity that every body collides with.
 //! - [`SpringBroken`], [`SoftBodyEnergy`] and [`SoftBodyFailure`]: messages to the game.
+//! - With the `avian` feature and avian 0.7's `PhysicsPlugins` in the app, the soft bodies
+//!   meet avian's colliders and push its rigid bodies, stepped in avian's schedule on its
+//!   clock (the `avian` module's doc gives the contract).
 //!
 //! Each body steps its model's own `dt` with its model's integrator and parameters, exactly
 //! as [`springmesh_core::Simulation::step`] does, as many times as the frame's virtual time
