@@ -319,3 +319,48 @@ fn shapes_of(shape: &SharedShape, (at, turn): (Vec3, Quat), out: &mut Vec<Shape>
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use avian3d::parry::math::Pose;
+
+    /// A pose a quarter turn about z at (1, 2, 3).
+    fn pose() -> (Vec3, Quat) {
+        (Vec3::new(1.0, 2.0, 3.0), Quat::from_rotation_z(std::f32::consts::FRAC_PI_2))
+    }
+
+    fn close(a: glam::Vec3, b: [f32; 3]) -> bool {
+        a.distance(glam::Vec3::from_array(b)) < 1e-5
+    }
+
+    #[test]
+    fn a_compound_of_balls_is_its_balls_where_the_pose_puts_them() {
+        let parts = vec![
+            (Pose::from_translation(Vec3::X), SharedShape::ball(0.1)),
+            (Pose::from_translation(Vec3::ZERO), SharedShape::capsule_y(0.5, 0.2)),
+        ];
+        let mut out = Vec::new();
+        assert!(shapes_of(&SharedShape::compound(parts), pose(), &mut out));
+        // x turns to y: the ball's centre at (1, 3, 3); the capsule along y turns to −x.
+        let [Shape::Sphere { center, radius }, Shape::Capsule { a, b, .. }] = out[..] else {
+            panic!("{out:?}");
+        };
+        assert!(close(center, [1.0, 3.0, 3.0]) && radius == 0.1, "{center} {radius}");
+        assert!(close(a, [1.5, 2.0, 3.0]) && close(b, [0.5, 2.0, 3.0]), "{a} {b}");
+    }
+
+    #[test]
+    fn other_convex_shapes_are_their_box_and_meshes_are_not_met() {
+        let mut out = Vec::new();
+        assert!(!shapes_of(&SharedShape::cylinder(0.5, 0.2), pose(), &mut out));
+        let [Shape::Box { center, half_extents, .. }] = out[..] else { panic!("{out:?}") };
+        assert!(close(center, [1.0, 2.0, 3.0]) && close(half_extents, [0.2, 0.5, 0.2]));
+        out.clear();
+        let triangle = SharedShape::trimesh(vec![Vec3::ZERO, Vec3::X, Vec3::Y], vec![[0, 1, 2]]);
+        assert!(!shapes_of(&triangle.expect("a mesh"), pose(), &mut out) && out.is_empty());
+        assert!(shapes_of(&SharedShape::halfspace(Vec3::Y), pose(), &mut out));
+        let [Shape::Plane { normal, .. }] = out[..] else { panic!("{out:?}") };
+        assert!(close(normal, [-1.0, 0.0, 0.0]), "{normal}");
+    }
+}
