@@ -161,6 +161,18 @@ public:
     void reset(const std::vector<float> &matrices) {
         detail::check(sm_sim_reset(s_, matrices.data(), std::uint32_t(matrices.size() / 16)));
     }
+    /// The game's rigid bodies the nodes meet from the next step on (once a frame).
+    void set_rigid_bodies(const std::vector<SmRigidBody> &bodies) {
+        detail::check(
+            sm_sim_set_rigid_bodies(s_, bodies.data(), std::uint32_t(bodies.size())));
+    }
+    /// What each body took over the last step, 12 floats a body: linear and angular impulse,
+    /// then how far to move and turn it before the engine's step.
+    std::vector<float> rigid_impulses(std::size_t bodies) const {
+        std::vector<float> out(12 * bodies);
+        out.resize(sm_sim_rigid_impulses(s_, out.data(), out.size()));
+        return out;
+    }
     /// Adds a capsule collider; returns its index for set_collider_pose.
     std::uint32_t add_capsule(const float a[3], const float b[3], float radius,
                               float friction = 0.5f, float restitution = 0.0f) {
