@@ -6,11 +6,14 @@
 //! before avian's solver moves it, which must fail:
 //!
 //! - a 1 kg box dropped on a resting jelly comes to rest on it, no corner 1 cm inside;
-//! - a ball thrown at a hanging cloth is caught and slowed, no node inside it.
+//! - a ball thrown at a hanging cloth is caught and slowed, no node inside it;
+//! - a sensor box, and a box on a layer the jelly's `CollisionLayers` do not meet, fall
+//!   through the jelly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Test code.
 
 use avian3d::prelude::{
-    Collider, LinearVelocity, Mass, PhysicsPlugins, PhysicsSchedule, PhysicsStepSystems, RigidBody,
+    Collider, CollisionLayers, LayerMask, LinearVelocity, Mass, PhysicsPlugins, PhysicsSchedule,
+    PhysicsStepSystems, RigidBody, Sensor,
 };
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
@@ -99,7 +102,20 @@ fn sim(app: &App, body: Entity) -> &Simulation {
 /// fastest over the last second (the box's move in a frame: its `LinearVelocity` at the end of
 /// a physics step reads what the solver's gravity added after the step's contact impulses,
 /// about half of g Δt at rest; the jelly's fastest node).
-fn dropped_on_a_jelly(pushed: bool) -> (f32, f32, f32) {
+/// How the box is dropped.
+#[derive(Clone, Copy, PartialEq)]
+enum Dropped {
+    /// As a game does.
+    Pushed,
+    /// Its impulses undone before avian moves it.
+    Unpushed,
+    /// A sensor, which nothing meets.
+    Sensor,
+    /// On a layer the jelly's layers do not interact with.
+    OtherLayer,
+}
+
+fn dropped_on_a_jelly(how: Dropped) -> (f32, f32, f32) {
     let options = samples::pile::solid_options();
     let mut model =
         convert_mesh(shapes::blob(), &options, Path::new("blob.obj")).expect("converts").model;
@@ -110,9 +126,11 @@ fn dropped_on_a_jelly(pushed: bool) -> (f32, f32, f32) {
     let mut params = model.params.clone();
     params.ground = None;
     model.set_params(params).expect("no ground");
-    let mut app = app(!pushed);
+    let mut app = app(how == Dropped::Unpushed);
     app.world_mut().spawn((RigidBody::Static, Collider::half_space(Vec3::Y)));
     let jelly = spawn(&mut app, model);
+    let (box_layer, jelly_layer) = (LayerMask(1 << 1), LayerMask(1 << 2));
+    app.world_mut().entity_mut(jelly).insert(CollisionLayers::new(jelly_layer, LayerMask::ALL));
     let faces: Vec<[usize; 3]> =
         sim(&app, jelly).surface_faces().iter().map(|f| f.map(|n| n.index())).collect();
     sim(&app, jelly).surface_positions(&mut drawn);
@@ -121,6 +139,16 @@ fn dropped_on_a_jelly(pushed: bool) -> (f32, f32, f32) {
     let at = Transform::from_xyz(centre.x, top + 0.4, centre.z);
     let cube = (RigidBody::Dynamic, Collider::cuboid(0.2, 0.2, 0.2), Mass(1.0), at, Unpushed);
     let cube = app.world_mut().spawn(cube).id();
+    match how {
+        Dropped::Sensor => {
+            app.world_mut().entity_mut(cube).insert(Sensor);
+        }
+        Dropped::OtherLayer => {
+            let layers = CollisionLayers::new(box_layer, LayerMask::ALL ^ jelly_layer);
+            app.world_mut().entity_mut(cube).insert(layers);
+        }
+        Dropped::Pushed | Dropped::Unpushed => {}
+    }
     let (mut deepest, mut box_fastest, mut jelly_fastest) = (0.0f32, 0.0f32, 0.0f32);
     let mut was = at.translation;
     for f in 0..180 {
@@ -148,15 +176,23 @@ fn dropped_on_a_jelly(pushed: bool) -> (f32, f32, f32) {
 
 #[test]
 fn an_avian_box_dropped_on_a_jelly_comes_to_rest_on_it() {
-    let (deepest, box_fastest, jelly_fastest) = dropped_on_a_jelly(true);
+    let (deepest, box_fastest, jelly_fastest) = dropped_on_a_jelly(Dropped::Pushed);
     println!(
         "a corner at most {deepest:.4} m inside; in the last second the box at most {box_fastest:.3} m/s, the jelly {jelly_fastest:.3} m/s"
     );
     assert!(deepest < 0.01, "no corner 1 cm inside the jelly ({deepest} m)");
     assert!(box_fastest < 0.05, "the box at rest ({box_fastest} m/s)");
     assert!(jelly_fastest < 0.05, "the jelly at rest ({jelly_fastest} m/s)");
-    let (deepest, ..) = dropped_on_a_jelly(false);
+    let (deepest, ..) = dropped_on_a_jelly(Dropped::Unpushed);
     assert!(deepest > 0.05, "without its impulses the box sinks in ({deepest} m)");
+}
+
+#[test]
+fn a_sensor_box_or_one_on_a_layer_the_jelly_does_not_meet_falls_through_it() {
+    for how in [Dropped::Sensor, Dropped::OtherLayer] {
+        let (deepest, ..) = dropped_on_a_jelly(how);
+        assert!(deepest > 0.1, "the box falls into the jelly ({deepest} m)");
+    }
 }
 
 /// A ball of 0.2 kg and 10 cm thrown at 6 m/s at a 0.5 kg cloth of 1 m hanging from its top
