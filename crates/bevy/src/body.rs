@@ -162,11 +162,8 @@ pub(crate) struct RigidContacts {
 impl RigidContacts {
     /// Adds a step's impulses ([`Simulation::rigid_impulses`]).
     pub fn took(&mut self, impulses: &[RigidImpulse]) {
-        for (sum, i) in self.taken.iter_mut().zip(impulses) {
-            sum.linear += i.linear;
-            sum.angular += i.angular;
-            sum.pushed += i.pushed;
-            sum.turned += i.turned;
+        for (sum, &i) in self.taken.iter_mut().zip(impulses) {
+            *sum += i;
         }
     }
 }

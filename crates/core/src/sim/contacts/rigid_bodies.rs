@@ -169,6 +169,16 @@ pub struct RigidImpulse {
     pub turned: Vec3,
 }
 
+/// What a body took over several steps (or from several simulations): each part added.
+impl std::ops::AddAssign for RigidImpulse {
+    fn add_assign(&mut self, other: RigidImpulse) {
+        self.linear += other.linear;
+        self.angular += other.angular;
+        self.pushed += other.pushed;
+        self.turned += other.turned;
+    }
+}
+
 /// A rigid body as a step moves it.
 #[derive(Clone, Copy, Debug)]
 struct Moving {
