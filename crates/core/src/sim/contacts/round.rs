@@ -1,7 +1,8 @@
 //! Spheres and capsules as what they are to a point: an axis a–b (a sphere's centre twice)
 //! and a radius R, the set of points within R of the segment. The edges
 //! ([`crate::sim::contacts::edges`]) and the nodes' masks ([`crate::sim::contacts::near`]) test
-//! them so.
+//! them so, and a worn cloth's max distances ask which of them a node touches
+//! ([`crate::sim::constraints::rig`]).
 
 use crate::geometry::along_segment;
 use glam::Vec3A;
@@ -44,6 +45,15 @@ impl RoundAxis {
         }
         within_segment(x, (self.a, self.b), self.radius + r)
     }
+}
+
+/// The outward unit normal of the first of `axes` whose surface `x` is within `margin` of
+/// (inside it or touching it), taken from the nearest point of its axis; `None` when `x`
+/// touches none, or lies on an axis, where no side is outward.
+pub(crate) fn touching(axes: &[RoundAxis], x: Vec3A, margin: f32) -> Option<Vec3A> {
+    let axis = axes.iter().find(|axis| axis.within(x, margin))?;
+    let nearest = axis.a.lerp(axis.b, along_segment(axis.a, axis.b, x));
+    (x - nearest).try_normalize()
 }
 
 /// True when `x` is within `within` of the segment `a`–`b`.

@@ -22,7 +22,8 @@
 //!     with anchors and gas: undo the spin each spring leaked   (likewise)
 //!     shape matching: x ← x + β (g − x)                     (see crate::sim::forces::shape)
 //!     self-collision: nodes of different layers pushed τ apart   (crate::sim::contacts::self_collision)
-//!     max distances: x back within reach of its skinned position   (see crate::sim::constraints::rig)
+//!     max distances: x back within reach of its skinned position, never into a limb it touches
+//!                                                           (see crate::sim::constraints::rig)
 //!     masks of the colliders each node may touch, kept while little moves
 //!                                                           (see crate::sim::contacts::near)
 //!     twice: edges out of spheres and capsules (the second time, those the first pushed)
@@ -442,11 +443,12 @@ pub(crate) fn step(
             ws.layers.ready(&nodes, thickness, (closing, h, n - i + 1));
             ws.layers.project((base, w), (&ws.u_prev, &mut ws.u), thickness, layers.friction);
         }
-        if let Some(posed) = &c.rig {
-            rig::project((posed, env.goals), base, &mut ws.u, t);
-        }
         let colliders = env.colliders.at(t);
         colliders.round_axes(h, &mut ws.axes);
+        if let Some(posed) = &c.rig {
+            let nodes = (&base[..], &ws.u_prev[..], &mut ws.u[..]);
+            rig::project((posed, env.goals), nodes, &ws.axes, t);
+        }
         if !colliders.obstacles.is_empty() {
             let reach = edges::longest(&c.edges, base, &ws.u);
             let at = |i: usize| base[i] + ws.u[i];
