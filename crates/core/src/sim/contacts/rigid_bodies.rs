@@ -185,6 +185,8 @@ struct Moving {
     /// Its shape now and at the start of this sub-step.
     now: Shape,
     before: Shape,
+    /// The sphere round it now: nodes outside it are not tested further.
+    reach: Reach,
     centre: Vec3A,
     /// How far it has turned since the step began.
     turned: Quat,
@@ -212,6 +214,7 @@ impl Moving {
         let m = Mat4::from_rotation_translation(self.turned, self.centre.into())
             * Mat4::from_translation(-set.center_of_mass);
         self.now = set.shape.transformed(m);
+        self.reach = Reach::of(&self.now);
     }
 }
 
@@ -226,6 +229,8 @@ pub(crate) struct RigidBodies {
     impulses: Vec<RigidImpulse>,
     /// How long the step has run (s).
     elapsed: f32,
+    /// The bodies near the touching points of one owner ([`RigidBodies::touch`]).
+    near: Vec<usize>,
 }
 
 impl RigidBodies {
@@ -251,6 +256,7 @@ impl RigidBodies {
         self.moving.extend(self.set.iter().map(|b| Moving {
             now: b.shape,
             before: b.shape,
+            reach: Reach::of(&b.shape),
             centre: b.center_of_mass.into(),
             turned: Quat::IDENTITY,
             v: b.linear_velocity.into(),
@@ -311,13 +317,28 @@ impl RigidBodies {
         rest_speed: f32,
     ) -> bool {
         let mut touched = false;
-        let bodies = self.moving.iter_mut().zip(&self.set).zip(&mut self.impulses);
-        for ((body, set), taken) in bodies {
-            if !Reach::of(&body.now).near(*to, r) {
-                continue;
+        for k in 0..self.set.len() {
+            touched |= self.answer_one(k, (from, to, v), (w, r), rest_speed);
+        }
+        touched
+    }
+
+    /// [`RigidBodies::answer`] with body `k` alone.
+    fn answer_one(
+        &mut self,
+        k: usize,
+        (from, to, v): (Vec3A, &mut Vec3A, &mut Vec3A),
+        (w, r): (f32, f32),
+        rest_speed: f32,
+    ) -> bool {
+        let mut touched = false;
+        let body = self.moving.get_mut(k).zip(self.set.get(k)).zip(self.impulses.get_mut(k));
+        if let Some(((body, set), taken)) = body {
+            if !body.reach.near(*to, r) {
+                return false;
             }
             let before = || Some(body.before);
-            let Some((at, n)) = leave(&body.now, before, (from, *to), r) else { continue };
+            let Some((at, n)) = leave(&body.now, before, (from, *to), r) else { return false };
             touched = true;
             let (at, n) = (Vec3A::from(at), Vec3A::from(n));
             let lever = at - n * r - body.centre;
@@ -333,7 +354,7 @@ impl RigidBodies {
             let u = *v - surface(body);
             let un = u.dot(n);
             if un >= 0.0 {
-                continue;
+                return touched;
             }
             let bounce = if -un > rest_speed { set.surface.restitution } else { 0.0 };
             let normal = -(1.0 + bounce) * un / pair.inverse_mass(body, n);
@@ -368,7 +389,13 @@ impl RigidBodies {
         for k in 0..points.owners.len() {
             let owner = frame.at(x, points.owners[k] as usize);
             let reach = points.reach[k] + r;
-            if !self.moving.iter().any(|b| Reach::of(&b.now).near(owner, reach)) {
+            let mut near = std::mem::take(&mut self.near);
+            near.clear();
+            near.extend(
+                (0..self.moving.len()).filter(|&b| self.moving[b].reach.near(owner, reach)),
+            );
+            if near.is_empty() {
+                self.near = near;
                 continue;
             }
             for i in points.of(k) {
@@ -381,8 +408,16 @@ impl RigidBodies {
                     vp += w * v[j];
                     share += w * w * inv_mass[j];
                 }
+                if share <= 0.0 {
+                    continue;
+                }
                 let (mut to, mut vt) = (p, vp);
-                if share <= 0.0 || !self.answer((from, &mut to, &mut vt), (share, r), rest_speed) {
+                let mut touched = false;
+                for &b in &near {
+                    let point = (from, &mut to, &mut vt);
+                    touched |= self.answer_one(b, point, (share, r), rest_speed);
+                }
+                if !touched {
                     continue;
                 }
                 let (dp, dv) = ((to - p) / share, (vt - vp) / share);
@@ -392,6 +427,7 @@ impl RigidBodies {
                     v[j] += dv * g;
                 }
             }
+            self.near = near;
         }
     }
 }
