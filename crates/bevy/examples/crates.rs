@@ -48,17 +48,7 @@ fn push(
     time: Res<Time>,
     mut pushed: Query<&mut LinearVelocity, With<Pushed>>,
 ) {
-    let mut towards = Vec3::ZERO;
-    for (key, along) in [
-        (KeyCode::ArrowLeft, Vec3::NEG_X),
-        (KeyCode::ArrowRight, Vec3::X),
-        (KeyCode::ArrowUp, Vec3::NEG_Z),
-        (KeyCode::ArrowDown, Vec3::Z),
-    ] {
-        if keys.pressed(key) {
-            towards += along;
-        }
-    }
+    let towards = common::arrows(&keys);
     for mut v in &mut pushed {
         v.0 += towards * PUSH * time.delta_secs();
     }

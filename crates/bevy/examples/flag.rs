@@ -106,16 +106,6 @@ fn move_pole(
     time: Res<Time>,
     mut pole: Single<&mut Transform, With<Pole>>,
 ) {
-    let mut direction = Vec3::ZERO;
-    for (key, along) in [
-        (KeyCode::ArrowLeft, Vec3::NEG_X),
-        (KeyCode::ArrowRight, Vec3::X),
-        (KeyCode::ArrowUp, Vec3::NEG_Z),
-        (KeyCode::ArrowDown, Vec3::Z),
-    ] {
-        if keys.pressed(key) {
-            direction += along;
-        }
-    }
+    let direction = common::arrows(&keys);
     pole.translation += direction * POLE_SPEED * time.delta_secs();
 }

@@ -167,3 +167,19 @@ fn check_and_save(
         }
     }
 }
+
+/// The ground direction the arrow keys held point along: left and right along x, up and
+/// down along −z and +z (away from and towards the examples' cameras); zero when none is.
+#[allow(dead_code, reason = "only the examples that move something with the keys use it")]
+pub fn arrows(keys: &ButtonInput<KeyCode>) -> Vec3 {
+    [
+        (KeyCode::ArrowLeft, Vec3::NEG_X),
+        (KeyCode::ArrowRight, Vec3::X),
+        (KeyCode::ArrowUp, Vec3::NEG_Z),
+        (KeyCode::ArrowDown, Vec3::Z),
+    ]
+    .into_iter()
+    .filter(|(key, _)| keys.pressed(*key))
+    .map(|(_, along)| along)
+    .sum()
+}
