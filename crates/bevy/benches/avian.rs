@@ -21,13 +21,12 @@ use avian3d::prelude::{
     AngularVelocity, Collider, LinearVelocity, Mass, PhysicsPlugins, PhysicsSchedule,
     PhysicsStepSystems, Position, RigidBody, Rotation,
 };
-use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
+mod common;
+
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use criterion::{Criterion, criterion_group, criterion_main};
-use springmesh_bevy::{
-    SoftBody, SoftBodyState, SoftCollider, SpringModelAsset, SpringmeshPlugin, SpringmeshSystems,
-};
+use springmesh_bevy::{SoftBodyState, SoftCollider, SpringmeshPlugin, SpringmeshSystems};
 use springmesh_convert::samples;
 use springmesh_convert::samples::pile::WINDOW;
 use springmesh_core::{Simulation, ValidModel};
@@ -77,11 +76,8 @@ fn jellies() -> Vec<ValidModel> {
 /// the soft side's timer around [`SpringmeshSystems`].
 fn app() -> App {
     let mut app = App::new();
-    let mut pools = TaskPoolOptions::default();
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    (pools.compute.min_threads, pools.compute.max_threads) = (cores, cores);
     app.add_plugins((
-        MinimalPlugins.set(TaskPoolPlugin { task_pool_options: pools }),
+        MinimalPlugins.set(common::compute_on_every_core()),
         AssetPlugin::default(),
         TransformPlugin,
         PhysicsPlugins::default(),
@@ -101,22 +97,6 @@ fn app() -> App {
     app
 }
 
-/// Spawns the jellies and updates until they have all started.
-fn spawn_jellies(app: &mut App, jellies: &[ValidModel]) -> Vec<Entity> {
-    let mut bodies = Vec::new();
-    for model in jellies.iter().cloned() {
-        let handle = app
-            .world_mut()
-            .resource_mut::<Assets<SpringModelAsset>>()
-            .add(SpringModelAsset { model });
-        bodies.push(app.world_mut().spawn(SoftBody::new(handle)).id());
-    }
-    while bodies.iter().any(|&b| app.world().get::<SoftBodyState>(b).is_none()) {
-        app.update();
-    }
-    bodies
-}
-
 /// The settled heap: each jelly's simulation and each box's pose.
 struct Heap {
     jellies: Vec<Simulation>,
@@ -126,7 +106,7 @@ struct Heap {
 /// The heap as `rigid` boxes, piled up for [`SETTLE`] frames; the app, its jellies and boxes.
 fn rigid(jellies: &[ValidModel]) -> (App, Vec<Entity>, Vec<Entity>) {
     let mut app = app();
-    let bodies = spawn_jellies(&mut app, jellies);
+    let bodies = common::spawn_started(&mut app, jellies);
     let mut boxes = Vec::new();
     for jelly in jellies {
         let bounds = jelly.bounding_box().unwrap();
@@ -187,7 +167,7 @@ fn bench(_: &mut Criterion) {
     let (mut with_rigid, bodies, boxes) = rigid(&jellies);
     let heap = settled(&with_rigid, &bodies, &boxes);
     let mut with_fixed = app();
-    let fixed_bodies = spawn_jellies(&mut with_fixed, &jellies);
+    let fixed_bodies = common::spawn_started(&mut with_fixed, &jellies);
     let fixed_boxes: Vec<Entity> = heap
         .boxes
         .iter()

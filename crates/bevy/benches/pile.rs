@@ -23,11 +23,12 @@
 //! on one core / app (target ≥ 1.5 on 2 cores).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Bench code.
 
-use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
+mod common;
+
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use criterion::{Criterion, criterion_group, criterion_main};
-use springmesh_bevy::{SoftBody, SoftBodyState, SpringModelAsset, SpringmeshPlugin};
+use springmesh_bevy::{SoftBodyState, SpringmeshPlugin};
 use springmesh_convert::samples;
 use springmesh_convert::samples::pile::{WINDOW, windowed};
 use springmesh_core::sim::{Pool, Threads};
@@ -62,16 +63,11 @@ fn core_world(blobs: &[ValidModel], threads: Threads) -> World {
 }
 
 /// The pile as `SoftBody` entities of a headless app whose compute task pool has a thread per
-/// core, after [`SETTLE`] frames. (Bevy's default gives the compute pool what the IO and async
-/// pools leave, at least one thread each: on two cores, one thread, and the bodies would step
-/// one after another; a game that steps its physics on every core gives the pool the cores.)
+/// core ([`common::compute_on_every_core`]), after [`SETTLE`] frames.
 fn app(blobs: &[ValidModel], drawn: bool) -> App {
     let mut app = App::new();
-    let mut pools = TaskPoolOptions::default();
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    (pools.compute.min_threads, pools.compute.max_threads) = (cores, cores);
     app.add_plugins((
-        MinimalPlugins.set(TaskPoolPlugin { task_pool_options: pools }),
+        MinimalPlugins.set(common::compute_on_every_core()),
         AssetPlugin::default(),
         TransformPlugin,
         SpringmeshPlugin,
@@ -80,17 +76,7 @@ fn app(blobs: &[ValidModel], drawn: bool) -> App {
         app.init_asset::<Mesh>();
     }
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(DT)));
-    let mut bodies = Vec::new();
-    for model in blobs.iter().cloned() {
-        let handle = app
-            .world_mut()
-            .resource_mut::<Assets<SpringModelAsset>>()
-            .add(SpringModelAsset { model });
-        bodies.push(app.world_mut().spawn(SoftBody::new(handle)).id());
-    }
-    while bodies.iter().any(|&b| app.world().get::<SoftBodyState>(b).is_none()) {
-        app.update();
-    }
+    common::spawn_started(&mut app, blobs);
     for _ in 0..SETTLE {
         app.update();
     }
