@@ -116,15 +116,28 @@
 //! after it, which finds each pair of neighbouring cells once. Those 14 cells' balls are
 //! listed once per cell, for its first ball, and read by its others (on the worn cape, best
 //! of 5 × 2,000 frames, builds in turns, the same bits: 358–515 µs a frame looking them up
-//! for every ball, 311–443 µs once per cell). It is built once for as
-//! many sub-steps as the fastest two nodes take to close by τ/2 (Müller's "Ten Minute Physics"
-//! 15: query once, solve many), with r = τ + Δv t over those k sub-steps of t = k h: a pair
-//! not found cannot close the gap in time. Δv bounds how fast any two nodes close: the diagonal
-//! of the box around the nodes' velocities at the step's start and with its gravity and forces
-//! added ([`closing_speed`]), not twice the fastest node's speed, which a cape carried at 4 m/s
-//! by a running figure has whole while its nodes close at a fraction of it (the Blender-made
-//! figure's cape on its walk and run, best of 5 runs of the clip, one after the other: 1.04–1.05
-//! ms a frame with twice the fastest speed, 0.95–0.97 with the box). The pairs are solved one after another on one
+//! for every ball, 311–443 µs once per cell). Its pairs serve as long as they can (Verlet's
+//! neighbour list; Müller's "Ten Minute Physics" 15: query once, solve many): the query reaches
+//! r = τ (1 + [`SLACK`]), and is made again only when two nodes may have closed by more than
+//! the slack s = [`SLACK`] τ since, measured on the nodes' displacements d_i from where the
+//! query found them:
+//!
+//! ```text
+//! query again when  2 max_i |d_i − c| > s,   c = the middle of the box around the d_i
+//! ```
+//!
+//! Two nodes close by at most |d_i − d_j| ≤ |d_i − c| + |d_j − c|, so a pair not found (r
+//! apart) is still τ apart; a ball on an edge moves as a mix of its nodes' moves, within the
+//! same bound. A sheet carried along whole (a cape on a running figure) or a pile at rest keeps
+//! its pairs across steps. The bound was first a forecast, the diagonal of the box around the
+//! nodes' velocities at the step's start times the sub-steps the pairs were to serve, made
+//! again at every step: the Blender-made figure's cape on its walk and run queried in 42 % of
+//! its sub-steps against 28 % measured, the strip pile's in 7.5 % against 1.3 %
+//! (`crates/convert/benches/frame.rs`). A larger slack queries less and finds more pairs: at
+//! s = τ the cape's frame took 603 µs against 679 but the strip pile's, which rarely queries,
+//! 807 against 633. Taking out the rigid motion that best fits the displacements (a turning
+//! figure) as well left the cape querying in 24 % of its sub-steps, for the cost of the fit.
+//! The pairs are solved one after another on one
 //! thread, in the order of their balls (a counting sort on the first ball, each ball's few
 //! pairs then sorted by the second), so the result depends neither on the threads nor on where
 //! the cells fall. Solved in the order found, cell by cell, a pile at rest was not: the cells'
@@ -147,8 +160,7 @@
 //! walk (`crates/convert/benches/frame.rs`, 3.3 queries a frame; callgrind).
 //!
 //! Bounds (a file with every node in one place must not stall a step): each node looks at
-//! [`MAX_SCAN`] others at most and keeps [`MAX_PAIRS`] pairs; r is at most 3τ, so a node
-//! faster than τ per sub-step may pass through a layer.
+//! [`MAX_SCAN`] others at most and keeps [`MAX_PAIRS`] pairs.
 
 use crate::NodeId;
 use crate::sim::contacts::grid::{FORWARD, Grid, counting_sort, offset};
@@ -195,8 +207,9 @@ pub(crate) const MAX_PAIRS: usize = 64;
 /// doc).
 const NEIGHBOURS_AT_REST: f32 = 1.1;
 
-/// Largest reach of a query, in thicknesses.
-const MAX_REACH: f32 = 3.0;
+/// How much farther than the thickness a query reaches, in thicknesses: the pairs it finds
+/// serve until two nodes may have closed by that much (module doc).
+pub(crate) const SLACK: f32 = 0.5;
 
 /// What [`SelfContacts::query`] reads: the nodes' positions now, their rest offsets
 /// (shape matching's q, whose differences are the rest distances) and inverse masses.
@@ -297,8 +310,10 @@ pub(crate) struct SelfContacts {
     pairs: Vec<[u32; 2]>,
     /// The nodes by cell at the last query.
     grid: Grid,
-    /// Sub-steps the pairs still cover.
-    left: u32,
+    /// The nodes' positions at the last query, and the thickness it was for: how far they
+    /// have drifted since says when to query again.
+    queried_at: Vec<Vec3A>,
+    queried_for: f32,
     /// The balls the pairs are of.
     balls: Balls,
     /// Scratch of a query: the balls of the cells each cell looks in, and where a cell's list
@@ -312,30 +327,36 @@ pub(crate) struct SelfContacts {
 }
 
 impl SelfContacts {
-    /// Forgets the pairs: the next sub-step queries again.
-    pub fn expire(&mut self) {
-        self.left = 0;
+    /// Ready for a sub-step: queries again at the reach τ (1 + [`SLACK`]) when two nodes may
+    /// have closed by more than the slack since the last query (module doc).
+    pub fn ready(&mut self, nodes: &Nodes, thickness: f32) {
+        let slack = SLACK * thickness;
+        if self.drift(nodes, thickness) > slack {
+            self.query(nodes, thickness, thickness + slack);
+            self.queried_at.clear();
+            self.queried_at.extend(nodes.base.iter().zip(nodes.u).map(|(&x0, &u)| x0 + u));
+            self.queried_for = thickness;
+        }
     }
 
-    /// Ready for a sub-step of `h` s, with no two nodes closing faster than `closing` m/s
-    /// ([`closing_speed`]) and `substeps` sub-steps left in the step: queries again when the
-    /// pairs have expired.
-    pub fn ready(
-        &mut self,
-        nodes: &Nodes,
-        thickness: f32,
-        (closing, h, substeps): (f32, f32, u32),
-    ) {
-        if self.left == 0 {
-            let per_substep = closing * h;
-            let k =
-                if per_substep > 0.0 { (0.5 * thickness / per_substep) as u32 } else { substeps };
-            let k = k.clamp(1, substeps.max(1));
-            let reach = (thickness + per_substep * k as f32).min(MAX_REACH * thickness);
-            self.query(nodes, thickness, reach);
-            self.left = k;
+    /// The most any two nodes have closed on each other since the last query: twice the
+    /// farthest of their displacements d_i from the middle c of the box around them (module
+    /// doc); infinite when nothing was queried for these nodes at this thickness.
+    fn drift(&self, nodes: &Nodes, thickness: f32) -> f32 {
+        let n = nodes.base.len().min(nodes.u.len());
+        if self.queried_at.len() != n || n == 0 || self.queried_for != thickness {
+            return f32::INFINITY;
         }
-        self.left -= 1;
+        let moved = || {
+            let now = nodes.base.iter().zip(nodes.u).map(|(&x0, &u)| x0 + u);
+            now.zip(&self.queried_at).map(|(x, &q)| x - q)
+        };
+        let inf = Vec3A::splat(f32::INFINITY);
+        let (lo, hi) = moved().fold((inf, -inf), |(lo, hi), d| (lo.min(d), hi.max(d)));
+        let middle = (lo + hi) * 0.5;
+        let farthest = moved().map(|d| (d - middle).length_squared()).fold(0.0, f32::max);
+        // NaN (a position not finite) queries again: the query bounds its own work.
+        if farthest.is_nan() { f32::INFINITY } else { 2.0 * farthest.sqrt() }
     }
 
     /// Finds the pairs of balls within `reach` of each other that were at least `thickness`
@@ -562,6 +583,41 @@ mod tests {
         let nodes = Nodes { base: &at, u: &u, rest: &at, inv_mass: &inv_mass, faces: &[] };
         contacts.query(&nodes, 0.5, 0.15);
         assert!(contacts.pairs().is_empty());
+    }
+
+    #[test]
+    fn the_pairs_serve_until_two_nodes_may_have_closed_by_the_slack() {
+        // Three nodes on a line, 1 m apart, far apart at rest; τ = 0.4 m, so a query reaches
+        // 0.6 m and finds no pair.
+        let rest = vec![Vec3A::ZERO, Vec3A::X * 10.0, Vec3A::X * 20.0];
+        let base = vec![Vec3A::ZERO, Vec3A::X, Vec3A::X * 2.0];
+        let inv_mass = vec![1.0; 3];
+        let mut contacts = SelfContacts::default();
+        let ready = |contacts: &mut SelfContacts, u: &[Vec3A]| {
+            let nodes = Nodes { base: &base, u, rest: &rest, inv_mass: &inv_mass, faces: &[] };
+            contacts.ready(&nodes, 0.4);
+            contacts.queried_at.clone()
+        };
+        let first = ready(&mut contacts, &[Vec3A::ZERO; 3]);
+        assert_eq!(first, base);
+        assert!(contacts.pairs().is_empty());
+        // Carried 5 m whole: nothing closed, no query (the positions queried at are kept).
+        assert_eq!(ready(&mut contacts, &[Vec3A::Y * 5.0; 3]), first);
+        // The middle node 0.09 m towards the first, the others still: the box of the moves
+        // is 0.09 long, so no two closed by more than 0.09 ≤ the slack of 0.2.
+        let u = [Vec3A::ZERO, Vec3A::X * -0.09, Vec3A::ZERO];
+        assert_eq!(ready(&mut contacts, &u), first);
+        // 0.45 m: they may have closed by more than the slack; the query finds the pair now
+        // 0.55 m apart, within its reach.
+        let u = [Vec3A::ZERO, Vec3A::X * -0.45, Vec3A::ZERO];
+        let moved = ready(&mut contacts, &u);
+        assert_eq!(moved[1], Vec3A::X * 0.55);
+        assert_eq!(contacts.pairs(), [[0, 1]]);
+        // Another thickness: queried again, whatever the moves.
+        let nodes = Nodes { base: &base, u: &u, rest: &rest, inv_mass: &inv_mass, faces: &[] };
+        contacts.queried_at[1] = Vec3A::splat(9.0);
+        contacts.ready(&nodes, 0.3);
+        assert_eq!(contacts.queried_at[1], Vec3A::X * 0.55);
     }
 
     #[test]

@@ -97,7 +97,7 @@ use crate::sim::contacts::edges;
 use crate::sim::contacts::near::NearColliders;
 use crate::sim::contacts::rigid_bodies::RigidBodies;
 use crate::sim::contacts::round::RoundAxis;
-use crate::sim::contacts::self_collision::{Nodes, SelfContacts, closing_speed};
+use crate::sim::contacts::self_collision::{Nodes, SelfContacts};
 use crate::sim::contacts::support::{self, Support, Whole};
 use crate::sim::contacts::surface::{Frame, Touched, touch};
 use crate::sim::data::Compiled;
@@ -398,14 +398,6 @@ pub(crate) fn step(
     // Without gas, each sub-step's node pass also predicts the next one (the gas needs every
     // node's position before its prediction); the first prediction comes from the step's start.
     let fused = env.gas.is_none();
-    // The fastest any two nodes can close in this step, were springs not to speed them up:
-    // what the self-collision's query must reach.
-    let closing = c.params.self_collision.filter(usable).map_or(0.0, |_| {
-        let ends = start.vel.iter().zip(&ws.kick).map(|(&v, &k)| (v, v + k * n as f32));
-        let ends = ends.flat_map(|(a, b)| [a, b]);
-        closing_speed(ends)
-    });
-    ws.layers.expire();
     ws.touched.near.expire();
     if fused {
         predict(&ws.u_prev, &start.vel, &ws.kick, &mut ws.u, h);
@@ -440,7 +432,7 @@ pub(crate) fn step(
         if let Some(layers) = c.params.self_collision.filter(usable) {
             let (w, thickness) = (&c.nodes.inv_mass, layers.thickness);
             let nodes = Nodes { base, u: &ws.u, rest: &c.shape, inv_mass: w, faces: &c.faces };
-            ws.layers.ready(&nodes, thickness, (closing, h, n - i + 1));
+            ws.layers.ready(&nodes, thickness);
             ws.layers.project((base, w), (&ws.u_prev, &mut ws.u), thickness, layers.friction);
         }
         let colliders = env.colliders.at(t);
