@@ -31,9 +31,18 @@
 //!   game applies are not foreseen.
 //!
 //! Shapes: a ball, a capsule, a cuboid, a half-space (for a static or kinematic body) and
-//! compounds of them are met as they are; a rounded cuboid as its grown box; any other convex
-//! shape (a cylinder, a cone, a convex hull) as its box in its own frame, and a triangle mesh or
-//! a height field not at all, each with a warning once per collider.
+//! compounds of them are met as they are; the triangle mesh, height field or convex hull of a
+//! static or kinematic body (or of a collider on no body) as its triangles (thin and
+//! two-sided, met on the side each node came from: a level's floors, ramps and props), up to
+//! [`MAX_COLLIDER_TRIANGLES`] a collider; a rounded cuboid as its grown box; any other shape as
+//! its box in its own frame (a cylinder, a cone, and the mesh or hull of a dynamic body: each
+//! part is given to the core as a body of its own with the whole body's mass, which a hull's
+//! many triangles touched at once would answer many times over), and a polyline not at all,
+//! each with a warning once per collider. Each soft body is given only
+//! the triangles that may reach it within the step: those whose box comes within what its
+//! fastest node and the triangle's body can travel in the step (at their speeds, the body's
+//! turn included), plus 0.1 m, of the box around its nodes; a level of many triangles then
+//! costs each soft body only those near it.
 //!
 //! Each soft body meets the bodies as they were when the physics step began: two soft bodies
 //! under one box each push it as if the other were not there, and their impulses add up (the
@@ -125,7 +134,7 @@ fn meet(
     bodies: Query<BodyItem>,
     mut soft: Query<(Entity, &mut SoftBodyState, Option<&CollisionLayers>)>,
     defaults: (Option<Res<DefaultFriction>>, Option<Res<DefaultRestitution>>),
-    gravity: Option<Res<Gravity>>,
+    (gravity, time): (Option<Res<Gravity>>, Res<Time>),
 ) {
     let met = &mut *met;
     met.bodies.clear();
@@ -152,10 +161,13 @@ fn meet(
         });
         let mut shapes = Vec::new();
         let pose = (position.0, rotation.0);
-        if !shapes_of(collider.shape_scaled(), pose, &mut shapes) && met.warned.insert(entity) {
+        let thin = motion.inverse_mass == 0.0;
+        if !shapes_of(collider.shape_scaled(), pose, thin, &mut shapes) && met.warned.insert(entity)
+        {
             warn!(
-                "collider {entity}: soft bodies meet a triangle mesh or height field not at all, \
-                 and a convex shape other than a ball, capsule or cuboid as its box"
+                "collider {entity}: soft bodies meet a polyline not at all, a triangle mesh or \
+                 height field of more than {MAX_COLLIDER_TRIANGLES} triangles not at all, and a \
+                 cylinder, a cone, or a triangle mesh or convex hull of a dynamic body as its box"
             );
         }
         for shape in shapes {
@@ -167,14 +179,16 @@ fn meet(
             met.layers.push(layers.copied().unwrap_or_default());
         }
     }
+    let dt = time.delta_secs();
     for (entity, mut state, layers) in &mut soft {
         let layers = layers.copied().unwrap_or_default();
         let state = &mut *state;
         state.rigid.of.clear();
-        state
-            .rigid
-            .of
-            .extend((0..met.bodies.len()).filter(|&i| layers.interacts_with(met.layers[i])));
+        let bounds = node_bounds(&state.sim, dt);
+        let meets = |&i: &usize| {
+            layers.interacts_with(met.layers[i]) && may_reach(&met.bodies[i], bounds, dt)
+        };
+        state.rigid.of.extend((0..met.bodies.len()).filter(meets));
         let given: Vec<RigidBody> = state.rigid.of.iter().map(|&i| met.bodies[i]).collect();
         if let Err(e) = state.sim.set_rigid_bodies(&given) {
             if met.warned.insert(entity) {
@@ -272,9 +286,16 @@ impl Motion {
     }
 }
 
-/// Appends the core shapes of `shape` at `pose` (its position and rotation in the world);
-/// false when a part is met only as its box or not at all.
-fn shapes_of(shape: &SharedShape, (at, turn): (Vec3, Quat), out: &mut Vec<Shape>) -> bool {
+/// Appends the core shapes of `shape` at `pose` (its position and rotation in the world),
+/// meshes as their triangles when `thin` (a body nothing pushes: each triangle is given as a
+/// body of its own, which a dynamic body's mass would answer once per triangle touched), else
+/// as their boxes; false when a part is met only as its box or not at all.
+fn shapes_of(
+    shape: &SharedShape,
+    (at, turn): (Vec3, Quat),
+    thin: bool,
+    out: &mut Vec<Shape>,
+) -> bool {
     let point = |p: Vec3| to_core(at + turn * p);
     let cuboid = |half: Vec3, center: Vec3| Shape::Box {
         center: point(center),
@@ -301,13 +322,22 @@ fn shapes_of(shape: &SharedShape, (at, turn): (Vec3, Quat), out: &mut Vec<Shape>
             let mut whole = true;
             for (part, sub) in c.shapes() {
                 let pose = (at + turn * part.translation, turn * part.rotation);
-                whole &= shapes_of(sub, pose, out);
+                whole &= shapes_of(sub, pose, thin, out);
             }
             return whole;
         }
-        TypedShape::TriMesh(_) | TypedShape::HeightField(_) | TypedShape::Polyline(_) => {
-            return false;
+        TypedShape::TriMesh(mesh) if thin => {
+            return faces(mesh.triangles().map(|t| [t.a, t.b, t.c]), point, out);
         }
+        TypedShape::HeightField(field) if thin => {
+            return faces(field.triangles().map(|t| [t.a, t.b, t.c]), point, out);
+        }
+        TypedShape::ConvexPolyhedron(hull) if thin => {
+            let (corners, triangles) = hull.to_trimesh();
+            let at = |i: u32| corners.get(i as usize).copied().unwrap_or_default();
+            return faces(triangles.iter().map(|t| t.map(at)), point, out);
+        }
+        TypedShape::Polyline(_) => return false,
         _ => {
             let aabb = shape.compute_local_aabb();
             out.push(cuboid(aabb.half_extents(), aabb.center()));
@@ -315,6 +345,67 @@ fn shapes_of(shape: &SharedShape, (at, turn): (Vec3, Quat), out: &mut Vec<Shape>
         }
     }
     true
+}
+
+/// Most triangles of one collider met (a triangle mesh, a height field, a convex hull's
+/// faces): each is a core body the soft bodies near it look at every sub-step (module doc).
+pub const MAX_COLLIDER_TRIANGLES: usize = 65_536;
+
+/// Appends the triangles of a mesh (in its collider's frame, placed by `point`) as core
+/// triangles, those of no area left out; false (and nothing appended) for a mesh of more than
+/// [`MAX_COLLIDER_TRIANGLES`].
+fn faces(
+    triangles: impl Iterator<Item = [Vec3; 3]>,
+    point: impl Fn(Vec3) -> glam::Vec3,
+    out: &mut Vec<Shape>,
+) -> bool {
+    let from = out.len();
+    for [a, b, c] in triangles {
+        if out.len() - from >= MAX_COLLIDER_TRIANGLES {
+            out.truncate(from);
+            return false;
+        }
+        let (a, b, c) = (point(a), point(b), point(c));
+        if (b - a).cross(c - a).length_squared() > 0.0 {
+            out.push(Shape::Triangle { a, b, c });
+        }
+    }
+    true
+}
+
+/// Whether `body` may reach a soft body whose nodes are within `bounds` (their box, and how
+/// far the fastest of them can go in the physics step) in a step of `dt`: a triangle must come
+/// within that reach, moving at its body's speed; the other shapes are always given (they are
+/// few).
+fn may_reach(body: &RigidBody, bounds: Option<(glam::Vec3, glam::Vec3, f32)>, dt: f32) -> bool {
+    let (Shape::Triangle { a, b, c }, Some((lo, hi, travel))) = (body.shape, bounds) else {
+        return true;
+    };
+    let far = [a, b, c].map(|p| p.distance(body.center_of_mass)).into_iter().fold(0.0, f32::max);
+    let moves = (body.linear_velocity.length() + body.angular_velocity.length() * far) * dt;
+    let grow = glam::Vec3::splat(travel + moves + NEAR_TRIANGLE);
+    let (min, max) = (a.min(b).min(c), a.max(b).max(c));
+    min.cmplt(hi + grow).all() && max.cmpgt(lo - grow).all()
+}
+
+/// How much farther than what the nodes and a body can travel in a step a triangle is still
+/// given to a soft body (m): the nodes' radius and room for what the contacts add.
+const NEAR_TRIANGLE: f32 = 0.1;
+
+/// The box around the soft body's nodes and how far the fastest of them goes in `dt`; `None`
+/// for a body of no nodes or one not finite (every body is given then).
+fn node_bounds(
+    sim: &springmesh_core::Simulation,
+    dt: f32,
+) -> Option<(glam::Vec3, glam::Vec3, f32)> {
+    let first = glam::Vec3::from(*sim.positions().first()?);
+    let (lo, hi) = sim
+        .positions()
+        .iter()
+        .fold((first, first), |(lo, hi), &p| (lo.min(p.into()), hi.max(p.into())));
+    let fastest = sim.velocities().iter().map(|v| v.length()).fold(0.0, f32::max);
+    let travel = fastest * dt;
+    (lo.is_finite() && hi.is_finite() && travel.is_finite()).then_some((lo, hi, travel))
 }
 
 #[cfg(test)]
@@ -338,7 +429,7 @@ mod tests {
             (Pose::from_translation(Vec3::ZERO), SharedShape::capsule_y(0.5, 0.2)),
         ];
         let mut out = Vec::new();
-        assert!(shapes_of(&SharedShape::compound(parts), pose(), &mut out));
+        assert!(shapes_of(&SharedShape::compound(parts), pose(), false, &mut out));
         // x turns to y: the ball's centre at (1, 3, 3); the capsule along y turns to −x.
         let [Shape::Sphere { center, radius }, Shape::Capsule { a, b, .. }] = out[..] else {
             panic!("{out:?}");
@@ -348,16 +439,73 @@ mod tests {
     }
 
     #[test]
-    fn other_convex_shapes_are_their_box_and_meshes_are_not_met() {
+    fn other_convex_shapes_are_their_box_and_a_dynamic_body_s_mesh_too() {
         let mut out = Vec::new();
-        assert!(!shapes_of(&SharedShape::cylinder(0.5, 0.2), pose(), &mut out));
+        assert!(!shapes_of(&SharedShape::cylinder(0.5, 0.2), pose(), true, &mut out));
         let [Shape::Box { center, half_extents, .. }] = out[..] else { panic!("{out:?}") };
         assert!(close(center, [1.0, 2.0, 3.0]) && close(half_extents, [0.2, 0.5, 0.2]));
         out.clear();
         let triangle = SharedShape::trimesh(vec![Vec3::ZERO, Vec3::X, Vec3::Y], vec![[0, 1, 2]]);
-        assert!(!shapes_of(&triangle.expect("a mesh"), pose(), &mut out) && out.is_empty());
-        assert!(shapes_of(&SharedShape::halfspace(Vec3::Y), pose(), &mut out));
+        let triangle = triangle.expect("a mesh");
+        assert!(!shapes_of(&triangle, pose(), false, &mut out));
+        let [Shape::Box { center, .. }] = out[..] else { panic!("{out:?}") };
+        assert!(close(center, [0.5, 2.5, 3.0]), "the triangle's box about (0.5, 0.5, 0): {center}");
+        out.clear();
+        assert!(shapes_of(&SharedShape::halfspace(Vec3::Y), pose(), true, &mut out));
         let [Shape::Plane { normal, .. }] = out[..] else { panic!("{out:?}") };
         assert!(close(normal, [-1.0, 0.0, 0.0]), "{normal}");
+    }
+
+    #[test]
+    fn a_still_body_s_mesh_and_hull_are_their_triangles_where_the_pose_puts_them() {
+        let mut out = Vec::new();
+        let triangle = SharedShape::trimesh(vec![Vec3::ZERO, Vec3::X, Vec3::Y], vec![[0, 1, 2]]);
+        assert!(shapes_of(&triangle.expect("a mesh"), pose(), true, &mut out));
+        // x turns to y, y to −x: the corners at (1, 2, 3), (1, 3, 3), (0, 2, 3).
+        let [Shape::Triangle { a, b, c }] = out[..] else { panic!("{out:?}") };
+        assert!(close(a, [1.0, 2.0, 3.0]) && close(b, [1.0, 3.0, 3.0]), "{a} {b}");
+        assert!(close(c, [0.0, 2.0, 3.0]), "{c}");
+        out.clear();
+        // A cube's hull: 6 faces of 2 triangles, every corner 0.5 from the centre on each axis.
+        let corners: Vec<Vec3> = (0..8)
+            .map(|k| Vec3::new((k & 1) as f32, ((k >> 1) & 1) as f32, (k >> 2) as f32) - 0.5)
+            .collect();
+        let hull = SharedShape::convex_hull(&corners).expect("a hull");
+        assert!(shapes_of(&hull, (Vec3::ZERO, Quat::IDENTITY), true, &mut out));
+        assert_eq!(out.len(), 12, "{out:?}");
+        for shape in &out {
+            let Shape::Triangle { a, b, c } = *shape else { panic!("{shape:?}") };
+            let on_a_face =
+                (0..3).any(|i| [a, b, c].iter().all(|p| (p[i].abs() - 0.5).abs() < 1e-5));
+            assert!(on_a_face, "{a} {b} {c}");
+        }
+    }
+
+    #[test]
+    fn a_soft_body_is_given_the_triangles_near_it_and_every_other_shape() {
+        let body = |shape| Motion::fixed(Vec3::ZERO).body(shape, Surface::default());
+        let triangle = |x: f32| {
+            let a = glam::Vec3::new(x, 0.0, 0.0);
+            body(Shape::Triangle { a, b: a + glam::Vec3::X, c: a + glam::Vec3::Z })
+        };
+        // Nodes in the box from (0, 0.5, 0) to (1, 1, 1), the fastest at 6 m/s: 0.1 m in a
+        // 60 Hz step, 0.2 with the room.
+        let bounds = Some((glam::Vec3::new(0.0, 0.5, 0.0), glam::Vec3::ONE, 0.1));
+        let dt = 1.0 / 60.0;
+        assert!(!may_reach(&triangle(0.0), bounds, dt), "0.5 m under the nodes");
+        let lifted = |y: f32| {
+            let (a, b, c) = (
+                glam::Vec3::new(0.0, y, 0.0),
+                glam::Vec3::new(1.0, y, 0.0),
+                glam::Vec3::new(0.0, y, 1.0),
+            );
+            body(Shape::Triangle { a, b, c })
+        };
+        assert!(may_reach(&lifted(0.31), bounds, dt), "0.19 m under them");
+        assert!(!may_reach(&lifted(0.29), bounds, dt), "0.21 m under them");
+        assert!(!may_reach(&triangle(3.0), bounds, dt), "beside them");
+        let far_ball = body(Shape::Sphere { center: glam::Vec3::splat(9.0), radius: 0.1 });
+        assert!(may_reach(&far_ball, bounds, dt), "a ball is always given");
+        assert!(may_reach(&triangle(0.0), None, dt), "every triangle without bounds");
     }
 }

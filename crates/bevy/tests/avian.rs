@@ -8,7 +8,9 @@
 //! - a 1 kg box dropped on a resting jelly comes to rest on it, no corner 1 cm inside;
 //! - a ball thrown at a hanging cloth is caught and slowed, no node inside it;
 //! - a sensor box, and a box on a layer the jelly's `CollisionLayers` do not meet, fall
-//!   through the jelly.
+//!   through the jelly;
+//! - a jelly dropped on a static triangle mesh (a ramp of two triangles) stays on it, never
+//!   1 cm through (against: without the ramp, it falls).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // Test code.
 
 use avian3d::prelude::{
@@ -96,6 +98,22 @@ fn sim(app: &App, body: Entity) -> &Simulation {
     app.world().get::<SoftBodyState>(body).unwrap().simulation()
 }
 
+/// The blob converted as a solid, its lowest drawn point `lowest` m over the origin, without
+/// a ground of its own.
+fn jelly(lowest: f32) -> ValidModel {
+    let options = samples::pile::solid_options();
+    let mut model =
+        convert_mesh(shapes::blob(), &options, Path::new("blob.obj")).expect("converts").model;
+    let mut drawn = Vec::new();
+    Simulation::new(&model).surface_positions(&mut drawn);
+    let low = drawn.iter().map(|p| p.y).fold(f32::MAX, f32::min);
+    model.place(glam::Quat::IDENTITY, glam::Vec3::Y * (lowest - low)).expect("moved");
+    let mut params = model.params.clone();
+    params.ground = None;
+    model.set_params(params).expect("no ground");
+    model
+}
+
 /// A 1 kg box of 0.2 m dropped from 0.4 m above the back of a resting jelly (the blob
 /// converted as a solid, without a ground of its own) on avian's ground, for 3 s: the deepest
 /// a corner of the box got inside the jelly's drawn surface, and the box's and the jelly's
@@ -116,16 +134,8 @@ enum Dropped {
 }
 
 fn dropped_on_a_jelly(how: Dropped) -> (f32, f32, f32) {
-    let options = samples::pile::solid_options();
-    let mut model =
-        convert_mesh(shapes::blob(), &options, Path::new("blob.obj")).expect("converts").model;
+    let model = jelly(0.0);
     let mut drawn = Vec::new();
-    Simulation::new(&model).surface_positions(&mut drawn);
-    let low = drawn.iter().map(|p| p.y).fold(f32::MAX, f32::min);
-    model.place(glam::Quat::IDENTITY, glam::Vec3::Y * -low).expect("moved");
-    let mut params = model.params.clone();
-    params.ground = None;
-    model.set_params(params).expect("no ground");
     let mut app = app(how == Dropped::Unpushed);
     app.world_mut().spawn((RigidBody::Static, Collider::half_space(Vec3::Y)));
     let jelly = spawn(&mut app, model);
@@ -245,4 +255,51 @@ fn an_avian_ball_thrown_at_a_hanging_cloth_is_caught_and_slowed() {
     assert!(deepest < 0.005, "no node inside the ball ({deepest} m)");
     let (forward, _) = thrown_at_a_curtain(false);
     assert!(forward > 5.9, "without its impulses the ball is not slowed ({forward} m/s)");
+}
+
+/// The blob's jelly (no ground) dropped from 0.3 m onto a static avian triangle mesh, a 3 × 3 m
+/// square of two triangles turned 15° about z (a level's ramp), or onto nothing, for 2 s: the
+/// deepest any drawn point over the square got under its plane, and the drawn surface's mean
+/// height over the plane at the end.
+fn dropped_on_a_ramp(ramp: bool) -> (f32, f32) {
+    let model = jelly(0.3);
+    let mut drawn = Vec::new();
+    let mut app = app(false);
+    let turn = Quat::from_rotation_z(15f32.to_radians());
+    if ramp {
+        let corners = vec![
+            Vec3::new(-1.5, 0.0, -1.5),
+            Vec3::new(1.5, 0.0, -1.5),
+            Vec3::new(1.5, 0.0, 1.5),
+            Vec3::new(-1.5, 0.0, 1.5),
+        ];
+        let mesh = Collider::trimesh(corners, vec![[0, 2, 1], [0, 3, 2]]);
+        app.world_mut().spawn((RigidBody::Static, mesh, Transform::from_rotation(turn)));
+    }
+    let jelly = spawn(&mut app, model);
+    let (up, along) = (turn * Vec3::Y, turn * Vec3::X);
+    let mut deepest = 0.0f32;
+    for _ in 0..120 {
+        app.update();
+        sim(&app, jelly).surface_positions(&mut drawn);
+        for p in &drawn {
+            let p = Vec3::from_array(p.to_array());
+            if p.dot(along).abs() < 1.5 && p.z.abs() < 1.5 {
+                deepest = deepest.max(-p.dot(up));
+            }
+        }
+    }
+    let up = glam::Vec3::from_array(up.to_array());
+    let height = drawn.iter().map(|p| p.dot(up)).sum::<f32>() / drawn.len() as f32;
+    (deepest, height)
+}
+
+#[test]
+fn a_jelly_dropped_on_an_avian_triangle_mesh_ramp_stays_on_it() {
+    let (deepest, height) = dropped_on_a_ramp(true);
+    println!("at most {deepest:.4} m under the ramp, its mean {height:.3} m over it");
+    assert!(deepest < 0.01, "never 1 cm through the ramp ({deepest} m)");
+    assert!(height > 0.0, "on the ramp ({height} m)");
+    let (deepest, height) = dropped_on_a_ramp(false);
+    assert!(deepest > 1.0 && height < -1.0, "falls without it ({deepest}, {height})");
 }

@@ -59,38 +59,9 @@ pub fn solid_angle(p: Vec3, t: [Vec3; 3]) -> f32 {
     2.0 * det.atan2(den)
 }
 
-/// The distance from `p` to triangle `t` (Ericson, "Real-Time Collision Detection", 2005,
-/// §5.1.5: the closest point by its Voronoi region).
-pub fn distance_to_triangle(p: Vec3, [a, b, c]: [Vec3; 3]) -> f32 {
-    let (ab, ac, ap) = (b - a, c - a, p - a);
-    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return ap.length();
-    }
-    let bp = p - b;
-    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
-    if d3 >= 0.0 && d4 <= d3 {
-        return bp.length();
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        return (p - (a + ab * (d1 / (d1 - d3)))).length();
-    }
-    let cp = p - c;
-    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
-    if d6 >= 0.0 && d5 <= d6 {
-        return cp.length();
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        return (p - (a + ac * (d2 / (d2 - d6)))).length();
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        return (p - (b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6))))).length();
-    }
-    let denom = 1.0 / (va + vb + vc);
-    (p - (a + ab * (vb * denom) + ac * (vc * denom))).length()
+/// The distance from `p` to triangle `t`.
+pub fn distance_to_triangle(p: Vec3, t: [Vec3; 3]) -> f32 {
+    p.distance(crate::geometry::closest_on_triangle(p, t))
 }
 
 #[cfg(test)]

@@ -39,6 +39,12 @@
 // `SmRigidBody::shape`: a box of `half_extents`.
 #define SM_RIGID_BOX 2
 
+// `SmRigidBody::shape`: the triangle of `corners` (world space; `position` and `rotation`
+// unused), thin and two-sided, met on the side each node came from: one face of a static
+// or kinematic body's triangle mesh or convex hull, each face given as a body of its own.
+// (A dynamic body given as its faces would answer each face touched with its whole mass.)
+#define SM_RIGID_TRIANGLE 3
+
 // A loaded model (opaque). Read-only: it may be shared between threads.
 typedef struct SmModel SmModel;
 
@@ -74,7 +80,7 @@ typedef int (*SmCollisionFn)(void *user,
 // A rigid body of the game's physics engine, as it is when the next step begins. Vectors and
 // matrices in world space; the shape is centred on `position` and turned by `rotation`.
 typedef struct SmRigidBody {
-  // `SM_RIGID_SPHERE`, `SM_RIGID_CAPSULE` or `SM_RIGID_BOX`.
+  // `SM_RIGID_SPHERE`, `SM_RIGID_CAPSULE`, `SM_RIGID_BOX` or `SM_RIGID_TRIANGLE`.
   uint32_t shape;
   // The shape's centre (m).
   float position[3];
@@ -104,6 +110,8 @@ typedef struct SmRigidBody {
   // What the engine adds to the velocity over the step besides these contacts (m/s²): its
   // gravity, when it adds gravity after `sm_sim_step`; zeros when the velocity given has it.
   float acceleration[3];
+  // A triangle's corners a, b, c (m), x, y, z each.
+  float corners[9];
 } SmRigidBody;
 
 // Energy of a simulation's state (J).

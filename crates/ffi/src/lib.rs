@@ -59,8 +59,8 @@ pub use pose::{
     sm_sim_set_teleport, sm_sim_teleport,
 };
 pub use rigid::{
-    SM_RIGID_BOX, SM_RIGID_CAPSULE, SM_RIGID_SPHERE, SmRigidBody, sm_sim_rigid_impulses,
-    sm_sim_set_rigid_bodies,
+    SM_RIGID_BOX, SM_RIGID_CAPSULE, SM_RIGID_SPHERE, SM_RIGID_TRIANGLE, SmRigidBody,
+    sm_sim_rigid_impulses, sm_sim_set_rigid_bodies,
 };
 pub use sim::{
     SmEnergy, SmSim, sm_sim_broken_springs, sm_sim_clone, sm_sim_copy_normals,

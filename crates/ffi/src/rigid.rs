@@ -16,13 +16,18 @@ pub const SM_RIGID_SPHERE: u32 = 0;
 pub const SM_RIGID_CAPSULE: u32 = 1;
 /// `SmRigidBody::shape`: a box of `half_extents`.
 pub const SM_RIGID_BOX: u32 = 2;
+/// `SmRigidBody::shape`: the triangle of `corners` (world space; `position` and `rotation`
+/// unused), thin and two-sided, met on the side each node came from: one face of a static
+/// or kinematic body's triangle mesh or convex hull, each face given as a body of its own.
+/// (A dynamic body given as its faces would answer each face touched with its whole mass.)
+pub const SM_RIGID_TRIANGLE: u32 = 3;
 
 /// A rigid body of the game's physics engine, as it is when the next step begins. Vectors and
 /// matrices in world space; the shape is centred on `position` and turned by `rotation`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SmRigidBody {
-    /// `SM_RIGID_SPHERE`, `SM_RIGID_CAPSULE` or `SM_RIGID_BOX`.
+    /// `SM_RIGID_SPHERE`, `SM_RIGID_CAPSULE`, `SM_RIGID_BOX` or `SM_RIGID_TRIANGLE`.
     pub shape: u32,
     /// The shape's centre (m).
     pub position: [f32; 3],
@@ -52,6 +57,8 @@ pub struct SmRigidBody {
     /// What the engine adds to the velocity over the step besides these contacts (m/s²): its
     /// gravity, when it adds gravity after `sm_sim_step`; zeros when the velocity given has it.
     pub acceleration: [f32; 3],
+    /// A triangle's corners a, b, c (m), x, y, z each.
+    pub corners: [f32; 9],
 }
 
 impl SmRigidBody {
@@ -70,6 +77,10 @@ impl SmRigidBody {
                 half_extents: Vec3::from_array(self.half_extents),
                 rotation,
             },
+            SM_RIGID_TRIANGLE => {
+                let corner = |k: usize| Vec3::from_slice(&self.corners[3 * k..3 * k + 3]);
+                Shape::Triangle { a: corner(0), b: corner(1), c: corner(2) }
+            }
             other => {
                 let reason = format!("rigid body {index}: no shape kind {other}");
                 return Err(Failure::new(SM_ERR_ARGUMENT, reason));

@@ -465,6 +465,13 @@ fn a_held_rigid_ball_in_the_way_of_the_swinging_chain_keeps_it_out_and_takes_its
         assert_eq!(sm_sim_set_rigid_bodies(sim, &wrong, 1), SM_ERR_ARGUMENT);
         assert!(last_error().contains("shape kind 7"), "{}", last_error());
         assert_eq!(sm_sim_set_rigid_bodies(sim, null(), 1), SM_ERR_NULL);
+        // A triangle's corners, in a line: refused by name; apart: a face the nodes meet.
+        let mut face = SmRigidBody { shape: SM_RIGID_TRIANGLE, ..ball };
+        face.corners = [0.0, -2.0, 0.0, 1.0, -2.0, 0.0, 2.0, -2.0, 0.0];
+        assert_eq!(sm_sim_set_rigid_bodies(sim, &face, 1), SM_ERR_ARGUMENT);
+        assert!(last_error().contains(".c must be off the line"), "{}", last_error());
+        face.corners[8] = 1.0;
+        assert_eq!(sm_sim_set_rigid_bodies(sim, &face, 1), SM_OK);
         let mut pushed = [0.0f32; 3];
         for _ in 0..60 {
             // A ball the engine holds (its inverse mass 0): it stays, and what it took is read.

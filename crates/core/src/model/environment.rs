@@ -129,6 +129,17 @@ pub enum Shape {
         /// Its orientation (need not be normalised).
         rotation: Quat,
     },
+    /// A triangle, thin and two-sided: the points within a node's radius of it. A face of a
+    /// rigid body's triangle mesh or convex hull ([`crate::RigidBody`]), met on the side each
+    /// node came from.
+    Triangle {
+        /// Its corners (m).
+        a: Vec3,
+        /// The second corner (m).
+        b: Vec3,
+        /// The third corner (m).
+        c: Vec3,
+    },
 }
 
 /// A static collider of the model's environment.
@@ -179,6 +190,11 @@ impl Shape {
             Shape::Box { half_extents, rotation, .. } => {
                 Shape::Box { center: at, half_extents, rotation: turn * rotation }
             }
+            Shape::Triangle { a, b, c } => {
+                let centre = (a + b + c) / 3.0;
+                let corner = |p: Vec3| at + turn * (p - centre);
+                Shape::Triangle { a: corner(a), b: corner(b), c: corner(c) }
+            }
         }
     }
 
@@ -196,16 +212,18 @@ impl Shape {
             Shape::Box { center, half_extents, rotation } => {
                 Shape::Box { center: at(center), half_extents, rotation: turn * rotation }
             }
+            Shape::Triangle { a, b, c } => Shape::Triangle { a: at(a), b: at(b), c: at(c) },
         }
     }
 
-    /// What the shape is called: "plane", "sphere", "capsule" or "box".
+    /// What the shape is called: "plane", "sphere", "capsule", "box" or "triangle".
     pub fn kind(&self) -> &'static str {
         match self {
             Shape::Plane { .. } => "plane",
             Shape::Sphere { .. } => "sphere",
             Shape::Capsule { .. } => "capsule",
             Shape::Box { .. } => "box",
+            Shape::Triangle { .. } => "triangle",
         }
     }
 
@@ -239,6 +257,13 @@ impl Shape {
                 out.push((format!("{at}.half_extents"), ok, "finite and > 0"));
                 let ok = rotation.is_finite() && glam::Vec4::from(rotation) != glam::Vec4::ZERO;
                 out.push((format!("{at}.rotation"), ok, "finite and not zero"));
+            }
+            Shape::Triangle { a, b, c } => {
+                for (name, p) in [("a", a), ("b", b), ("c", c)] {
+                    out.push((format!("{at}.{name}"), p.is_finite(), FINITE));
+                }
+                let ok = (b - a).cross(c - a).length_squared() > 0.0;
+                out.push((format!("{at}.c"), ok, "off the line through a and b"));
             }
         }
     }
@@ -305,6 +330,7 @@ impl std::fmt::Display for Obstacle {
             Shape::Box { center, half_extents, .. } => {
                 write!(f, "box at {} of half size {}", v(center), v(half_extents))
             }
+            Shape::Triangle { a, b, c } => write!(f, "triangle {}, {}, {}", v(a), v(b), v(c)),
         }?;
         write!(f, ", {}", self.surface)
     }

@@ -67,6 +67,7 @@ fn air() -> impl Strategy<Value = Air> {
 /// A shape with a positive size (vectors of positive components are never zero).
 fn shape() -> impl Strategy<Value = Shape> {
     let away = || (positive(), positive(), positive()).prop_map(|(x, y, z)| Vec3::new(x, y, z));
+    let corner = || (-1e4f32..1e4, -1e4f32..1e4, -1e4f32..1e4).prop_map(Vec3::from);
     prop_oneof![
         (vec3(), away()).prop_map(|(point, normal)| Shape::Plane { point, normal }),
         (vec3(), positive()).prop_map(|(center, radius)| Shape::Sphere { center, radius }),
@@ -76,6 +77,13 @@ fn shape() -> impl Strategy<Value = Shape> {
                 Shape::Box { center, half_extents, rotation: Quat::from_xyzw(q.1, q.2, q.3, q.0) }
             }
         ),
+        // Corners a, a + x, a + y: never in a line (a within ±10 km, where f32 still resolves
+        // the shortest side of 0.1 m).
+        (corner(), 0.1f32..1e3, 0.1f32..1e3).prop_map(|(a, x, y)| Shape::Triangle {
+            a,
+            b: a + Vec3::X * x,
+            c: a + Vec3::Y * y
+        }),
     ]
 }
 

@@ -21,6 +21,17 @@ pub(crate) fn distance(shape: &Shape, p: Vec3) -> f32 {
             q.max(Vec3::ZERO).length() + q.max_element().min(0.0)
         }
         Shape::Plane { point, normal } => (p - point).dot(normal.normalize()),
+        Shape::Triangle { a, b, c } => {
+            // Thin: the distance to the face where p is over it, else to the nearest edge.
+            let n = (b - a).cross(c - a).normalize();
+            let over =
+                [(a, b), (b, c), (c, a)].iter().all(|&(u, v)| (v - u).cross(p - u).dot(n) >= 0.0);
+            let edge = |u: Vec3, v: Vec3| {
+                let t = ((p - u).dot(v - u) / (v - u).length_squared()).clamp(0.0, 1.0);
+                p.distance(u + (v - u) * t)
+            };
+            if over { (p - a).dot(n).abs() } else { edge(a, b).min(edge(b, c)).min(edge(c, a)) }
+        }
     }
 }
 

@@ -144,6 +144,11 @@ pub(crate) fn shape_fields(ui: &mut egui::Ui, shape: &mut Shape) -> bool {
                     *normal = Vec3::Y;
                 }
             }
+            Shape::Triangle { a, b, c } => {
+                row(ui, "corner a", a);
+                row(ui, "corner b", b);
+                row(ui, "corner c", c);
+            }
         }
     });
     changed
@@ -190,6 +195,7 @@ mod tests {
                 Shape::Capsule { a, b, radius } => a.y.max(b.y) + radius,
                 Shape::Box { center, half_extents, .. } => center.y + half_extents.y,
                 Shape::Plane { point, .. } => point.y,
+                Shape::Triangle { a, b, c } => a.y.max(b.y).max(c.y),
             };
             assert!((top - (lowest - 0.1)).abs() < 1e-5, "{label}: top {top}, model at {lowest}");
             m.params.colliders.push(Obstacle { shape, surface: Surface::default() });

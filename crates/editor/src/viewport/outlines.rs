@@ -59,6 +59,7 @@ pub fn outlines(shape: &Shape, size: f32) -> Vec<Vec<Vec3>> {
                 vec![point + u + v, point - u + v, point - u - v, point + u - v, point + u + v];
             vec![square, vec![point, point + n * size * 0.2]]
         }
+        Shape::Triangle { a, b, c } => vec![vec![a, b, c, a]],
     }
 }
 

@@ -34,9 +34,13 @@
 //! with the collider's motion in the sub-step ([`crate::sim::contacts::sides`]), so nothing
 //! that moves the node past the axis (a limb faster than its radius, a max distance pulling
 //! back into a limb) puts it on the far side; a plane or box pushes out to the nearest side. A
-//! game's [`Collider`] gets the whole path and may sweep it.
+//! triangle (a face of a game's mesh, thin and two-sided) pushes a node within r of it out
+//! from its nearest point, and one whose path crossed its plane back to r before the plane on
+//! the side x₀ was on (x₀ carried by the triangle's move in the sub-step): with e = (x − a)·n,
+//! n the face's normal towards x₀, x ← x + n (r − e) when e < 0. A game's [`Collider`] gets
+//! the whole path and may sweep it.
 
-use crate::geometry::along_segment;
+use crate::geometry::{along_segment, closest_on_triangle};
 use crate::model::{Ground, Obstacle, Shape, Surface};
 use crate::sim::contacts::round::RoundAxis;
 use crate::sim::contacts::{moving, near, sides};
@@ -127,7 +131,29 @@ fn push_out(shape: &Shape, x: Vec3, r: f32) -> Option<(Vec3, Vec3)> {
             let (local, n) = out_of_box(half_extents, rotation.inverse() * (x - center), r)?;
             Some((center + rotation * local, rotation * n))
         }
+        Shape::Triangle { a, b, c } => {
+            let closest = closest_on_triangle(x, [a, b, c]);
+            let d = x - closest;
+            if d.length_squared() >= r * r {
+                return None;
+            }
+            // On the face itself (within rounding), out along its normal.
+            let on_it = d.length_squared() <= (ON_TRIANGLE * r) * (ON_TRIANGLE * r);
+            let n = if on_it { facing([a, b, c], x)? } else { d.normalize() };
+            Some((closest + n * r, n))
+        }
     }
+}
+
+/// How near a triangle, in node radii, a ball is on it: nearer, the way from the nearest point
+/// is rounding, and the ball leaves along the face's normal.
+const ON_TRIANGLE: f32 = 1e-3;
+
+/// The unit normal of the triangle a, b, c on the side of `towards` from its plane (its
+/// winding's side for a point on the plane); `None` for a triangle of no area.
+fn facing([a, b, c]: [Vec3; 3], towards: Vec3) -> Option<Vec3> {
+    let n = (b - a).cross(c - a).try_normalize()?;
+    Some(if (towards - a).dot(n) < 0.0 { -n } else { n })
 }
 
 /// A sphere's or capsule's axis (a sphere's centre twice) and radius; `None` for the other
@@ -136,19 +162,28 @@ fn round(shape: &Shape) -> Option<(Vec3A, Vec3A, f32)> {
     match *shape {
         Shape::Sphere { center, radius } => Some((center.into(), center.into(), radius)),
         Shape::Capsule { a, b, radius } => Some((a.into(), b.into(), radius)),
-        Shape::Plane { .. } | Shape::Box { .. } => None,
+        Shape::Plane { .. } | Shape::Box { .. } | Shape::Triangle { .. } => None,
     }
 }
 
-/// For a sphere or capsule now at `now` (and at `before` when the sub-step began, if it
-/// moves), where a ball of radius `r` that moved `from`–`to` into it goes out on the side it
-/// came from ([`crate::sim::contacts::sides`]), with the normal; `None` for the other shapes.
+/// For a sphere, capsule or triangle now at `now` (and at `before` when the sub-step began,
+/// if it moves), where a ball of radius `r` that moved `from`–`to` into it goes out on the
+/// side it came from ([`crate::sim::contacts::sides`]; a triangle: [`through_triangle`]),
+/// with the normal; `None` for the other shapes.
 fn keep_side(
     now: &Shape,
     before: Option<Shape>,
     (from, to): (Vec3A, Vec3A),
     r: f32,
 ) -> Option<(Vec3, Vec3)> {
+    if let Shape::Triangle { a, b, c } = *now {
+        let centre = |a: Vec3, b: Vec3, c: Vec3| (a + b + c) / 3.0;
+        let moved = match before {
+            Some(Shape::Triangle { a: a0, b: b0, c: c0 }) => centre(a, b, c) - centre(a0, b0, c0),
+            _ => Vec3::ZERO,
+        };
+        return through_triangle([a, b, c], (Vec3::from(from) + moved, to.into()), r);
+    }
     let (a, b, radius) = round(now)?;
     let (a0, b0, _) = before.as_ref().and_then(round).unwrap_or((a, b, radius));
     let tau = along_segment(a0, b0, from);
@@ -157,10 +192,24 @@ fn keep_side(
     Some(((to + n * depth).into(), n.into()))
 }
 
+/// A ball of radius `r` that moved `from` (carried with the triangle `t`) `to` the other side
+/// of the triangle's plane, within `r` of the triangle: it goes back to `r` before the plane on
+/// the side it came from, along the normal n there (a thin wall is not passed through by
+/// going out its far side); `None` when it is still on its side (the nearest way out holds).
+///
+/// ```text
+/// e = (to − a) · n,   e < 0:   to ← to + n (r − e)
+/// ```
+fn through_triangle(t: [Vec3; 3], (from, to): (Vec3, Vec3), r: f32) -> Option<(Vec3, Vec3)> {
+    let n = facing(t, from)?;
+    let e = (to - t[0]).dot(n);
+    (e < 0.0).then(|| (to + n * (r - e), n))
+}
+
 /// Where a ball of radius `r` that moved `from`–`to` goes out of `now` (the shape it had when
 /// the sub-step began, `before()`, if it moves), with the outward normal: on the side it came
-/// from for a sphere or capsule, the nearest way for the other shapes; `None` when it is
-/// outside.
+/// from for a sphere, capsule or triangle, the nearest way for the other shapes; `None` when it
+/// is outside.
 #[inline]
 pub(crate) fn leave(
     now: &Shape,
@@ -214,6 +263,11 @@ impl Reach {
                 Some((((a + b) * 0.5).into(), 0.5 * a.distance(b) + radius))
             }
             Shape::Box { center, half_extents, .. } => Some((center.into(), half_extents.length())),
+            Shape::Triangle { a, b, c } => {
+                let centre = (a + b + c) / 3.0;
+                let far = a.distance(centre).max(b.distance(centre)).max(c.distance(centre));
+                Some((centre.into(), far))
+            }
         })
     }
 
@@ -491,6 +545,53 @@ mod tests {
         assert_eq!(
             ground.contact(Vec3::ZERO, Vec3::new(5.0, -2.0, 1.0), r).map(|c| c.position),
             Some(Vec3::new(5.0, -0.9, 1.0))
+        );
+    }
+
+    #[test]
+    fn a_triangle_is_left_on_the_side_a_ball_came_from() {
+        // The triangle (0,0,0), (1,0,0), (0,0,1): its face y = 0, its normal ±y.
+        let t = Shape::Triangle { a: Vec3::ZERO, b: Vec3::X, c: Vec3::Z };
+        let r = 0.1;
+        // Over the face, 0.05 above: out to 0.1 above, along +y.
+        let (pos, n) = push_out(&t, Vec3::new(0.2, 0.05, 0.2), r).expect("within r");
+        assert!(
+            pos.distance(Vec3::new(0.2, 0.1, 0.2)) < 1e-6 && n.distance(Vec3::Y) < 1e-6,
+            "{pos} {n}"
+        );
+        // Past its edge x + z = 1 by 0.05 across, level with it: out from the edge.
+        let past = Vec3::new(0.5, 0.0, 0.5) + Vec3::new(1.0, 0.0, 1.0).normalize() * 0.05;
+        let (pos, n) = push_out(&t, past, r).expect("within r");
+        let out = Vec3::new(1.0, 0.0, 1.0).normalize();
+        assert!(pos.distance(Vec3::new(0.5, 0.0, 0.5) + out * r) < 1e-6, "{pos}");
+        assert!(n.distance(out) < 1e-6, "{n}");
+        assert!(push_out(&t, Vec3::new(0.2, 0.11, 0.2), r).is_none(), "0.11 away");
+        // On the face: out along its winding's normal ((1,0,0) × (0,0,1) = −y).
+        let (pos, n) = push_out(&t, Vec3::new(0.2, 0.0, 0.2), r).expect("on it");
+        assert!(
+            n.distance(-Vec3::Y) < 1e-6 && pos.distance(Vec3::new(0.2, -0.1, 0.2)) < 1e-6,
+            "{pos} {n}"
+        );
+        // From 0.2 above to 0.03 below: the nearest way is down, but it came from above, so
+        // it goes back to 0.1 above.
+        let (from, to) = (Vec3A::new(0.2, 0.2, 0.2), Vec3A::new(0.2, -0.03, 0.2));
+        let (pos, n) = leave(&t, || None, (from, to), r).expect("through it");
+        assert!(
+            pos.distance(Vec3::new(0.2, 0.1, 0.2)) < 1e-6 && n.distance(Vec3::Y) < 1e-6,
+            "{pos} {n}"
+        );
+        // The same with the triangle lifted 0.3 over the sub-step: the start carried with it
+        // is still above.
+        let lifted = Shape::Triangle {
+            a: Vec3::Y * 0.3,
+            b: Vec3::new(1.0, 0.3, 0.0),
+            c: Vec3::new(0.0, 0.3, 1.0),
+        };
+        let (from, to) = (Vec3A::new(0.2, 0.05, 0.2), Vec3A::new(0.2, 0.28, 0.2));
+        let (pos, n) = leave(&lifted, || Some(t), (from, to), r).expect("carried");
+        assert!(
+            pos.distance(Vec3::new(0.2, 0.4, 0.2)) < 1e-6 && n.distance(Vec3::Y) < 1e-6,
+            "{pos} {n}"
         );
     }
 

@@ -18,7 +18,9 @@
 //!   rotation, a plane's point and normal); o: its origin (the centre, the plane's point).
 //! - Δt: the step (s); t_k: the time of sub-step k's end within it.
 //! - A capsule's ends move independently, so a point at parameter τ along its axis moves at
-//!   (1 − τ) v_a + τ v_b: exact for its linear interpolation, turning or not.
+//!   (1 − τ) v_a + τ v_b: exact for its linear interpolation, turning or not. A triangle's
+//!   corners move independently too, and its surface at their mean velocity (exact for a
+//!   triangle that does not turn).
 //!
 //! Each sub-step tests the nodes against P(s), so a collider going at speed V advances V h per
 //! sub-step of h: at 3 m/s and 16 sub-steps at 60 Hz, 3 mm, less than any collider's radius.
@@ -56,6 +58,9 @@ pub(crate) fn between(from: &Shape, to: &Shape, s: f32) -> Shape {
             let turn = Quat::IDENTITY.slerp(arc(n0, n1), s);
             Shape::Plane { point: p0.lerp(p1, s), normal: turn * n0 }
         }
+        (Shape::Triangle { a: a0, b: b0, c: c0 }, Shape::Triangle { a: a1, b: b1, c: c1 }) => {
+            Shape::Triangle { a: a0.lerp(a1, s), b: b0.lerp(b1, s), c: c0.lerp(c1, s) }
+        }
         _ => *to,
     }
 }
@@ -83,6 +88,9 @@ pub(crate) fn surface_velocity(from: &Shape, to: &Shape, now: &Shape, p: Vec3, d
             Shape::Plane { point: p1, normal: n1 },
             Shape::Plane { point, .. },
         ) => rigid(p1 - p0, arc(n0, n1), p - point, per_second),
+        (Shape::Triangle { a: a0, b: b0, c: c0 }, Shape::Triangle { a: a1, b: b1, c: c1 }, _) => {
+            ((a1 - a0) + (b1 - b0) + (c1 - c0)) * (per_second / 3.0)
+        }
         _ => Vec3::ZERO,
     }
 }

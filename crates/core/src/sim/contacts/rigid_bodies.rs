@@ -96,7 +96,11 @@ use glam::{Mat3A, Mat4, Quat, Vec3, Vec3A};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RigidBody {
     /// Its shape, in world space: a sphere, a capsule or a box; a plane (a floor, a wall) for a
-    /// static or kinematic body only, which has no centre to push.
+    /// static or kinematic body only, which has no centre to push; a triangle, one face of a
+    /// mesh or hull given face by face. A body given as several parts (a compound's, a mesh's
+    /// faces) is met part by part, each as if it were the whole body: right for a static or
+    /// kinematic body, which nothing pushes; a dynamic one is answered once per part touched
+    /// (two faces under a box: twice its weight).
     pub shape: Shape,
     /// Its centre of mass (m), in world space: what it turns about.
     pub center_of_mass: Vec3,
