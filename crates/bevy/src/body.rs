@@ -160,10 +160,11 @@ pub(crate) struct RigidContacts {
 }
 
 impl RigidContacts {
-    /// Adds a step's impulses ([`Simulation::rigid_impulses`]).
+    /// What the bodies took over this physics step's steps so far
+    /// ([`Simulation::rigid_impulses`] adds up the steps since the bodies were set).
     pub fn took(&mut self, impulses: &[RigidImpulse]) {
         for (sum, &i) in self.taken.iter_mut().zip(impulses) {
-            *sum += i;
+            *sum = i;
         }
     }
 }

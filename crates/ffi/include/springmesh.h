@@ -406,7 +406,8 @@ int sm_sim_set_teleport(struct SmSim *s, float distance, float angle);
 // 0) or points to `count` bodies.
 int sm_sim_set_rigid_bodies(struct SmSim *s, const struct SmRigidBody *bodies, uint32_t count);
 
-// Writes what each rigid body took over the last step, 12 floats a body in the order they
+// Writes what each rigid body took over the steps since `sm_sim_set_rigid_bodies` set them
+// (the last step, for a game that sets them every frame), 12 floats a body in the order they
 // were set, world space: the linear impulse (N·s) and the angular impulse about its centre of
 // mass (N·m·s), for the game to apply to its bodies (Jolt's `AddImpulse` and
 // `AddAngularImpulse`, PhysX's `addForce` and `addTorque` with `eIMPULSE`); then how far the

@@ -132,7 +132,8 @@ pub unsafe extern "C" fn sm_sim_set_rigid_bodies(
     })
 }
 
-/// Writes what each rigid body took over the last step, 12 floats a body in the order they
+/// Writes what each rigid body took over the steps since `sm_sim_set_rigid_bodies` set them
+/// (the last step, for a game that sets them every frame), 12 floats a body in the order they
 /// were set, world space: the linear impulse (N·s) and the angular impulse about its centre of
 /// mass (N·m·s), for the game to apply to its bodies (Jolt's `AddImpulse` and
 /// `AddAngularImpulse`, PhysX's `addForce` and `addTorque` with `eIMPULSE`); then how far the

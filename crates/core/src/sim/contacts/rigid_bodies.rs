@@ -59,8 +59,9 @@
 //! velocity changes as it is met, so a ball slows as the cloth catches it, and its next
 //! sub-steps move it on at the slower speed.
 //!
-//! **What the game applies.** The step adds up the impulses each body took
-//! ([`crate::Simulation::rigid_impulses`]): the linear impulse ΣJ (N·s) and the angular
+//! **What the game applies.** The steps since the game set the bodies add up the impulses
+//! each body took ([`crate::Simulation::rigid_impulses`]; one step for a game that sets them
+//! every frame, every step of the frame for a [`crate::World`]'s bodies): the linear impulse ΣJ (N·s) and the angular
 //! impulse about its centre of mass Σ r × J (N·m·s), for the game to apply to its body
 //! (avian's `apply_linear_impulse` and `apply_angular_impulse`, Jolt's `AddImpulse` and
 //! `AddAngularImpulse`), which then has V + M⁻¹ ΣJ and Ω + I⁻¹ Σ r × J: the velocities the
@@ -157,7 +158,7 @@ impl RigidBody {
     }
 }
 
-/// The impulses a rigid body took from a simulation's nodes over its last step, for the game
+/// The impulses a rigid body took from a simulation's nodes over the steps since it was set, for the game
 /// to apply to it ([module doc](self)).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RigidImpulse {
@@ -229,7 +230,7 @@ pub(crate) struct RigidBodies {
     set: Vec<RigidBody>,
     /// As the step has moved them so far.
     moving: Vec<Moving>,
-    /// What each took over the last step.
+    /// What each took over the steps since they were set.
     impulses: Vec<RigidImpulse>,
     /// How long the step has run (s).
     elapsed: f32,
@@ -243,13 +244,14 @@ impl RigidBodies {
         self.set.clear();
         self.set.extend_from_slice(bodies);
         self.impulses.clear();
+        self.impulses.resize(self.set.len(), RigidImpulse::default());
     }
 
     pub fn is_empty(&self) -> bool {
         self.set.is_empty()
     }
 
-    /// What each body took over the last step.
+    /// What each body took over the steps since they were set.
     pub fn impulses(&self) -> &[RigidImpulse] {
         &self.impulses
     }
@@ -270,7 +272,6 @@ impl RigidBodies {
             free: b.center_of_mass.into(),
             free_v: b.linear_velocity.into(),
         }));
-        self.impulses.clear();
         self.impulses.resize(self.set.len(), RigidImpulse::default());
         self.elapsed = 0.0;
     }
@@ -298,10 +299,10 @@ impl RigidBodies {
         for (body, taken) in self.moving.iter().zip(&mut self.impulses) {
             // Moved on free, its velocity changed by the impulses at the start.
             let engine = body.free + (body.v - body.free_v) * t;
-            taken.pushed = (body.centre - engine).into();
+            taken.pushed += Vec3::from(body.centre - engine);
             let spin = body.omega * t;
             let engine = Quat::from_scaled_axis(spin.into());
-            taken.turned = (body.turned * engine.inverse()).to_scaled_axis();
+            taken.turned += (body.turned * engine.inverse()).to_scaled_axis();
         }
         for (set, body) in self.set.iter_mut().zip(&self.moving) {
             set.shape = body.now;
@@ -483,9 +484,11 @@ impl crate::Simulation {
         Ok(())
     }
 
-    /// The impulses each rigid body took from the nodes over the last step, in the order
-    /// [`crate::Simulation::set_rigid_bodies`] gave them, for the game to apply to its bodies
-    /// ([module doc](self)).
+    /// The impulses each rigid body took from the nodes over the steps since
+    /// [`crate::Simulation::set_rigid_bodies`] gave them (the last step, for a game that sets
+    /// them every frame; every step of the frame for one that steps several times a frame, as
+    /// a [`crate::World`] does), in the order it gave them, for the game to apply to its bodies
+    /// ([module doc](self)); their moves (`pushed`, `turned`) add up over those steps too.
     pub fn rigid_impulses(&self) -> &[RigidImpulse] {
         self.rigid.impulses()
     }
