@@ -31,14 +31,14 @@
 //!   game applies are not foreseen.
 //!
 //! Shapes: a ball, a capsule, a cuboid, a half-space (for a static or kinematic body) and
-//! compounds of them are met as they are; the triangle mesh, height field or convex hull of a
-//! static or kinematic body (or of a collider on no body) as its triangles (thin and
-//! two-sided, met on the side each node came from: a level's floors, ramps and props), up to
-//! [`MAX_COLLIDER_TRIANGLES`] a collider; a rounded cuboid as its grown box; any other shape as
-//! its box in its own frame (a cylinder, a cone, and the mesh or hull of a dynamic body: each
-//! part is given to the core as a body of its own with the whole body's mass, which a hull's
-//! many triangles touched at once would answer many times over), and a polyline not at all,
-//! each with a warning once per collider. Each soft body is given only
+//! compounds of them are met as they are; a triangle mesh, a height field and a convex hull
+//! as their triangles (thin and two-sided, met on the side each node came from: a level's
+//! floors and ramps, a prop's hull), up to [`MAX_COLLIDER_TRIANGLES`] a collider; a rounded
+//! cuboid as its grown box; any other convex shape (a cylinder, a cone) as its box in its own
+//! frame, and a polyline not at all, each with a warning once per collider. The shapes of one
+//! dynamic body (a compound's, a hull's faces, every collider on it) are given to the core as
+//! the parts of one body ([`RigidBody::part_of`]), which move as one: two faces under a box
+//! hold its weight once. Each soft body is given only
 //! the triangles that may reach it within the step: those whose box comes within what its
 //! fastest node and the triangle's body can travel in the step (at their speeds, the body's
 //! turn included), plus 0.1 m, of the box around its nodes; a level of many triangles then
@@ -100,6 +100,9 @@ struct Met {
     bodies: Vec<RigidBody>,
     owners: Vec<Option<Entity>>,
     layers: Vec<CollisionLayers>,
+    /// Per collider shape, the first shape of the same dynamic body, if another: they move
+    /// as one ([`RigidBody::part_of`]).
+    part_of: Vec<Option<usize>>,
     /// What each dynamic body took, summed over the soft bodies.
     sums: HashMap<Entity, RigidImpulse>,
     /// Colliders and soft bodies already warned about.
@@ -140,6 +143,8 @@ fn meet(
     met.bodies.clear();
     met.owners.clear();
     met.layers.clear();
+    met.part_of.clear();
+    let mut first_of: HashMap<Entity, usize> = HashMap::default();
     let friction = defaults.0.map_or(Friction::default(), |d| d.0);
     let restitution = defaults.1.map_or(Restitution::default(), |d| d.0);
     let gravity = gravity.map_or(Vec3::ZERO, |g| g.0);
@@ -161,19 +166,20 @@ fn meet(
         });
         let mut shapes = Vec::new();
         let pose = (position.0, rotation.0);
-        let thin = motion.inverse_mass == 0.0;
-        if !shapes_of(collider.shape_scaled(), pose, thin, &mut shapes) && met.warned.insert(entity)
-        {
+        if !shapes_of(collider.shape_scaled(), pose, &mut shapes) && met.warned.insert(entity) {
             warn!(
                 "collider {entity}: soft bodies meet a polyline not at all, a triangle mesh or \
                  height field of more than {MAX_COLLIDER_TRIANGLES} triangles not at all, and a \
-                 cylinder, a cone, or a triangle mesh or convex hull of a dynamic body as its box"
+                 cylinder or a cone as its box"
             );
         }
         for shape in shapes {
             if matches!(shape, Shape::Plane { .. }) && motion.inverse_mass > 0.0 {
                 continue;
             }
+            let index = met.bodies.len();
+            let part_of = owner.map(|o| *first_of.entry(o).or_insert(index));
+            met.part_of.push(part_of.filter(|&first| first != index));
             met.bodies.push(motion.body(shape, surface));
             met.owners.push(owner);
             met.layers.push(layers.copied().unwrap_or_default());
@@ -189,7 +195,15 @@ fn meet(
             layers.interacts_with(met.layers[i]) && may_reach(&met.bodies[i], bounds, dt)
         };
         state.rigid.of.extend((0..met.bodies.len()).filter(meets));
-        let given: Vec<RigidBody> = state.rigid.of.iter().map(|&i| met.bodies[i]).collect();
+        // A part's first part may not be given to this soft body: its first part given is.
+        let mut given_first: HashMap<usize, usize> = HashMap::default();
+        let given: Vec<RigidBody> = (state.rigid.of.iter().enumerate())
+            .map(|(k, &i)| {
+                let first = met.part_of[i].unwrap_or(i);
+                let local = *given_first.entry(first).or_insert(k);
+                RigidBody { part_of: (local != k).then_some(local), ..met.bodies[i] }
+            })
+            .collect();
         if let Err(e) = state.sim.set_rigid_bodies(&given) {
             if met.warned.insert(entity) {
                 warn!("soft body {entity} meets no rigid body: {e}");
@@ -282,20 +296,14 @@ impl Motion {
             inverse_mass: self.inverse_mass,
             inverse_inertia: glam::Mat3::from_cols(x, y, z),
             surface,
+            part_of: None,
         }
     }
 }
 
-/// Appends the core shapes of `shape` at `pose` (its position and rotation in the world),
-/// meshes as their triangles when `thin` (a body nothing pushes: each triangle is given as a
-/// body of its own, which a dynamic body's mass would answer once per triangle touched), else
-/// as their boxes; false when a part is met only as its box or not at all.
-fn shapes_of(
-    shape: &SharedShape,
-    (at, turn): (Vec3, Quat),
-    thin: bool,
-    out: &mut Vec<Shape>,
-) -> bool {
+/// Appends the core shapes of `shape` at `pose` (its position and rotation in the world);
+/// false when a part is met only as its box or not at all.
+fn shapes_of(shape: &SharedShape, (at, turn): (Vec3, Quat), out: &mut Vec<Shape>) -> bool {
     let point = |p: Vec3| to_core(at + turn * p);
     let cuboid = |half: Vec3, center: Vec3| Shape::Box {
         center: point(center),
@@ -322,17 +330,17 @@ fn shapes_of(
             let mut whole = true;
             for (part, sub) in c.shapes() {
                 let pose = (at + turn * part.translation, turn * part.rotation);
-                whole &= shapes_of(sub, pose, thin, out);
+                whole &= shapes_of(sub, pose, out);
             }
             return whole;
         }
-        TypedShape::TriMesh(mesh) if thin => {
+        TypedShape::TriMesh(mesh) => {
             return faces(mesh.triangles().map(|t| [t.a, t.b, t.c]), point, out);
         }
-        TypedShape::HeightField(field) if thin => {
+        TypedShape::HeightField(field) => {
             return faces(field.triangles().map(|t| [t.a, t.b, t.c]), point, out);
         }
-        TypedShape::ConvexPolyhedron(hull) if thin => {
+        TypedShape::ConvexPolyhedron(hull) => {
             let (corners, triangles) = hull.to_trimesh();
             let at = |i: u32| corners.get(i as usize).copied().unwrap_or_default();
             return faces(triangles.iter().map(|t| t.map(at)), point, out);
@@ -429,7 +437,7 @@ mod tests {
             (Pose::from_translation(Vec3::ZERO), SharedShape::capsule_y(0.5, 0.2)),
         ];
         let mut out = Vec::new();
-        assert!(shapes_of(&SharedShape::compound(parts), pose(), false, &mut out));
+        assert!(shapes_of(&SharedShape::compound(parts), pose(), &mut out));
         // x turns to y: the ball's centre at (1, 3, 3); the capsule along y turns to −x.
         let [Shape::Sphere { center, radius }, Shape::Capsule { a, b, .. }] = out[..] else {
             panic!("{out:?}");
@@ -439,28 +447,24 @@ mod tests {
     }
 
     #[test]
-    fn other_convex_shapes_are_their_box_and_a_dynamic_body_s_mesh_too() {
+    fn other_convex_shapes_are_their_box_and_a_polyline_is_not_met() {
         let mut out = Vec::new();
-        assert!(!shapes_of(&SharedShape::cylinder(0.5, 0.2), pose(), true, &mut out));
+        assert!(!shapes_of(&SharedShape::cylinder(0.5, 0.2), pose(), &mut out));
         let [Shape::Box { center, half_extents, .. }] = out[..] else { panic!("{out:?}") };
         assert!(close(center, [1.0, 2.0, 3.0]) && close(half_extents, [0.2, 0.5, 0.2]));
         out.clear();
-        let triangle = SharedShape::trimesh(vec![Vec3::ZERO, Vec3::X, Vec3::Y], vec![[0, 1, 2]]);
-        let triangle = triangle.expect("a mesh");
-        assert!(!shapes_of(&triangle, pose(), false, &mut out));
-        let [Shape::Box { center, .. }] = out[..] else { panic!("{out:?}") };
-        assert!(close(center, [0.5, 2.5, 3.0]), "the triangle's box about (0.5, 0.5, 0): {center}");
-        out.clear();
-        assert!(shapes_of(&SharedShape::halfspace(Vec3::Y), pose(), true, &mut out));
+        let line = SharedShape::polyline(vec![Vec3::ZERO, Vec3::X], None);
+        assert!(!shapes_of(&line, pose(), &mut out) && out.is_empty());
+        assert!(shapes_of(&SharedShape::halfspace(Vec3::Y), pose(), &mut out));
         let [Shape::Plane { normal, .. }] = out[..] else { panic!("{out:?}") };
         assert!(close(normal, [-1.0, 0.0, 0.0]), "{normal}");
     }
 
     #[test]
-    fn a_still_body_s_mesh_and_hull_are_their_triangles_where_the_pose_puts_them() {
+    fn a_mesh_and_a_hull_are_their_triangles_where_the_pose_puts_them() {
         let mut out = Vec::new();
         let triangle = SharedShape::trimesh(vec![Vec3::ZERO, Vec3::X, Vec3::Y], vec![[0, 1, 2]]);
-        assert!(shapes_of(&triangle.expect("a mesh"), pose(), true, &mut out));
+        assert!(shapes_of(&triangle.expect("a mesh"), pose(), &mut out));
         // x turns to y, y to −x: the corners at (1, 2, 3), (1, 3, 3), (0, 2, 3).
         let [Shape::Triangle { a, b, c }] = out[..] else { panic!("{out:?}") };
         assert!(close(a, [1.0, 2.0, 3.0]) && close(b, [1.0, 3.0, 3.0]), "{a} {b}");
@@ -471,7 +475,7 @@ mod tests {
             .map(|k| Vec3::new((k & 1) as f32, ((k >> 1) & 1) as f32, (k >> 2) as f32) - 0.5)
             .collect();
         let hull = SharedShape::convex_hull(&corners).expect("a hull");
-        assert!(shapes_of(&hull, (Vec3::ZERO, Quat::IDENTITY), true, &mut out));
+        assert!(shapes_of(&hull, (Vec3::ZERO, Quat::IDENTITY), &mut out));
         assert_eq!(out.len(), 12, "{out:?}");
         for shape in &out {
             let Shape::Triangle { a, b, c } = *shape else { panic!("{shape:?}") };

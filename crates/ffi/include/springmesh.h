@@ -40,9 +40,8 @@
 #define SM_RIGID_BOX 2
 
 // `SmRigidBody::shape`: the triangle of `corners` (world space; `position` and `rotation`
-// unused), thin and two-sided, met on the side each node came from: one face of a static
-// or kinematic body's triangle mesh or convex hull, each face given as a body of its own.
-// (A dynamic body given as its faces would answer each face touched with its whole mass.)
+// unused), thin and two-sided, met on the side each node came from: one face of a body's
+// triangle mesh or convex hull, the faces after its first given as its parts (`part_of`).
 #define SM_RIGID_TRIANGLE 3
 
 // A loaded model (opaque). Read-only: it may be shared between threads.
@@ -112,6 +111,11 @@ typedef struct SmRigidBody {
   float acceleration[3];
   // A triangle's corners a, b, c (m), x, y, z each.
   float corners[9];
+  // 0: a body of its own. k ≥ 1: another part of the body given at index k − 1 (an earlier
+  // one, itself a body of its own), such as a face of its mesh or hull: the parts of a body
+  // move as one, by its centre, velocities and masses (a part's own are not read), and
+  // what the body takes is written to its first part's impulses (the others' are zero).
+  uint32_t part_of;
 } SmRigidBody;
 
 // Energy of a simulation's state (J).

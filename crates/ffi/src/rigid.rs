@@ -17,9 +17,8 @@ pub const SM_RIGID_CAPSULE: u32 = 1;
 /// `SmRigidBody::shape`: a box of `half_extents`.
 pub const SM_RIGID_BOX: u32 = 2;
 /// `SmRigidBody::shape`: the triangle of `corners` (world space; `position` and `rotation`
-/// unused), thin and two-sided, met on the side each node came from: one face of a static
-/// or kinematic body's triangle mesh or convex hull, each face given as a body of its own.
-/// (A dynamic body given as its faces would answer each face touched with its whole mass.)
+/// unused), thin and two-sided, met on the side each node came from: one face of a body's
+/// triangle mesh or convex hull, the faces after its first given as its parts (`part_of`).
 pub const SM_RIGID_TRIANGLE: u32 = 3;
 
 /// A rigid body of the game's physics engine, as it is when the next step begins. Vectors and
@@ -59,6 +58,11 @@ pub struct SmRigidBody {
     pub acceleration: [f32; 3],
     /// A triangle's corners a, b, c (m), x, y, z each.
     pub corners: [f32; 9],
+    /// 0: a body of its own. k ≥ 1: another part of the body given at index k − 1 (an earlier
+    /// one, itself a body of its own), such as a face of its mesh or hull: the parts of a body
+    /// move as one, by its centre, velocities and masses (a part's own are not read), and
+    /// what the body takes is written to its first part's impulses (the others' are zero).
+    pub part_of: u32,
 }
 
 impl SmRigidBody {
@@ -95,6 +99,7 @@ impl SmRigidBody {
             inverse_mass: self.inverse_mass,
             inverse_inertia: Mat3::from_cols_array(&self.inverse_inertia),
             surface: Surface { friction: self.friction, restitution: self.restitution },
+            part_of: self.part_of.checked_sub(1).map(|k| k as usize),
         })
     }
 }

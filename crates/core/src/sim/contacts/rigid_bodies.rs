@@ -43,6 +43,15 @@
 //!
 //! - v, m: the node's velocity (m/s) and mass (kg); e, μ: the body's restitution and friction.
 //!
+//! **A body of several shapes** (a compound, the faces of a hull or a triangle mesh) is given
+//! as its parts ([`RigidBody::part_of`]): they share one motion (c, V, Ω, M⁻¹, I⁻¹ are the
+//! first part's), so r above is measured from the body's centre whichever part is met, a push
+//! on one part moves them all (each part is placed anew from the body's motion before it is
+//! next met), and the body takes one sum of impulses. Given as bodies of their own, each face
+//! of a box's hull would answer its whole mass: the two under a 1 kg box resting on a jelly
+//! held its weight twice over and threw it off at 18 m/s; as parts, it rests as the box shape
+//! does (the tests).
+//!
 //! A cage's drawn surface meets the bodies where it is drawn, as it meets colliders
 //! ([`super::surface`]): each touching point p = Σ w_j x_j is met as a node of inverse mass
 //! m⁻¹ = Σ w_j² m_j⁻¹, and its push and its impulse are shared by its cage nodes in proportion
@@ -90,7 +99,7 @@ use crate::sim::contacts::collision::{Reach, leave};
 use crate::sim::contacts::surface::{Frame, at_point};
 use crate::sim::data::TouchPoints;
 use crate::{CoreError, Integrator};
-use glam::{Mat3A, Mat4, Quat, Vec3, Vec3A};
+use glam::{Mat3, Mat3A, Mat4, Quat, Vec3, Vec3A};
 
 /// A rigid body of a game's physics engine where a step begins, met by a simulation's nodes
 /// ([`crate::Simulation::set_rigid_bodies`]; [module doc](self)).
@@ -98,10 +107,7 @@ use glam::{Mat3A, Mat4, Quat, Vec3, Vec3A};
 pub struct RigidBody {
     /// Its shape, in world space: a sphere, a capsule or a box; a plane (a floor, a wall) for a
     /// static or kinematic body only, which has no centre to push; a triangle, one face of a
-    /// mesh or hull given face by face. A body given as several parts (a compound's, a mesh's
-    /// faces) is met part by part, each as if it were the whole body: right for a static or
-    /// kinematic body, which nothing pushes; a dynamic one is answered once per part touched
-    /// (two faces under a box: twice its weight).
+    /// mesh or hull given face by face (a body of several shapes: [`RigidBody::part_of`]).
     pub shape: Shape,
     /// Its centre of mass (m), in world space: what it turns about.
     pub center_of_mass: Vec3,
@@ -117,15 +123,21 @@ pub struct RigidBody {
     pub inverse_mass: f32,
     /// Its inverse inertia tensor about its centre of mass, in world space (1/(kg·m²));
     /// zero for a body that contacts do not turn.
-    pub inverse_inertia: glam::Mat3,
+    pub inverse_inertia: Mat3,
     /// Its friction and restitution against the nodes.
     pub surface: Surface,
+    /// `Some(i)`: this is another part of the body at index i of the same slice (an earlier
+    /// one, itself `None`): a compound's shape, a hull's or a mesh's face. The parts of a body
+    /// move as one, its centre's, velocities' and masses' (their own are not read), so a
+    /// push on one moves them all and two faces under a box hold its weight once; what the
+    /// body takes is written to its first part's impulses, the others' are zero.
+    pub part_of: Option<usize>,
 }
 
 impl RigidBody {
     /// The first thing wrong with the body, its fields named from `at`; `None` if it is valid.
     pub fn problem(&self, at: &str) -> Option<String> {
-        let moves = self.inverse_mass != 0.0 || self.inverse_inertia != glam::Mat3::ZERO;
+        let moves = self.inverse_mass != 0.0 || self.inverse_inertia != Mat3::ZERO;
         if matches!(self.shape, Shape::Plane { .. }) && moves {
             return Some(format!("{at}.shape: a plane is a static or kinematic body's (no mass)"));
         }
@@ -184,14 +196,9 @@ impl std::ops::AddAssign for RigidImpulse {
     }
 }
 
-/// A rigid body as a step moves it.
+/// A rigid body as a step moves it: the motion its parts share.
 #[derive(Clone, Copy, Debug)]
 struct Moving {
-    /// Its shape now and at the start of this sub-step.
-    now: Shape,
-    before: Shape,
-    /// The sphere round it now: nodes outside it are not tested further.
-    reach: Reach,
     centre: Vec3A,
     /// How far it has turned since the step began.
     turned: Quat,
@@ -202,6 +209,26 @@ struct Moving {
     /// Its centre and velocity had nothing met it.
     free: Vec3A,
     free_v: Vec3A,
+    /// Its centre of mass and the turn where the game set it: what its parts' shapes are
+    /// placed from.
+    set_centre: Vec3,
+    /// Counts its moves within a sub-step: a part placed at another count is placed again
+    /// before it is met.
+    moves: u32,
+}
+
+/// A part of a rigid body (its shape) as a step moves it.
+#[derive(Clone, Copy, Debug)]
+struct Part {
+    /// The body it belongs to (the index of its [`Moving`] and of its first part).
+    body: usize,
+    /// Its shape now and at the start of this sub-step.
+    now: Shape,
+    before: Shape,
+    /// The sphere round it now: nodes outside it are not tested further.
+    reach: Reach,
+    /// Its body's move count when it was placed.
+    placed: u32,
 }
 
 impl Moving {
@@ -213,13 +240,16 @@ impl Moving {
             self.turned = (turn * self.turned).normalize();
         }
     }
+}
 
-    /// Its shape where its centre and turn now put the shape `set` gave.
-    fn place(&mut self, set: &RigidBody) {
-        let m = Mat4::from_rotation_translation(self.turned, self.centre.into())
-            * Mat4::from_translation(-set.center_of_mass);
+impl Part {
+    /// Its shape where its body's centre and turn now put the shape `set` gave.
+    fn place(&mut self, body: &Moving, set: &RigidBody) {
+        let m = Mat4::from_rotation_translation(body.turned, body.centre.into())
+            * Mat4::from_translation(-body.set_centre);
         self.now = set.shape.transformed(m);
         self.reach = Reach::of(&self.now);
+        self.placed = body.moves;
     }
 }
 
@@ -228,8 +258,10 @@ impl Moving {
 pub(crate) struct RigidBodies {
     /// As the game set them for the next step.
     set: Vec<RigidBody>,
-    /// As the step has moved them so far.
+    /// As the step has moved them so far: each body ([`RigidBody::part_of`] `None`, at its
+    /// own index; the parts' entries unused) and each part.
     moving: Vec<Moving>,
+    parts: Vec<Part>,
     /// What each took over the steps since they were set.
     impulses: Vec<RigidImpulse>,
     /// How long the step has run (s).
@@ -260,9 +292,6 @@ impl RigidBodies {
     pub fn begin(&mut self) {
         self.moving.clear();
         self.moving.extend(self.set.iter().map(|b| Moving {
-            now: b.shape,
-            before: b.shape,
-            reach: Reach::of(&b.shape),
             centre: b.center_of_mass.into(),
             turned: Quat::IDENTITY,
             v: b.linear_velocity.into(),
@@ -271,6 +300,16 @@ impl RigidBodies {
             inverse_inertia: b.inverse_inertia.into(),
             free: b.center_of_mass.into(),
             free_v: b.linear_velocity.into(),
+            set_centre: b.center_of_mass,
+            moves: 0,
+        }));
+        self.parts.clear();
+        self.parts.extend(self.set.iter().enumerate().map(|(k, b)| Part {
+            body: b.part_of.unwrap_or(k),
+            now: b.shape,
+            before: b.shape,
+            reach: Reach::of(&b.shape),
+            placed: 0,
         }));
         self.impulses.resize(self.set.len(), RigidImpulse::default());
         self.elapsed = 0.0;
@@ -280,14 +319,22 @@ impl RigidBodies {
     /// its acceleration changes first.
     pub fn advance(&mut self, h: f32) {
         self.elapsed += h;
-        for (body, set) in self.moving.iter_mut().zip(&self.set) {
-            body.before = body.now;
+        for (k, body) in self.moving.iter_mut().enumerate() {
+            if self.parts.get(k).is_some_and(|p| p.body != k) {
+                continue;
+            }
             body.v += body.a * h;
             body.centre += body.v * h;
             body.free_v += body.a * h;
             body.free += body.free_v * h;
             body.turn(body.omega * h);
-            body.place(set);
+            body.moves = body.moves.wrapping_add(1);
+        }
+        for (part, set) in self.parts.iter_mut().zip(&self.set) {
+            part.before = part.now;
+            if let Some(body) = self.moving.get(part.body) {
+                part.place(body, set);
+            }
         }
     }
 
@@ -296,7 +343,10 @@ impl RigidBodies {
     /// sets them again.
     pub fn finish(&mut self) {
         let t = self.elapsed;
-        for (body, taken) in self.moving.iter().zip(&mut self.impulses) {
+        for (k, (body, taken)) in self.moving.iter().zip(&mut self.impulses).enumerate() {
+            if self.parts.get(k).is_some_and(|p| p.body != k) {
+                continue;
+            }
             // Moved on free, its velocity changed by the impulses at the start.
             let engine = body.free + (body.v - body.free_v) * t;
             taken.pushed += Vec3::from(body.centre - engine);
@@ -304,11 +354,17 @@ impl RigidBodies {
             let engine = Quat::from_scaled_axis(spin.into());
             taken.turned += (body.turned * engine.inverse()).to_scaled_axis();
         }
-        for (set, body) in self.set.iter_mut().zip(&self.moving) {
-            set.shape = body.now;
-            set.center_of_mass = body.centre.into();
-            set.linear_velocity = body.v.into();
-            set.angular_velocity = body.omega.into();
+        for (set, part) in self.set.iter_mut().zip(&mut self.parts) {
+            let Some(body) = self.moving.get(part.body) else { continue };
+            if part.placed != body.moves {
+                part.place(body, set);
+            }
+            set.shape = part.now;
+            if set.part_of.is_none() {
+                set.center_of_mass = body.centre.into();
+                set.linear_velocity = body.v.into();
+                set.angular_velocity = body.omega.into();
+            }
         }
     }
 
@@ -322,7 +378,7 @@ impl RigidBodies {
         rest_speed: f32,
     ) -> bool {
         let mut touched = false;
-        for k in 0..self.set.len() {
+        for k in 0..self.parts.len() {
             touched |= self.answer_one(k, (from, to, v), (w, r), rest_speed);
         }
         touched
@@ -336,45 +392,49 @@ impl RigidBodies {
         (w, r): (f32, f32),
         rest_speed: f32,
     ) -> bool {
-        let mut touched = false;
-        let body = self.moving.get_mut(k).zip(self.set.get(k)).zip(self.impulses.get_mut(k));
-        if let Some(((body, set), taken)) = body {
-            if !body.reach.near(*to, r) {
-                return false;
-            }
-            let before = || Some(body.before);
-            let Some((at, n)) = leave(&body.now, before, (from, *to), r) else { return false };
-            touched = true;
-            let (at, n) = (Vec3A::from(at), Vec3A::from(n));
-            let lever = at - n * r - body.centre;
-            let pair = Pair { w, body_w: set.inverse_mass, lever };
-            // The overlap d, shared in proportion to the pair's inverse masses.
-            let depth = (at - *to).dot(n).max(0.0);
-            let lambda = depth / pair.inverse_mass(body, n);
-            *to += n * (w * lambda);
-            body.centre -= n * (set.inverse_mass * lambda);
-            body.turn(-(body.inverse_inertia * lever.cross(n)) * lambda);
-            body.place(set);
-            let surface = |b: &Moving| b.v + b.omega.cross(lever);
-            let u = *v - surface(body);
-            let un = u.dot(n);
-            if un >= 0.0 {
-                return touched;
-            }
-            let bounce = if -un > rest_speed { set.surface.restitution } else { 0.0 };
-            let normal = -(1.0 + bounce) * un / pair.inverse_mass(body, n);
-            pair.apply(n * normal, (v, body), taken);
-            let u = *v - surface(body);
-            let slide = u - n * u.dot(n);
-            let speed = slide.length();
-            if speed > 0.0 {
-                let t = slide / speed;
-                let friction =
-                    (speed / pair.inverse_mass(body, t)).min(set.surface.friction * normal);
-                pair.apply(-t * friction, (v, body), taken);
-            }
+        let Some(&Part { body: b, .. }) = self.parts.get(k) else { return false };
+        let (Some(set), Some(owner)) = (self.set.get(k), self.set.get(b)) else { return false };
+        let (Some(part), Some(body)) = (self.parts.get_mut(k), self.moving.get_mut(b)) else {
+            return false;
+        };
+        let Some(taken) = self.impulses.get_mut(b) else { return false };
+        if part.placed != body.moves {
+            part.place(body, set);
         }
-        touched
+        if !part.reach.near(*to, r) {
+            return false;
+        }
+        let before = || Some(part.before);
+        let Some((at, n)) = leave(&part.now, before, (from, *to), r) else { return false };
+        let (at, n) = (Vec3A::from(at), Vec3A::from(n));
+        let lever = at - n * r - body.centre;
+        let pair = Pair { w, body_w: owner.inverse_mass, lever };
+        // The overlap d, shared in proportion to the pair's inverse masses.
+        let depth = (at - *to).dot(n).max(0.0);
+        let lambda = depth / pair.inverse_mass(body, n);
+        *to += n * (w * lambda);
+        body.centre -= n * (owner.inverse_mass * lambda);
+        body.turn(-(body.inverse_inertia * lever.cross(n)) * lambda);
+        body.moves = body.moves.wrapping_add(1);
+        part.place(body, set);
+        let surface = |b: &Moving| b.v + b.omega.cross(lever);
+        let u = *v - surface(body);
+        let un = u.dot(n);
+        if un >= 0.0 {
+            return true;
+        }
+        let bounce = if -un > rest_speed { set.surface.restitution } else { 0.0 };
+        let normal = -(1.0 + bounce) * un / pair.inverse_mass(body, n);
+        pair.apply(n * normal, (v, body), taken);
+        let u = *v - surface(body);
+        let slide = u - n * u.dot(n);
+        let speed = slide.length();
+        if speed > 0.0 {
+            let t = slide / speed;
+            let friction = (speed / pair.inverse_mass(body, t)).min(set.surface.friction * normal);
+            pair.apply(-t * friction, (v, body), taken);
+        }
+        true
     }
 }
 
@@ -396,9 +456,7 @@ impl RigidBodies {
             let reach = points.reach[k] + r;
             let mut near = std::mem::take(&mut self.near);
             near.clear();
-            near.extend(
-                (0..self.moving.len()).filter(|&b| self.moving[b].reach.near(owner, reach)),
-            );
+            near.extend((0..self.parts.len()).filter(|&b| self.parts[b].reach.near(owner, reach)));
             if near.is_empty() {
                 self.near = near;
                 continue;
@@ -477,6 +535,20 @@ impl crate::Simulation {
         {
             return Err(CoreError::BadRigidBody { index, reason });
         }
+        for (index, body) in bodies.iter().enumerate() {
+            let Some(of) = body.part_of else { continue };
+            let reason = match bodies.get(of) {
+                Some(owner) if of < index && owner.part_of.is_none() => {
+                    let moves = owner.inverse_mass != 0.0 || owner.inverse_inertia != Mat3::ZERO;
+                    if !(moves && matches!(body.shape, Shape::Plane { .. })) {
+                        continue;
+                    }
+                    format!("[{index}].shape: a plane is a static or kinematic body's (no mass)")
+                }
+                _ => format!("[{index}].part_of: {of} is not an earlier body that is no part"),
+            };
+            return Err(CoreError::BadRigidBody { index, reason });
+        }
         if !bodies.is_empty() && self.c.params.integrator != Integrator::Xpbd {
             return Err(CoreError::RigidBodiesNeedXpbd);
         }
@@ -509,8 +581,9 @@ mod tests {
             angular_velocity: Vec3::ZERO,
             acceleration: Vec3::ZERO,
             inverse_mass: 1.0 / 3.0,
-            inverse_inertia: glam::Mat3::from_diagonal(Vec3::splat(1.0 / (0.4 * 3.0 * 0.25))),
+            inverse_inertia: Mat3::from_diagonal(Vec3::splat(1.0 / (0.4 * 3.0 * 0.25))),
             surface: Surface { friction: 0.5, restitution: e },
+            part_of: None,
         };
         let mut bodies = RigidBodies::default();
         bodies.set(&[ball]);
