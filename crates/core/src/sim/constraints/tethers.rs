@@ -91,12 +91,17 @@
 
 use crate::sim::columns::{ColumnLoop, Columns, Isa, run};
 use crate::sim::data::{Goals, Tethers};
+use glam::Vec3A;
 
 /// Under Xpbd a tether's pull of at most this fraction of its reach becomes velocity, as a
 /// constraint holding a resting node does (and so a hanging cloth comes to rest); a larger
 /// one is answered as a contact in the anchor's frame (module docs). A thousandth: the default
 /// slack, above what a sub-step's goals leaves on a resting cloth.
 const HELD: f32 = 1e-3;
+
+/// How near its reach, as a fraction of it, a tether is taut ([`Tethers::taut`]): the pull
+/// leaves it at its reach to rounding.
+pub(crate) const TAUT: f32 = 1e-4;
 
 /// How fast (m/s) the slack an anchor's own goals gave its tethers is taken back
 /// ([`Goals::loosen`], module docs): 1 m/s, about a walking hand's speed, so a cloth a game
@@ -142,6 +147,22 @@ impl Tethers {
         }
         for reach in out.iter_mut() {
             *reach *= 1.0 + slack;
+        }
+    }
+
+    /// For each node at the end of a tether (within [`TAUT`] of its `reach`, its place given
+    /// by `at`), the unit way out along it, from its anchor to the node: written to `out` (by
+    /// node), which keeps zero for the others.
+    pub fn taut(&self, reach: &[f32], at: impl Fn(usize) -> Option<Vec3A>, out: &mut [Vec3A]) {
+        let ends = self.node.iter().zip(&self.anchor).zip(reach);
+        for ((&node, &anchor), &reach) in ends {
+            let (Some(x), Some(a)) = (at(node as usize), at(anchor as usize)) else { continue };
+            let out_along = x - a;
+            if out_along.length() >= reach * (1.0 - TAUT)
+                && let Some(slot) = out.get_mut(node as usize)
+            {
+                *slot = out_along.normalize_or_zero();
+            }
         }
     }
 

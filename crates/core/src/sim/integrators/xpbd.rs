@@ -159,6 +159,10 @@ pub(crate) struct Workspace {
     pushed: Vec<u32>,
     /// The colliders each node may touch ([`crate::sim::contacts::near`]).
     near: NearColliders,
+    /// Per node, the way out along a tether it is at the end of (zero for none): what the
+    /// rigid bodies cannot push it ([`crate::sim::contacts::rigid_bodies`]). Empty without
+    /// rigid bodies or tethers.
+    held: Vec<Vec3A>,
 }
 
 /// What [`Workspace::weights`] holds.
@@ -222,14 +226,20 @@ impl Workspace {
             body,
             measured,
             near,
+            held,
             ..
         } = self;
+        held.clear();
         if let (Some(_), Some(tethers)) = (c.params.tethers, &c.tethers) {
             split(u, u_columns);
             split(u_prev, u_prev_columns);
             tethers.pull_columns(reach, base_columns, u_columns, u_prev_columns);
             gather::<false>(u_columns, u);
             gather::<false>(u_prev_columns, u_prev);
+            if !rigid.is_empty() {
+                held.resize(u.len(), Vec3A::ZERO);
+                tethers.taut(reach, |i| base.get(i).zip(u.get(i)).map(|(&x0, &u)| x0 + u), held);
+            }
         }
         // Node by node, split between threads when allowed: each node's pass is its own.
         let min_len = threads.min_len(NODES_PER_TASK);
@@ -307,13 +317,15 @@ impl Workspace {
             let nodes = nodes.zip(base.iter().zip(masses)).enumerate();
             let (r, rest_speed) = (colliders.radius, colliders.rest_speed);
             for (i, (((u, &u_prev), v), (&x0, (&free, &w)))) in nodes {
+                let held = held.get(i).copied().unwrap_or(Vec3A::ZERO);
                 let mut at = x0 + *u;
                 let from = x0 + u_prev;
                 // Colliders, then rigid bodies (whose answer needs the node's velocity as the
                 // colliders leave it); a node that neither moves is left exact.
                 let met = free != 0.0 && resolve(&colliders, near, i, (from, &mut at, v), h);
                 let meets = w != 0.0 && !rigid.is_empty();
-                let met = (meets && rigid.answer((from, &mut at, v), (w, r), rest_speed)) | met;
+                let node = (from, &mut at, v);
+                let met = (meets && rigid.answer(node, (w, r, held), rest_speed)) | met;
                 if met {
                     *u = at - x0;
                 }
