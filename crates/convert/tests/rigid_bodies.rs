@@ -419,6 +419,26 @@ fn bodies_that_are_not_valid_or_meet_another_integrator_are_refused_a_static_pla
     // A floor that nothing moves is a plane.
     (body.inverse_mass, body.inverse_inertia) = (0.0, Mat3::ZERO);
     assert!(sim.set_rigid_bodies(&[body]).is_ok());
+    // A part of a body that is not an earlier one (itself, a later one, another part), or a
+    // plane as a part of a body that moves: refused by name, nothing changed.
+    let ball = Engine::ball(0.1, 1.0, Vec3::ZERO).body();
+    for (of, at) in [(1, 1), (2, 1), (1, 2)] {
+        let mut bodies = vec![ball; 3];
+        bodies[at].part_of = Some(of);
+        if at == 2 {
+            bodies[1].part_of = Some(0);
+        }
+        let refused = sim.set_rigid_bodies(&bodies);
+        let named = format!("[{at}].part_of");
+        assert!(
+            matches!(&refused, Err(CoreError::BadRigidBody { index, reason }) if *index == at && reason.contains(&named)),
+            "{of} for {at}: {refused:?}"
+        );
+    }
+    let plane = RigidBody { part_of: Some(0), ..body };
+    let refused = sim.set_rigid_bodies(&[ball, plane]);
+    assert!(matches!(refused, Err(CoreError::BadRigidBody { index: 1, .. })), "{refused:?}");
+    assert!(sim.set_rigid_bodies(&[ball, RigidBody { part_of: Some(0), ..ball }]).is_ok());
     let mut explicit = model;
     explicit.params.integrator = Integrator::Explicit;
     let mut sim = simulation(explicit);
