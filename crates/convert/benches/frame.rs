@@ -13,7 +13,8 @@
 //!   cells (845 nodes, 4,608 springs) of `tests/self_collision.rs`, dropped on its end and
 //!   folded into a pile on the ground (3 s), without and with self-collision (each its own
 //!   pile; issue 40: with ≤ 2× without). Before them it prints the two timed in turns
-//!   (`strip_piles_in_turns`), the figure to hold that ratio to.
+//!   (`strip_piles_in_turns`), the figure to hold that ratio to, and the same for a coarser
+//!   strip of 3.5 cm cells (470 nodes; issue 63: ≤ 2× on any cloth, fine or coarse).
 //!
 //! - `frame/worn_cape`: the cape of the Blender-made figure (`assets/characters/hero.glb`,
 //!   187 nodes, 960 springs; `--mesh Cape --self-collision`, its body as three capsules) worn
@@ -92,8 +93,13 @@ fn bench(c: &mut Criterion) {
         let (mut sim, dt) = resting(mesh, threads);
         group.bench_function(name, |b| b.iter(|| sim.step(dt).expect("finite")));
     }
-    let piles = [pile(false), pile(true)];
-    strip_piles_in_turns(&piles);
+    let coarse = || shapes::dropped(shapes::strip(0.3, 1.6, 0.035));
+    strip_piles_in_turns(
+        "coarse strip (3.5 cm cells)",
+        &[pile(coarse(), false), pile(coarse(), true)],
+    );
+    let piles = [pile(shapes::dropped_strip(), false), pile(shapes::dropped_strip(), true)];
+    strip_piles_in_turns("strip", &piles);
     for (name, (mut sim, dt)) in ["strip_pile", "strip_pile_self_collision"].into_iter().zip(piles)
     {
         group.bench_function(name, |b| b.iter(|| sim.step(dt).expect("finite")));
@@ -172,11 +178,11 @@ fn crowd(group: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>
 /// Rounds of [`strip_piles_in_turns`].
 const ROUNDS: usize = 30;
 
-/// The strip pile without and with self-collision, a window of frames of each in turn from
-/// the same piles, [`ROUNDS`] times: printed as the same-sitting ratio, the figure to hold
-/// issue 40's 2× to. Criterion times the two seconds apart, and this machine's speed drifts
+/// The `name`d strip pile without and with self-collision, a window of frames of each in turn
+/// from the same piles, [`ROUNDS`] times: printed as the same-sitting ratio, the figure to
+/// hold issue 40's 2× to. Criterion times the two seconds apart, and this machine's speed drifts
 /// over seconds (its two figures gave 1.26 and 1.87 in two runs of one hour).
-fn strip_piles_in_turns(piles: &[(Simulation, f32); 2]) {
+fn strip_piles_in_turns(name: &str, piles: &[(Simulation, f32); 2]) {
     let mut time = [Duration::ZERO; 2];
     for _ in 0..ROUNDS {
         for (time, (pile, dt)) in time.iter_mut().zip(piles) {
@@ -187,16 +193,15 @@ fn strip_piles_in_turns(piles: &[(Simulation, f32); 2]) {
     let per_frame = |t: Duration| t.as_secs_f64() * 1e6 / (ROUNDS as f64 * WINDOW as f64);
     let [plain, layered] = time.map(per_frame);
     println!(
-        "strip pile, without and with self-collision in turns: {plain:.0} and {layered:.0} µs a \
+        "{name} pile, without and with self-collision in turns: {plain:.0} and {layered:.0} µs a \
          frame, {:.2} ×",
         layered / plain
     );
 }
 
-/// The strip of `tests/self_collision.rs` folded into a pile on the ground after 3 s, with
-/// self-collision when `layers`.
-fn pile(layers: bool) -> (Simulation, f32) {
-    let mesh = shapes::dropped_strip();
+/// A dropped strip `mesh` (that of `tests/self_collision.rs`, or a coarser one) folded into a
+/// pile on the ground after 3 s, with self-collision when `layers`.
+fn pile(mesh: RawMesh, layers: bool) -> (Simulation, f32) {
     let options = ConvertOptions {
         self_collision: layers.then_some(Thickness::FromEdges),
         ..ConvertOptions::default()

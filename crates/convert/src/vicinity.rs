@@ -11,36 +11,18 @@
 //! neighbours that come after it (each unordered cell pair once). With nodes spread over a
 //! surface or volume the expected work is linear in the number of nodes; no all-pairs loop.
 //!
-//! The occupied cells are kept as runs of nodes sorted by cell (x, y, z). Lexicographic order
-//! survives translation, so as the walk moves through the cells in order, the cell at any
-//! fixed offset moves forward too: each of the 13 neighbour directions is found by a cursor
-//! that only advances (a merge join), which reads memory in order and needs no hash table.
-//! Sorting the nodes by cell is the one n log n step. Measured (`cargo bench -p
-//! springmesh-convert -- vicinity_scaling`): 4× the points at the same density take about 5×
-//! the time, not the 16× of testing all pairs.
+//! The nodes are sorted by cell ([`springmesh_core::grid`], as self-collision finds its pairs):
+//! a cell and the cells after it around it are then a few runs of the sorted nodes, found by
+//! cursors that only move forward. Sorting the nodes by cell is the one n log n step. Measured
+//! (`cargo bench -p springmesh-convert -- vicinity_scaling`): 4× the points at the same density
+//! take about 5× the time, not the 16× of testing all pairs.
 //! With a cap k, each node keeps its k nearest candidates, and a pair is kept when either end
 //! keeps it.
 
 use crate::springs::{SurfacePairs, joined};
 use crate::topology::{ByFirst, key};
 use glam::Vec3;
-
-/// The 13 neighbour offsets that come after (0, 0, 0) in lexicographic order.
-const FORWARD: [[i64; 3]; 13] = [
-    [0, 0, 1],
-    [0, 1, -1],
-    [0, 1, 0],
-    [0, 1, 1],
-    [1, -1, -1],
-    [1, -1, 0],
-    [1, -1, 1],
-    [1, 0, -1],
-    [1, 0, 0],
-    [1, 0, 1],
-    [1, 1, -1],
-    [1, 1, 0],
-    [1, 1, 1],
-];
+use springmesh_core::grid::Grid;
 
 /// Keys of the node pairs at most `radius` apart, not in `joined`; with
 /// `cap`, only each node's `cap` nearest. Sorted and free of repeats.
@@ -50,53 +32,21 @@ pub fn vicinity_pairs(
     cap: Option<usize>,
     joined: &ByFirst<()>,
 ) -> Vec<u64> {
-    let cell_of = |p: Vec3| (p.as_dvec3() / f64::from(radius)).floor().to_array().map(|c| c as i64);
-    // Nodes in cell order, with their positions copied alongside: a cell and its neighbours
-    // are then read from a few contiguous runs instead of from all over the position array.
-    let mut order: Vec<([i64; 3], u32)> =
-        positions.iter().enumerate().map(|(i, &p)| (cell_of(p), i as u32)).collect();
-    order.sort_unstable();
-    let near: Vec<(Vec3, u32)> = order.iter().map(|&(_, i)| (positions[i as usize], i)).collect();
-    let mut runs: Vec<([i64; 3], usize, usize)> = Vec::new();
-    let mut start = 0;
-    for run in order.chunk_by(|x, y| x.0 == y.0) {
-        runs.push((run[0].0, start, start + run.len()));
-        start += run.len();
-    }
-    drop(order);
     let r2 = radius * radius;
+    let mut grid = Grid::default();
+    grid.build(positions.len(), |i| positions[i].into(), radius);
     // (node, distance², other) for both ends of every candidate pair.
     let mut found: Vec<(u32, f32, u32)> = Vec::new();
-    let mut consider = |(p, i): (Vec3, u32), (q, j): (Vec3, u32)| {
-        let d2 = p.distance_squared(q);
+    grid.pairs(|i, j, d2| {
+        let (i, j) = (i as u32, j as u32);
         if d2 <= r2 && !joined.contains(i, j) {
             found.push((i, d2, j));
             if cap.is_some() {
                 found.push((j, d2, i));
             }
         }
-    };
-    let mut cursors = [0usize; FORWARD.len()];
-    for &(c, start, end) in &runs {
-        let here = &near[start..end];
-        for (n, &a) in here.iter().enumerate() {
-            for &b in &here[n + 1..] {
-                consider(a, b);
-            }
-        }
-        for (d, cursor) in FORWARD.iter().zip(&mut cursors) {
-            let target = [c[0] + d[0], c[1] + d[1], c[2] + d[2]];
-            while runs.get(*cursor).is_some_and(|r| r.0 < target) {
-                *cursor += 1;
-            }
-            let Some(&(_, s, e)) = runs.get(*cursor).filter(|r| r.0 == target) else { continue };
-            for &a in here {
-                for &b in &near[s..e] {
-                    consider(a, b);
-                }
-            }
-        }
-    }
+        true
+    });
     let mut keys: Vec<u64> = match cap {
         None => found.iter().map(|&(i, _, j)| key(i, j)).collect(),
         Some(k) => {

@@ -29,6 +29,7 @@ mod bounded;
 pub mod depth;
 mod error;
 pub mod geometry;
+pub mod grid;
 mod ids;
 pub mod io;
 pub mod model;

@@ -417,8 +417,8 @@ impl<'a> Colliders<'a> {
         self.obstacles.iter().enumerate().any(|(i, o)| self.reach(i, o).near(x, r))
     }
 
-    /// The spheres and capsules of this sub-step of `h` seconds, into `out`: what edges are
-    /// kept out of ([`crate::sim::contacts::edges`]).
+    /// The spheres and capsules of this sub-step of `h` seconds, into `out`, in the obstacles'
+    /// order: what edges are kept out of ([`crate::sim::contacts::edges`]).
     pub fn round_axes(&self, h: f32, out: &mut Vec<RoundAxis>) {
         out.clear();
         for (i, o) in self.obstacles.iter().enumerate() {

@@ -47,8 +47,8 @@ use crate::sim::contacts::round::RoundAxis;
 use crate::sim::contacts::{near, sides};
 use glam::Vec3A;
 
-/// Pushes the edges `edges` (node pairs) out of the round colliders `axes`
-/// ([`crate::sim::contacts::collision::Colliders::round_axes`]) with friction, all of them or
+/// Pushes the edges `edges` (node pairs) out of the round colliders `axes`, in the obstacles'
+/// order ([`crate::sim::contacts::collision::Colliders::round_axes`]), with friction, all of them or
 /// those of `only` (indices into `edges`); the nodes are at `base + u`, and were at
 /// `base + u_prev` when the sub-step began (the Xpbd solver's displacements), with inverse
 /// masses `w` (module doc). The edges that were pushed are added to `pushed`.
@@ -75,7 +75,8 @@ pub(crate) fn push_out(
             *s = k as u8;
         }
     }
-    let later = axes.iter().filter(|axis| axis.obstacle >= near::ALWAYS);
+    // The axes come in the obstacles' order, so those past them are the last.
+    let later = &axes[axes.partition_point(|axis| axis.obstacle < near::ALWAYS)..];
     let mut edge = |k: usize| {
         let Some(&[i, j]) = edges.get(k) else { return };
         let (i, j) = (i as usize, j as usize);
@@ -96,7 +97,7 @@ pub(crate) fn push_out(
         let (mut middle, mut half) = ((xi + xj) * 0.5, 0.5 * xi.distance(xj));
         let mut hit = false;
         let masked = near::obstacles(mask).filter_map(|o| axes.get(usize::from(slot[o])));
-        for axis in masked.chain(later.clone()) {
+        for axis in masked.chain(later) {
             // The quick test: the edge's ball against the collider.
             if !axis.within(middle, half) {
                 continue;

@@ -3,7 +3,6 @@
 
 pub mod collision;
 pub(crate) mod edges;
-pub(crate) mod grid;
 pub mod moving;
 pub(crate) mod near;
 pub(crate) mod rigid_bodies;
