@@ -71,11 +71,17 @@ use springmesh_core::model::{
     Backstop, Joint, JointCollider, Obstacle, RIG_WEIGHTS, Rig, Shape, Surface, is_kinematic,
 };
 
-/// Sub-steps per frame of a worn mesh. Its max distances hold it near its skin, so it needs
-/// fewer than a free cloth's 16: on the Blender-made figure's walk (`tests/worn_cape.rs`) the
-/// cape's stretch springs stretch at most 3.3% with 16, 5.3% with 8, 6.8% with 6 and 12% with
-/// 4; 8 halves the frame's cost and keeps a margin under the 10% a cloth may stretch.
-pub const WORN_SUBSTEPS: u32 = 8;
+/// Sub-steps per 60 Hz frame of a worn mesh. Its max distances hold it near its skin and its
+/// strain limit has the last word in each sub-step ([`springmesh_core`]'s
+/// `sim::constraints::strain`), so it needs fewer than a free cloth's 16. Measured on the
+/// Blender-made figures (`tests/worn_figure.rs`, played in steps of 1/24, 1/48, 1/72 and
+/// 1/96 s), the walker's cape, whose hem the legs strike at the run's dead stop, stretched at
+/// most 6.2, 5.6, 5.5 and 6.8% with 8 sub-steps, 6.9, 6.4, 6.5 and 6.4% with 6, and up to
+/// 9.2% with 4; the other garments and clips under 6% with 6 or 8 (the skirt's high kick
+/// aside: see its test). Six cost the cape 0.92 and the skirt 0.82 times the instructions of
+/// a frame with eight (self-collision's own bound adds sub-steps to the cape's either way),
+/// and keep a margin under the 10% a cloth may stretch.
+pub const WORN_SUBSTEPS: u32 = 6;
 
 pub use springmesh_core::model::painted::{BACKSTOP_DISTANCE, BACKSTOP_RADIUS, MAX_DISTANCE};
 

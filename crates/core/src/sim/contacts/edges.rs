@@ -48,21 +48,20 @@ use crate::sim::contacts::{near, sides};
 use glam::Vec3A;
 
 /// Pushes the edges `edges` (node pairs) out of the round colliders `axes`, in the obstacles'
-/// order ([`crate::sim::contacts::collision::Colliders::round_axes`]), with friction, all of them or
-/// those of `only` (indices into `edges`); the nodes are at `base + u`, and were at
-/// `base + u_prev` when the sub-step began (the Xpbd solver's displacements), with inverse
-/// masses `w` (module doc). The edges that were pushed are added to `pushed`.
+/// order ([`crate::sim::contacts::collision::Colliders::round_axes`]), with friction; the nodes
+/// are at `base + u`, and were at `base + u_prev` when the sub-step began (the Xpbd solver's
+/// displacements), with inverse masses `w` (module doc).
 ///
 /// Over all the edges, each edge is tested against the colliders its ends' masks hold
 /// (`near`: [`crate::sim::contacts::near`], for points within the longest edge of a node): a
 /// cloth on a body is near every body part somewhere, but each of its edges near two or three.
 pub(crate) fn push_out(
     axes: &[RoundAxis],
-    (edges, only): (&[[u32; 2]], Option<&[u32]>),
+    edges: &[[u32; 2]],
     base: &[Vec3A],
     (u_prev, u): (&[Vec3A], &mut [Vec3A]),
     w: &[f32],
-    (near, pushed): (&[u32], &mut Vec<u32>),
+    near: &[u32],
 ) {
     if axes.is_empty() {
         return;
@@ -77,25 +76,23 @@ pub(crate) fn push_out(
     }
     // The axes come in the obstacles' order, so those past them are the last.
     let later = &axes[axes.partition_point(|axis| axis.obstacle < near::ALWAYS)..];
-    let mut edge = |k: usize| {
-        let Some(&[i, j]) = edges.get(k) else { return };
+    for &[i, j] in edges {
         let (i, j) = (i as usize, j as usize);
         let (Some(&xi0), Some(&xj0), Some(&wi), Some(&wj), Some(&ui0), Some(&uj0)) =
             (base.get(i), base.get(j), w.get(i), w.get(j), u_prev.get(i), u_prev.get(j))
         else {
-            return;
+            continue;
         };
-        // The colliders near either end (every one past the 32nd, and all on a second pass).
-        let mask = match (only, near.get(i), near.get(j)) {
-            (None, Some(&a), Some(&b)) => a | b,
+        // The colliders near either end (every one past the 32nd always).
+        let mask = match (near.get(i), near.get(j)) {
+            (Some(&a), Some(&b)) => a | b,
             _ => u32::MAX,
         };
         if wi == 0.0 || wj == 0.0 || mask == 0 {
-            return;
+            continue;
         }
         let (mut xi, mut xj) = (xi0 + u[i], xj0 + u[j]);
         let (mut middle, mut half) = ((xi + xj) * 0.5, 0.5 * xi.distance(xj));
-        let mut hit = false;
         let masked = near::obstacles(mask).filter_map(|o| axes.get(usize::from(slot[o])));
         for axis in masked.chain(later) {
             // The quick test: the edge's ball against the collider.
@@ -132,15 +129,7 @@ pub(crate) fn push_out(
             }
             (xi, xj) = (xi0 + u[i], xj0 + u[j]);
             (middle, half) = ((xi + xj) * 0.5, 0.5 * xi.distance(xj));
-            hit = true;
         }
-        if hit {
-            pushed.push(k as u32);
-        }
-    };
-    match only {
-        Some(only) => only.iter().for_each(|&k| edge(k as usize)),
-        None => (0..edges.len()).for_each(edge),
     }
 }
 
@@ -185,12 +174,11 @@ mod tests {
     use super::*;
 
     /// The one edge (0, 1) at `base + u` (still a sub-step ago) pushed out of `axes` with
-    /// inverse masses `w`; whether it was pushed.
+    /// inverse masses `w`; whether it was pushed (moved).
     fn pushed(axes: &[RoundAxis], base: &[Vec3A; 2], u: &mut [Vec3A; 2], w: [f32; 2]) -> bool {
-        let mut pushed = Vec::new();
-        let edges = (&[[0u32, 1]][..], None);
-        push_out(axes, edges, base, (&[Vec3A::ZERO; 2], u), &w, (&[], &mut pushed));
-        pushed == [0]
+        let before = *u;
+        push_out(axes, &[[0u32, 1]], base, (&[Vec3A::ZERO; 2], u), &w, &[]);
+        *u != before
     }
 
     #[test]
@@ -227,9 +215,7 @@ mod tests {
         )];
         let base = [Vec3A::new(-1.0, -0.3, 0.0), Vec3A::new(1.0, -0.3, 0.0)];
         let mut u = [Vec3A::new(0.0, 0.35, 0.0); 2];
-        let edges = (&[[0u32, 1]][..], None);
-        let near = (&[][..], &mut Vec::new());
-        push_out(&axes, edges, &base, (&[Vec3A::ZERO; 2], &mut u), &[1.0; 2], near);
+        assert!(pushed(&axes, &base, &mut u, [1.0; 2]));
         for (x0, d) in base.iter().zip(u) {
             assert!(((x0 + d).y + 0.2).abs() < 1e-4, "{}", x0 + d);
         }

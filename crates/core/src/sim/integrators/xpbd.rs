@@ -26,15 +26,16 @@
 //!                                                           (see crate::sim::constraints::rig)
 //!     masks of the colliders each node may touch, kept while little moves
 //!                                                           (see crate::sim::contacts::near)
-//!     twice: edges out of spheres and capsules (the second time, those the first pushed)
-//!                                                           (see crate::sim::contacts::edges)
-//!            a worn cloth's edges back within its strain limit   (see crate::sim::constraints::strain)
+//!     edges out of spheres and capsules                     (see crate::sim::contacts::edges)
+//!     a worn cloth's edges back within its strain limit     (see crate::sim::constraints::strain)
 //!     tethers: x (and x_prev) back within reach of its anchors  (see crate::sim::constraints::tethers)
 //!     v ← (x − x_prev) / h · e^(−c h)                      (global damping)
 //!     a free body with shape matching: its contacts answered as a rigid body's, shared by
 //!         every node in the proportion β              (see crate::sim::contacts::support)
 //!     collisions on x and v                                 (see crate::sim::contacts::collision;
 //!                                       a cage's skin collides instead: crate::sim::contacts::surface)
+//!     a worn cloth's strain limit again, its corrections Δx also made velocity Δx/h
+//!                                                           (see crate::sim::constraints::strain)
 //! ```
 //!
 //! The velocity, the collisions and the next sub-step's first two lines are one pass over the
@@ -155,8 +156,9 @@ pub(crate) struct Workspace {
     touched: Touched,
     /// The round colliders' axes of a sub-step ([`crate::sim::contacts::edges`]).
     axes: Vec<RoundAxis>,
-    /// The edges that a sub-step's pass pushed out of them.
-    pushed: Vec<u32>,
+    /// The displacements at a sub-step's end before the strain limit's last word
+    /// ([`Workspace::settle_strain`]).
+    unsettled: Vec<Vec3A>,
     /// The colliders each node may touch ([`crate::sim::contacts::near`]).
     near: NearColliders,
     /// Per node, the way out along a tether it is at the end of (zero for none): what the
@@ -342,6 +344,37 @@ impl Workspace {
     }
 }
 
+impl Workspace {
+    /// A worn cloth's strain limit once more at the end of a sub-step of `h`, after the node
+    /// collisions ([`crate::sim::constraints::strain`]): on the sub-step's end positions
+    /// `u_prev`, each node's correction Δ becoming velocity (v += Δ/h) and, when `predict`ed
+    /// already, moving the next prediction u = u_prev + h (v + kick) by 2Δ. (Where the pass
+    /// before kept v only in that prediction, v is rewritten before it is read.)
+    fn settle_strain(
+        &mut self,
+        c: &Compiled,
+        base: &[Vec3A],
+        v: &mut [Vec3A],
+        (h, predict): (f32, bool),
+    ) {
+        self.unsettled.clear();
+        self.unsettled.extend_from_slice(&self.u_prev);
+        let w = &c.nodes.inv_mass;
+        let edges = (&c.edges[..], &c.edge_rest[..]);
+        if !strain::limit(edges, base, &mut self.u_prev, w, strain::SETTLE_PASSES) {
+            return;
+        }
+        let nodes = self.u_prev.iter().zip(&self.unsettled).zip(v.iter_mut().zip(&mut self.u));
+        for ((&settled, &unsettled), (v, u)) in nodes {
+            let moved = settled - unsettled;
+            *v += moved / h;
+            if predict {
+                *u += moved * 2.0;
+            }
+        }
+    }
+}
+
 /// A node in the sub-step's last pass: its u and u_prev, its v and kick.
 type Moving<'a> = ((&'a mut Vec3A, &'a mut Vec3A), (&'a mut Vec3A, &'a Vec3A));
 
@@ -458,20 +491,17 @@ pub(crate) fn step(
             let at = |i: usize| base[i] + ws.u[i];
             ws.near.refresh(colliders.obstacles.len(), &ws.axes, at, base.len(), reach);
         }
-        // The first pass over every edge, the others over those it pushed.
-        ws.pushed.clear();
-        for pass in 0..strain::PASSES {
-            let only = (pass > 0).then(|| std::mem::take(&mut ws.pushed));
-            let edges = (&c.edges[..], only.as_deref());
-            let displaced = (&ws.u_prev[..], &mut ws.u[..]);
-            let near = (&ws.near.mask[..], &mut ws.pushed);
-            edges::push_out(&ws.axes, edges, base, displaced, &c.nodes.inv_mass, near);
-            if c.rig.is_some() {
-                strain::limit(&c.edges, &c.edge_rest, base, &mut ws.u, &c.nodes.inv_mass);
-            }
+        let displaced = (&ws.u_prev[..], &mut ws.u[..]);
+        edges::push_out(&ws.axes, &c.edges, base, displaced, &c.nodes.inv_mass, &ws.near.mask);
+        if c.rig.is_some() {
+            strain::limit((&c.edges, &c.edge_rest), base, &mut ws.u, &c.nodes.inv_mass, 1);
         }
         rigid.advance(h);
-        let finite = ws.finish(c, (env, rigid), base, v, (h, fused && i < n, t), threads);
+        let predict = fused && i < n;
+        let finite = ws.finish(c, (env, rigid), base, v, (h, predict, t), threads);
+        if c.rig.is_some() {
+            ws.settle_strain(c, base, v, (h, predict));
+        }
         for (k, &node) in c.anchors.iter().enumerate() {
             v[node as usize] = env.goals.anchors.velocity(k, dt);
         }
