@@ -76,11 +76,12 @@ use springmesh_core::model::{
 /// `sim::constraints::strain`), so it needs fewer than a free cloth's 16. Measured on the
 /// Blender-made figures (`tests/worn_figure.rs`, played in steps of 1/24, 1/48, 1/72 and
 /// 1/96 s), the walker's cape, whose hem the legs strike at the run's dead stop, stretched at
-/// most 6.2, 5.6, 5.5 and 6.8% with 8 sub-steps, 6.9, 6.4, 6.5 and 6.4% with 6, and up to
-/// 9.2% with 4; the other garments and clips under 6% with 6 or 8 (the skirt's high kick
-/// aside: see its test). Six cost the cape 0.92 and the skirt 0.82 times the instructions of
-/// a frame with eight (self-collision's own bound adds sub-steps to the cape's either way),
-/// and keep a margin under the 10% a cloth may stretch.
+/// most 5.9, 5.5, 5.2 and 5.1% with 8 sub-steps, 6.1, 5.7, 5.7 and 5.6% with 6, and 6.7, 6.9,
+/// 6.0 and 6.4% with 4; every other garment and clip at most 6.8% with any of them (the
+/// skirt's high kick aside: see its test). Six cost the cape 0.90 and the skirt 0.78 times
+/// the instructions of a frame with eight, four 0.86 and 0.69 (self-collision's own bound
+/// adds sub-steps to the cape's either way): six keep more of the margin under the 10% a
+/// cloth may stretch, and more sub-steps for limbs faster than these figures'.
 pub const WORN_SUBSTEPS: u32 = 6;
 
 pub use springmesh_core::model::painted::{BACKSTOP_DISTANCE, BACKSTOP_RADIUS, MAX_DISTANCE};

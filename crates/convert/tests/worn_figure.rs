@@ -9,7 +9,7 @@
 //!
 //! - the kinematic nodes (painted 0, stored as 2.5e-8 or 1e-8 as exporters leave it) within
 //!   1 mm of their skinned position;
-//! - every other node within its max distance + 1 cm of it;
+//! - every other node within its max distance + 1 cm of it (the tests hold it to 5 mm);
 //! - no node deeper than 1 cm inside the body (Blender's deformed body mesh);
 //! - no stretch spring stretched more than 10%;
 //! - the garment never through itself;
@@ -160,7 +160,9 @@ fn judged(case: &Case) {
         let worn = play(case, &model, &options, steps);
         println!("{} on {} ({}, {steps} a sample): {worn:?}", case.garment, case.figure, case.clip);
         assert!(worn.kinematic < 1e-3, "painted 0: on the skin ({} m off)", worn.kinematic);
-        assert!(worn.over_max < 0.01, "within the max distance + 1 cm ({} m over)", worn.over_max);
+        // The acceptance's 1 cm, held to 5 mm: the max distances come again after the strain
+        // limit at each sub-step's end (without, the cape was 8 mm over at the dead stop).
+        assert!(worn.over_max < 0.005, "within the max distance + 5 mm ({} m over)", worn.over_max);
         assert!(worn.depth < 0.01, "no node 1 cm inside the body ({} m)", worn.depth);
         assert!(worn.stretch < 0.10, "stretch ≤ 10% ({:.1}%)", worn.stretch * 100.0);
         assert_eq!(worn.crossings, 0, "never through itself");
@@ -189,8 +191,8 @@ fn a_skirt_rides_up_the_legs_of_a_dancer_who_spreads_them_and_jumps() {
 // 1.125 s (body vertices within 3 cm across of a band node), so the rows under the band must
 // go over it, and the thigh carries the front of the hem (max distance 0.3 m) some 0.45 m up
 // from where the skin holds it; each row must go round the raised thigh. Measured with this
-// test, with the strain limit's last word in each sub-step: springs within 8.7% and no
-// crossing, but the rows held 9.5 cm past their max distances by the thigh and drawn up to
+// test, with the strain limit's last word in each sub-step: springs within 6.4% and no
+// crossing, but the rows held 3.1 cm past their max distances by the thigh and drawn up to
 // 5 cm into it at the waist, for the frames of the kick (before it, the springs stretched 42%
 // with one pair of triangles crossing, 0.5 cm inside the body; before the limbs came first in
 // the max distances, 298% and caught on the thigh for the rest of the clip). Without friction

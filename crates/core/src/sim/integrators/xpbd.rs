@@ -34,8 +34,8 @@
 //!         every node in the proportion β              (see crate::sim::contacts::support)
 //!     collisions on x and v                                 (see crate::sim::contacts::collision;
 //!                                       a cage's skin collides instead: crate::sim::contacts::surface)
-//!     a worn cloth's strain limit again, its corrections Δx also made velocity Δx/h
-//!                                                           (see crate::sim::constraints::strain)
+//!     a worn cloth's strain limit again, its max distances, its strain limit, the
+//!         corrections Δx also made velocity Δx/h           (see crate::sim::constraints::strain)
 //! ```
 //!
 //! The velocity, the collisions and the next sub-step's first two lines are one pass over the
@@ -101,7 +101,7 @@ use crate::sim::contacts::round::RoundAxis;
 use crate::sim::contacts::self_collision::{Nodes, SelfContacts};
 use crate::sim::contacts::support::{self, Support, Whole};
 use crate::sim::contacts::surface::{Frame, Touched, touch};
-use crate::sim::data::Compiled;
+use crate::sim::data::{Compiled, Goals};
 use crate::sim::environment::Environment;
 use crate::sim::forces::bands::{StripeWork, Stripes};
 use crate::sim::forces::damping::global_factor;
@@ -345,26 +345,32 @@ impl Workspace {
 }
 
 impl Workspace {
-    /// A worn cloth's strain limit once more at the end of a sub-step of `h`, after the node
-    /// collisions ([`crate::sim::constraints::strain`]): on the sub-step's end positions
-    /// `u_prev`, each node's correction Δ becoming velocity (v += Δ/h) and, when `predict`ed
-    /// already, moving the next prediction u = u_prev + h (v + kick) by 2Δ. (Where the pass
-    /// before kept v only in that prediction, v is rewritten before it is read.)
+    /// A worn cloth's strain limit and max distances once more at the end of a sub-step of
+    /// `h` ending at `t` (of the step), after the node collisions
+    /// ([`crate::sim::constraints::strain`]): on the sub-step's end positions `u_prev`, the
+    /// limit, the max distances (the limbs first) and the limit again, each node's correction
+    /// Δ becoming velocity (v += Δ/h) and, when `predict`ed already, moving the next
+    /// prediction u = u_prev + h (v + kick) by 2Δ. (Where the pass before kept v only in that
+    /// prediction, v is rewritten before it is read.) Nothing when no edge is over the limit.
     fn settle_strain(
         &mut self,
-        c: &Compiled,
+        (c, goals): (&Compiled, &Goals),
         base: &[Vec3A],
         v: &mut [Vec3A],
-        (h, predict): (f32, bool),
+        (h, t, predict): (f32, f32, bool),
     ) {
-        self.unsettled.clear();
-        self.unsettled.extend_from_slice(&self.u_prev);
-        let w = &c.nodes.inv_mass;
-        let edges = (&c.edges[..], &c.edge_rest[..]);
-        if !strain::limit(edges, base, &mut self.u_prev, w, strain::SETTLE_PASSES) {
+        let Workspace { u, u_prev, unsettled, axes, .. } = self;
+        unsettled.clear();
+        unsettled.extend_from_slice(u_prev);
+        let (w, edges) = (&c.nodes.inv_mass, (&c.edges[..], &c.edge_rest[..]));
+        if !strain::limit(edges, base, u_prev, w, strain::SETTLE_PASSES) {
             return;
         }
-        let nodes = self.u_prev.iter().zip(&self.unsettled).zip(v.iter_mut().zip(&mut self.u));
+        if let Some(posed) = &c.rig {
+            rig::project((posed, goals), (base, unsettled, u_prev), axes, t);
+            strain::limit(edges, base, u_prev, w, strain::SETTLE_PASSES);
+        }
+        let nodes = u_prev.iter().zip(unsettled.iter()).zip(v.iter_mut().zip(u.iter_mut()));
         for ((&settled, &unsettled), (v, u)) in nodes {
             let moved = settled - unsettled;
             *v += moved / h;
@@ -500,7 +506,7 @@ pub(crate) fn step(
         let predict = fused && i < n;
         let finite = ws.finish(c, (env, rigid), base, v, (h, predict, t), threads);
         if c.rig.is_some() {
-            ws.settle_strain(c, base, v, (h, predict));
+            ws.settle_strain((c, env.goals), base, v, (h, t, predict));
         }
         for (k, &node) in c.anchors.iter().enumerate() {
             v[node as usize] = env.goals.anchors.velocity(k, dt);
