@@ -163,7 +163,7 @@ pub enum Problem {
         nodes: usize,
     },
     /// A skin vertex's weights are not finite and ≥ 0, or do not sum to one (within
-    /// [`super::SKIN_WEIGHT_TOLERANCE`]).
+    /// [`crate::model::SKIN_WEIGHT_TOLERANCE`]).
     BadSkinWeights {
         /// The skin vertex.
         vertex: usize,
@@ -187,14 +187,14 @@ pub enum Problem {
         /// The uv index.
         uv: u32,
     },
-    /// The rig breaks its rules ([`super::Rig`]): the reason names the joint or node.
+    /// The rig breaks its rules ([`crate::model::Rig`]): the reason names the joint or node.
     BadRig {
         /// What is wrong, e.g. "joint 3 (Spine): parent 5 is not before it".
         reason: String,
     },
     /// Pressure is set but the triangles do not close a volume.
     PressureOnOpenSurface {
-        /// Open directed edges (see [`SpringModel::open_edges`]).
+        /// Open directed edges (see [`crate::SpringModel::open_edges`]).
         open_edges: usize,
     },
 }
