@@ -101,7 +101,7 @@ use crate::sim::contacts::round::RoundAxis;
 use crate::sim::contacts::self_collision::{Nodes, SelfContacts};
 use crate::sim::contacts::support::{self, Support, Whole};
 use crate::sim::contacts::surface::{Frame, Touched, touch};
-use crate::sim::data::{Compiled, Goals};
+use crate::sim::data::{Compiled, Goals, Posed};
 use crate::sim::environment::Environment;
 use crate::sim::forces::bands::{StripeWork, Stripes};
 use crate::sim::forces::damping::global_factor;
@@ -342,11 +342,9 @@ impl Workspace {
         }
         finite
     }
-}
 
-impl Workspace {
-    /// A worn cloth's strain limit and max distances once more at the end of a sub-step of
-    /// `h` ending at `t` (of the step), after the node collisions
+    /// A worn cloth's (held by `posed`) strain limit and max distances once more at the end of
+    /// a sub-step of `h` ending at `t` (of the step), after the node collisions
     /// ([`crate::sim::constraints::strain`]): on the sub-step's end positions `u_prev`, the
     /// limit, the max distances (the limbs first) and the limit again, each node's correction
     /// Δ becoming velocity (v += Δ/h) and, when `predict`ed already, moving the next
@@ -354,7 +352,7 @@ impl Workspace {
     /// prediction, v is rewritten before it is read.) Nothing when no edge is over the limit.
     fn settle_strain(
         &mut self,
-        (c, goals): (&Compiled, &Goals),
+        (c, posed, goals): (&Compiled, &Posed, &Goals),
         base: &[Vec3A],
         v: &mut [Vec3A],
         (h, t, predict): (f32, f32, bool),
@@ -366,10 +364,8 @@ impl Workspace {
         if !strain::limit(edges, base, u_prev, w, strain::SETTLE_PASSES) {
             return;
         }
-        if let Some(posed) = &c.rig {
-            rig::project((posed, goals), (base, unsettled, u_prev), axes, t);
-            strain::limit(edges, base, u_prev, w, strain::SETTLE_PASSES);
-        }
+        rig::project((posed, goals), (base, unsettled, u_prev), axes, t);
+        strain::limit(edges, base, u_prev, w, strain::SETTLE_PASSES);
         let nodes = u_prev.iter().zip(unsettled.iter()).zip(v.iter_mut().zip(u.iter_mut()));
         for ((&settled, &unsettled), (v, u)) in nodes {
             let moved = settled - unsettled;
@@ -505,8 +501,8 @@ pub(crate) fn step(
         rigid.advance(h);
         let predict = fused && i < n;
         let finite = ws.finish(c, (env, rigid), base, v, (h, predict, t), threads);
-        if c.rig.is_some() {
-            ws.settle_strain((c, env.goals), base, v, (h, t, predict));
+        if let Some(posed) = &c.rig {
+            ws.settle_strain((c, posed, env.goals), base, v, (h, t, predict));
         }
         for (k, &node) in c.anchors.iter().enumerate() {
             v[node as usize] = env.goals.anchors.velocity(k, dt);
