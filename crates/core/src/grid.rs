@@ -53,6 +53,13 @@ pub struct Grid {
     cells: Vec<[i64; 3]>,
 }
 
+/// The largest whole number not above `t`, saturated to i64's range (0 for NaN): `f64::floor`
+/// without its call into the maths library on targets without a rounding instruction.
+fn floor(t: f64) -> i64 {
+    let i = t as i64;
+    if i as f64 > t { i.saturating_sub(1) } else { i }
+}
+
 /// The cell (x, y, z) of key `key`.
 fn key_cell(key: u64) -> [u64; 3] {
     let axis = (1 << BITS) - 1;
@@ -69,7 +76,7 @@ impl Grid {
         // arithmetic finds within `size` of each other two cells apart. `as` saturates, and
         // takes NaN to 0.
         let size = f64::from(size) * (1.0 + CELL_ROOM);
-        let cell = |x: Vec3A| (x.as_dvec3() / size).floor().to_array().map(|c| c as i64);
+        let cell = |x: Vec3A| (x.as_dvec3() / size).to_array().map(floor);
         self.cells.extend(self.by_index.iter().map(|&x| cell(x)));
         let lowest =
             self.cells.iter().fold([i64::MAX; 3], |lo, c| std::array::from_fn(|k| lo[k].min(c[k])));
@@ -178,6 +185,15 @@ pub(crate) fn counting_sort<T: Copy + Default>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn floor_is_the_maths_librarys_saturated() {
+        let cases = [0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.999_999, -2.000_001, 1e30, -1e30];
+        for t in cases.into_iter().chain([f64::INFINITY, f64::NEG_INFINITY, f64::MAX, f64::MIN]) {
+            assert_eq!(floor(t), t.floor() as i64, "{t}");
+        }
+        assert_eq!(floor(f64::NAN), 0);
+    }
 
     #[test]
     fn a_counting_sort_keeps_the_order_of_equal_keys_and_says_where_each_key_begins() {

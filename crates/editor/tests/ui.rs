@@ -23,7 +23,7 @@ fn editor(sample: Sample) -> Harness<'static, EditorApp> {
         .build_eframe(move |_| {
             EditorApp::with_document(Document::sample(sample), RecentFiles::default(), None)
         });
-    harness.run();
+    wait_for_loader(&mut harness);
     harness
 }
 
@@ -36,11 +36,13 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// Steps frames until the background open or conversion is done (the loader thread wakes the
-/// UI when it finishes). The first frame lets a clicked button start it.
+/// UI when it finishes), and the model's vibration modes, which the model panel lists above
+/// the view's toggles, are found: a click aimed at a widget the list then moves down would land
+/// elsewhere. The first frame lets a clicked button start it.
 fn wait_for_loader(harness: &mut Harness<'_, EditorApp>) {
     let deadline = Instant::now() + Duration::from_secs(60);
     harness.step();
-    while harness.state().is_loading() {
+    while harness.state().is_loading() || harness.state().live.tuner.finding_modes() {
         assert!(Instant::now() < deadline, "loading did not finish");
         std::thread::sleep(Duration::from_millis(5));
         harness.step();
