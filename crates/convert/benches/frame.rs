@@ -25,7 +25,9 @@
 //! - `frame/figure_cape`, `frame/figure_skirt`: the same for the humanoid figure with arms and
 //!   legs (`walker.glb`'s cape, 234 nodes, on its walk, run, stop and turn; `dancer.glb`'s
 //!   skirt, 336 nodes, on its legs spread and its jump (`Leap`); 17 capsules of body; issue 63: the cape ≤ 0.25 ms,
-//!   the skirt ≤ 0.3 ms on one thread, scaled by the machine's `naive` figure).
+//!   the skirt ≤ 0.3 ms on one thread, scaled by the machine's `naive` figure);
+//!   `frame/figure_cape_without_self_collision` the cape without self-collision (issue 63:
+//!   self-collision ≤ 2× the frame without it on any cloth).
 //! - `frame/crowd_32_capes`: 32 of the figure's capes at different times of its walk, each its
 //!   own simulation on one thread, all of them a frame on every core (issue 63: ≤ 5 ms on two
 //!   cores).
@@ -38,9 +40,9 @@ use glam::Vec3;
 use springmesh_convert::import::animation::Clip;
 use springmesh_convert::samples::pile::{WINDOW, windowed};
 use springmesh_convert::{ConvertOptions, RawMesh, Thickness, convert_file, convert_mesh, shapes};
-use springmesh_core::Simulation;
 use springmesh_core::model::Ground;
 use springmesh_core::sim::Threads;
+use springmesh_core::{Simulation, ValidModel};
 use std::path::Path;
 use std::time::Duration;
 
@@ -52,7 +54,7 @@ fn resting(mesh: RawMesh, threads: Threads) -> (Simulation, f32) {
         .model
         .into_inner();
     model.params.ground = Some(Ground { height: model.ground_under(), ..Ground::default() });
-    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
+    let mut sim = Simulation::new(&ValidModel::new(model.clone()).expect("valid"));
     sim.set_threads(threads);
     // What the frame buys: how much of its height the converted surface keeps on the ground,
     // after a second and over the two that follow (it still bounces: a second's figure alone
@@ -104,18 +106,20 @@ fn bench(c: &mut Criterion) {
     {
         group.bench_function(name, |b| b.iter(|| sim.step(dt).expect("finite")));
     }
-    worn(&mut group, ("worn_cape", "hero.glb", "Cape", "Walk"));
-    worn(&mut group, ("figure_cape", "walker.glb", "Cape", "Walk"));
-    worn(&mut group, ("figure_skirt", "dancer.glb", "Skirt", "Leap"));
+    worn(&mut group, ("worn_cape", "hero.glb", "Cape", "Walk"), true);
+    worn(&mut group, ("figure_cape", "walker.glb", "Cape", "Walk"), true);
+    worn(&mut group, ("figure_cape_without_self_collision", "walker.glb", "Cape", "Walk"), false);
+    worn(&mut group, ("figure_skirt", "dancer.glb", "Skirt", "Leap"), true);
     crowd(&mut group, CROWD);
     group.finish();
 }
 
-/// A worn garment's frame (`name`: the `mesh` of the figure `file` playing `clip`): pose,
-/// step, drawn surface, through the clip in a loop.
+/// A worn garment's frame (`name`: the `mesh` of the figure `file` playing `clip`), with
+/// self-collision when `layers`: pose, step, drawn surface, through the clip in a loop.
 fn worn(
     group: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>,
     (name, file, mesh, clip): (&str, &str, &str, &str),
+    layers: bool,
 ) {
     let glb = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters").join(file);
     let options = ConvertOptions {
@@ -123,7 +127,11 @@ fn worn(
         self_collision: Some(Thickness::FromEdges),
         ..ConvertOptions::default()
     };
-    let model = convert_file(&glb, &options).expect("converts").model;
+    let mut model = convert_file(&glb, &options).expect("converts").model.into_inner();
+    if !layers {
+        model.params.self_collision = None;
+    }
+    let model = ValidModel::new(model).expect("valid");
     let clip = Clip::read(&glb, &std::fs::read(&glb).expect("reads"), clip).expect("a clip");
     let names: Vec<String> =
         model.rig.as_ref().expect("a rig").joints.iter().map(|j| j.name.clone()).collect();
@@ -209,7 +217,7 @@ fn pile(mesh: RawMesh, layers: bool) -> (Simulation, f32) {
     let mut model =
         convert_mesh(mesh, &options, Path::new("strip.obj")).expect("converts").model.into_inner();
     model.params.ground = Some(Ground { height: 0.0, ..Ground::default() });
-    let mut sim = Simulation::new(&springmesh_core::ValidModel::new(model.clone()).expect("valid"));
+    let mut sim = Simulation::new(&ValidModel::new(model.clone()).expect("valid"));
     for _ in 0..180 {
         sim.step(model.params.dt).expect("finite");
     }
