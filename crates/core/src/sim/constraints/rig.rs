@@ -65,7 +65,8 @@
 //! within 3.1 cm past their max distances, and where the limb and the stretch cannot both
 //! hold (that figure's thigh rises above the skirt's kinematic waistband), the stretch wins
 //! and the rows go into the limb, up to 5 cm there, until the next sub-step's collisions.
-//! Only the Xpbd solver orders it so; the //! explicit integrators project the max distances as they are.
+//! Only the Xpbd solver orders it so; the explicit integrators project the max distances as
+//! they are.
 
 use crate::sim::contacts::round::{self, RoundAxis};
 use crate::sim::data::{Goals, Posed};
