@@ -95,7 +95,7 @@ impl Grid {
             self.sorted.extend(self.cells.iter().enumerate().map(|(i, c)| (key(c), i as u32)));
         }
         // Keys and indices together are a total order: the result is one, whatever the start.
-        self.sorted.sort();
+        self.sorted.sort_unstable();
         self.places.clear();
         self.places.extend(self.sorted.iter().map(|&(_, i)| self.by_index[i as usize]));
     }

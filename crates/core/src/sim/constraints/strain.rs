@@ -77,22 +77,26 @@ pub(crate) fn limit(
         let mut moved = false;
         for (&[i, j], &l) in edges.iter().zip(rest) {
             let (i, j) = (i as usize, j as usize);
-            let (Some(&xi0), Some(&xj0), Some(&wi), Some(&wj)) =
-                (base.get(i), base.get(j), w.get(i), w.get(j))
+            let (Some(&xi0), Some(&xj0), Some(&ui), Some(&uj)) =
+                (base.get(i), base.get(j), u.get(i), u.get(j))
             else {
+                continue;
+            };
+            // Most edges are within the limit: told so without a square root.
+            let d = (xj0 + uj) - (xi0 + ui);
+            let (length2, longest) = (d.length_squared(), (1.0 + STRAIN_LIMIT) * l);
+            if length2 <= longest * longest {
+                continue;
+            }
+            let (Some(&wi), Some(&wj)) = (w.get(i), w.get(j)) else {
                 continue;
             };
             let total = wi + wj;
             if total == 0.0 {
                 continue;
             }
-            let d = (xj0 + u[j]) - (xi0 + u[i]);
-            let length = d.length();
-            let excess = length - (1.0 + STRAIN_LIMIT) * l;
-            if excess <= 0.0 {
-                continue;
-            }
-            let n = d * (excess / (length * total));
+            let length = length2.sqrt();
+            let n = d * ((length - longest) / (length * total));
             u[i] += n * wi;
             u[j] -= n * wj;
             moved = true;

@@ -463,8 +463,15 @@ impl<'a> Colliders<'a> {
         {
             answer(g.contact(from.into(), (*to).into(), r), to, v);
         }
-        for (i, o) in self.obstacles.iter().enumerate() {
-            if mask & near::bit(i) == 0 || !self.reach(i, o).near(*to, r) {
+        // The mask's colliders in their order: its first bits, then every one past them when
+        // it holds the last bit (near::obstacles).
+        let count = self.obstacles.len();
+        let first = near::obstacles(mask).take_while(|&i| i < count);
+        let always = mask & near::bit(near::ALWAYS) != 0;
+        let later = if always { near::ALWAYS..count } else { 0..0 };
+        for i in first.chain(later) {
+            let Some(o) = self.obstacles.get(i) else { continue };
+            if !self.reach(i, o).near(*to, r) {
                 continue;
             }
             let (now, target) = self.shape(i, o);

@@ -88,7 +88,9 @@ pub(crate) fn push_out(
             (Some(&a), Some(&b)) => a | b,
             _ => u32::MAX,
         };
-        if wi == 0.0 || wj == 0.0 || mask == 0 {
+        // An edge near none of the first colliders, with none past them, meets nothing.
+        let none_near = mask & !near::bit(near::ALWAYS) == 0 && later.is_empty();
+        if wi == 0.0 || wj == 0.0 || mask == 0 || none_near {
             continue;
         }
         let (mut xi, mut xj) = (xi0 + u[i], xj0 + u[j]);
