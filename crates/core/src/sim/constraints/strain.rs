@@ -65,25 +65,27 @@ pub const STRAIN_LIMIT: f32 = 0.05;
 /// Puts every edge of `edges` (node pairs, rest lengths `rest`) back within
 /// (1 + [`STRAIN_LIMIT`]) of its rest length; the nodes are at `base + u` (the Xpbd solver's
 /// displacements), with inverse masses `w` (module doc). Passes over the edges at most
-/// `passes` times, until one moves nothing; returns whether any moved a node.
+/// `passes` times, until one moves nothing; returns whether any moved a node. `places` is
+/// scratch: the nodes' places `base + u`, kept as u moves, so that checking an edge (what a
+/// pass mostly does) reads two nodes, not four.
 pub(crate) fn limit(
     (edges, rest): (&[[u32; 2]], &[f32]),
-    base: &[Vec3A],
-    u: &mut [Vec3A],
+    (base, u): (&[Vec3A], &mut [Vec3A]),
     w: &[f32],
     passes: usize,
+    places: &mut Vec<Vec3A>,
 ) -> bool {
-    let pass = |u: &mut [Vec3A]| {
+    places.clear();
+    places.extend(base.iter().zip(&*u).map(|(&x0, &u)| x0 + u));
+    let mut pass = |u: &mut [Vec3A]| {
         let mut moved = false;
         for (&[i, j], &l) in edges.iter().zip(rest) {
             let (i, j) = (i as usize, j as usize);
-            let (Some(&xi0), Some(&xj0), Some(&ui), Some(&uj)) =
-                (base.get(i), base.get(j), u.get(i), u.get(j))
-            else {
+            let (Some(&xi), Some(&xj)) = (places.get(i), places.get(j)) else {
                 continue;
             };
             // Most edges are within the limit: told so without a square root.
-            let d = (xj0 + uj) - (xi0 + ui);
+            let d = xj - xi;
             let (length2, longest) = (d.length_squared(), (1.0 + STRAIN_LIMIT) * l);
             if length2 <= longest * longest {
                 continue;
@@ -97,8 +99,11 @@ pub(crate) fn limit(
             }
             let length = length2.sqrt();
             let n = d * ((length - longest) / (length * total));
+            // The places hold base + u as it is, to the bit.
             u[i] += n * wi;
             u[j] -= n * wj;
+            places[i] = base[i] + u[i];
+            places[j] = base[j] + u[j];
             moved = true;
         }
         moved
@@ -122,18 +127,18 @@ mod tests {
         // An edge of rest length 1 stretched to 2 along x: back to 1.05, each end half way.
         let base = [Vec3A::ZERO, Vec3A::new(2.0, 0.0, 0.0)];
         let mut u = [Vec3A::ZERO; 2];
-        limit((&[[0, 1]], &[1.0]), &base, &mut u, &[1.0, 1.0], 1);
+        limit((&[[0, 1]], &[1.0]), (&base, &mut u), &[1.0, 1.0], 1, &mut Vec::new());
         let length = (base[1] + u[1]).distance(base[0] + u[0]);
         assert!((length - 1.05).abs() < 1e-6, "{length}");
         assert!((u[0].x + u[1].x).abs() < 1e-6, "{u:?}");
         // The first end kinematic: the second comes all the way.
         let mut u = [Vec3A::ZERO; 2];
-        limit((&[[0, 1]], &[1.0]), &base, &mut u, &[0.0, 1.0], 1);
+        limit((&[[0, 1]], &[1.0]), (&base, &mut u), &[0.0, 1.0], 1, &mut Vec::new());
         assert_eq!(u[0], Vec3A::ZERO);
         assert!((u[1].x + 0.95).abs() < 1e-6, "{u:?}");
         // Within the limit: nothing moves.
         let mut u = [Vec3A::new(0.0, 0.0, 0.0), Vec3A::new(-0.95, 0.0, 0.0)];
-        limit((&[[0, 1]], &[1.0]), &base, &mut u, &[1.0, 1.0], 1);
+        limit((&[[0, 1]], &[1.0]), (&base, &mut u), &[1.0, 1.0], 1, &mut Vec::new());
         assert_eq!(u, [Vec3A::ZERO, Vec3A::new(-0.95, 0.0, 0.0)]);
     }
 
@@ -151,10 +156,10 @@ mod tests {
             edges.iter().map(length).fold(0.0, f32::max)
         };
         let mut u = [Vec3A::ZERO; 4];
-        assert!(limit((&edges, &[1.0; 3]), &base, &mut u, &[1.0; 4], 1));
+        assert!(limit((&edges, &[1.0; 3]), (&base, &mut u), &[1.0; 4], 1, &mut Vec::new()));
         assert!((worst(&u) - 1.475).abs() < 1e-5, "{}", worst(&u));
         let mut u = [Vec3A::ZERO; 4];
-        assert!(limit((&edges, &[1.0; 3]), &base, &mut u, &[1.0; 4], 64));
+        assert!(limit((&edges, &[1.0; 3]), (&base, &mut u), &[1.0; 4], 64, &mut Vec::new()));
         assert!(worst(&u) < 1.05 + 1e-4, "{}", worst(&u));
         // The whole chain, 3.15 long at most, still has its middle where it was.
         let middle = u.iter().map(|d| d.x).sum::<f32>();

@@ -159,6 +159,8 @@ pub(crate) struct Workspace {
     /// The displacements at a sub-step's end before the strain limit's last word
     /// ([`Workspace::settle_strain`]).
     unsettled: Vec<Vec3A>,
+    /// The nodes' places for the strain limit ([`strain::limit`]).
+    places: Vec<Vec3A>,
     /// The colliders each node may touch ([`crate::sim::contacts::near`]).
     near: NearColliders,
     /// Per node, the way out along a tether it is at the end of (zero for none): what the
@@ -357,15 +359,15 @@ impl Workspace {
         v: &mut [Vec3A],
         (h, t, predict): (f32, f32, bool),
     ) {
-        let Workspace { u, u_prev, unsettled, axes, .. } = self;
+        let Workspace { u, u_prev, unsettled, axes, places, .. } = self;
         unsettled.clear();
         unsettled.extend_from_slice(u_prev);
         let (w, edges) = (&c.nodes.inv_mass, (&c.edges[..], &c.edge_rest[..]));
-        if !strain::limit(edges, base, u_prev, w, strain::SETTLE_PASSES) {
+        if !strain::limit(edges, (base, u_prev), w, strain::SETTLE_PASSES, places) {
             return;
         }
         rig::project((posed, goals), (base, unsettled, u_prev), axes, t);
-        strain::limit(edges, base, u_prev, w, strain::SETTLE_PASSES);
+        strain::limit(edges, (base, u_prev), w, strain::SETTLE_PASSES, places);
         let nodes = u_prev.iter().zip(unsettled.iter()).zip(v.iter_mut().zip(u.iter_mut()));
         for ((&settled, &unsettled), (v, u)) in nodes {
             let moved = settled - unsettled;
@@ -496,7 +498,8 @@ pub(crate) fn step(
         let displaced = (&ws.u_prev[..], &mut ws.u[..]);
         edges::push_out(&ws.axes, &c.edges, base, displaced, &c.nodes.inv_mass, &ws.near.mask);
         if c.rig.is_some() {
-            strain::limit((&c.edges, &c.edge_rest), base, &mut ws.u, &c.nodes.inv_mass, 1);
+            let edges = (&c.edges[..], &c.edge_rest[..]);
+            strain::limit(edges, (base, &mut ws.u), &c.nodes.inv_mass, 1, &mut ws.places);
         }
         rigid.advance(h);
         let predict = fused && i < n;
