@@ -18,12 +18,16 @@ a painted point attribute `_MAX_DISTANCE` (metres):
   (written 1e-8), 0.3 m at the hem;
 - `Scarf`: a strip from the neck down the chest, 0 along its top (written 0), 0.25 m at its end.
 
-Two files, the scene at 24 fps (Blender's default), frame 1 the first frame:
+Three files, the scene at 24 fps (Blender's default), frame 1 the first frame:
 - `walker.glb`: the clip "Walk" (1.5 s walking at 1.4 m/s, breaking into a 4 m/s run for a
   second, stopping dead, turning 180° in 0.4 s, standing), sampled (LINEAR keys);
 - `dancer.glb`: the clips "Kick" (legs apart by ±40°, a high kick of the right leg forward to
   95°, then a jump of 0.35 m with the legs apart) and "Leap" (the same without the high
-  kick), exported with their Bézier keys as CUBICSPLINE.
+  kick), exported with their Bézier keys as CUBICSPLINE;
+- `runner.glb`: the same figure scaled to 0.92 (1.61 m), its object at (−2, 3.5, 0.2) and
+  turned −135°, in long garments only (a 15 × 28 cape down 1.1 m to the shins, its hem's max
+  distance 0.45 m, and a 6 × 22 scarf 1 m long), on a harder "Walk": a 4.5 m/s run with the
+  thighs swinging ±55°, then a turn of 180° to the right in 0.3 s.
 
 And for each clip, Blender's armature deformation of every mesh at every frame of it, as
 `<file>_<clip>_<mesh>.pc2` (Y up, as glTF), vertices in Blender's order, frame k of the cache
@@ -86,7 +90,11 @@ SKIN_EDGES = [
     ("pelvis", "hip.R"), ("hip.R", "knee.R"), ("knee.R", "ankle.R"),
 ]
 
+# Where each figure's armature object stands in its scene.
 PLACE = Matrix.Translation((1.5, -0.8, 0.0)) @ Matrix.Rotation(math.radians(30.0), 4, "Z")
+RUNNER_PLACE = (
+    Matrix.Translation((-2.0, 3.5, 0.2)) @ Matrix.Rotation(math.radians(-135.0), 4, "Z") @ Matrix.Scale(0.92, 4)
+)
 
 
 def clear_scene():
@@ -96,7 +104,7 @@ def clear_scene():
     scene.frame_start = 1
 
 
-def armature():
+def armature(place):
     data = bpy.data.armatures.new("Armature")
     rig = bpy.data.objects.new("Armature", data)
     bpy.context.scene.collection.objects.link(rig)
@@ -109,7 +117,7 @@ def armature():
             bone.parent = data.edit_bones[parent]
             bone.use_connect = Vector(head) == data.edit_bones[parent].tail
     bpy.ops.object.mode_set(mode="OBJECT")
-    rig.matrix_world = PLACE
+    rig.matrix_world = place
     return rig
 
 
@@ -203,10 +211,11 @@ def paint(obj, values):
         attribute.data[k].value = value
 
 
-def cape(rig):
-    """0.5 m wide, from the shoulders (1.43 m) down 0.85 m, 3 cm behind the back, curving
-    round the shoulders; 13 × 18 points."""
-    columns, rows, top, height, width = 13, 18, 1.43, 0.85, 0.46
+def cape(rig, columns=13, rows=18, height=0.85, width=0.46, hem=0.35):
+    """`width` m wide (0.46), from the shoulders (1.43 m) down `height` m (0.85), 3 cm behind
+    the back, curving round the shoulders; `columns` × `rows` points (13 × 18), max distance
+    growing to `hem` m (0.35)."""
+    top = 1.43
     points = []
     for j in range(rows):
         z = top - height * j / (rows - 1)
@@ -215,7 +224,7 @@ def cape(rig):
             behind = 0.145 + 0.05 * (2 * x / width) ** 2 * (1.0 - j / (rows - 1)) + 0.02 * j / (rows - 1)
             points.append((x, behind, z))
     obj = grid("Cape", points, columns, rows)
-    paint(obj, [2.5e-8 if k < columns else 0.35 * (k // columns) / (rows - 1) for k in range(len(points))])
+    paint(obj, [2.5e-8 if k < columns else hem * (k // columns) / (rows - 1) for k in range(len(points))])
     return skinned(obj, rig, lambda p: bone_weights(p, {"Chest", "Spine", "Hips"}))
 
 
@@ -236,10 +245,10 @@ def skirt(rig):
     return skinned(obj, rig, lambda p: {"Hips": 1.0})
 
 
-def scarf(rig):
-    """A strip 0.14 m wide hanging from the left of the neck (1.48 m) down the chest 0.7 m,
-    2 cm in front of it; 5 × 15 points."""
-    columns, rows, top, length, width = 5, 15, 1.48, 0.7, 0.14
+def scarf(rig, columns=5, rows=15, length=0.7, width=0.14):
+    """A strip `width` m wide (0.14) hanging from the left of the neck (1.48 m) down the chest
+    `length` m (0.7), 2 cm in front of it; `columns` × `rows` points (5 × 15)."""
+    top = 1.48
     points = []
     for j in range(rows):
         z = top - length * j / (rows - 1)
@@ -287,10 +296,13 @@ def action_fcurves(action):
     return curves
 
 
-def walk_keys():
-    """Walk at 1.4 m/s for 1.5 s, run at 4 m/s for 1 s, stop dead, turn 180° in 0.4 s, stand,
-    keyed every second frame. A vertical bone's y is world Z and its z is world −Y, so the Hips
-    moving forward (−Y, the figure's front) is +z of its location, and turning is about its y."""
+def walk_keys(run=4.0, stride=50.0, bounce=0.04, turning=0.4, turn=180.0):
+    """Walk at 1.4 m/s for 1.5 s, run at `run` m/s (4) for 1 s, the thighs swinging by
+    ±`stride`° (50) and the hips bouncing `bounce` m (0.04), stop dead, turn by `turn`° (180,
+    to the left) in `turning` s (0.4), stand, keyed every second frame. A vertical bone's y is
+    world Z and its z is world −Y, so the Hips moving forward (−Y, the figure's front) is +z of
+    its location, and turning is about its y."""
+    full_turn = turn
     keys = []
     t, forward = 0.0, 0.0
     while t < 3.5 + 1e-6:
@@ -299,14 +311,14 @@ def walk_keys():
             forward = 1.4 * t
             phase = t / 1.0 * 2 * math.pi
         elif t <= 2.5:
-            speed, swing, arm, lift = 4.0, 50.0, 40.0, 0.04
-            forward = 2.1 + 4.0 * (t - 1.5)
+            speed, swing, arm, lift = run, stride, 40.0, bounce
+            forward = 2.1 + run * (t - 1.5)
             phase = 1.5 * 2 * math.pi + (t - 1.5) / 0.6 * 2 * math.pi
         else:
             swing, arm, lift = 0.0, 0.0, 0.0
-            forward = 6.1
+            forward = 2.1 + run
             phase = 0.0
-        turn = 0.0 if t <= 2.6 else min(1.0, (t - 2.6) / 0.4) * 180.0
+        turn = 0.0 if t <= 2.6 else min(1.0, (t - 2.6) / turning) * full_turn
         s = math.sin(phase)
         bob = lift * abs(math.sin(phase))
         pose = {
@@ -392,13 +404,15 @@ def export(path, sampled):
 def main(folder):
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    for name, clips, interpolation, sampled in [
-        ("walker", [("Walk", walk_keys())], "LINEAR", True),
-        ("dancer", [("Kick", kick_keys()), ("Leap", leap_keys())], "BEZIER", False),
+    runner_walk = walk_keys(run=4.5, stride=55.0, bounce=0.05, turning=0.3, turn=-180.0)
+    for name, place, clips, interpolation, sampled, garments in [
+        ("walker", PLACE, [("Walk", walk_keys())], "LINEAR", True, standard_garments),
+        ("dancer", PLACE, [("Kick", kick_keys()), ("Leap", leap_keys())], "BEZIER", False, standard_garments),
+        ("runner", RUNNER_PLACE, [("Walk", runner_walk)], "LINEAR", True, long_garments),
     ]:
         clear_scene()
-        rig = armature()
-        objects = [body(rig), cape(rig), skirt(rig), scarf(rig)]
+        rig = armature(place)
+        objects = [body(rig), *garments(rig)]
         actions = []
         for clip, keys in clips:
             action = keyed(rig, clip, keys, interpolation)
@@ -412,6 +426,18 @@ def main(folder):
             frames = range(bpy.context.scene.frame_start, last + 1)
             for mesh, cache in deformed(objects, frames).items():
                 write_pc2(folder / f"{name}_{clip.lower()}_{mesh.lower()}.pc2", cache)
+
+
+def standard_garments(rig):
+    return [cape(rig), skirt(rig), scarf(rig)]
+
+
+def long_garments(rig):
+    """The runner's: a cape down to the shins and a scarf down to the thighs."""
+    return [
+        cape(rig, columns=15, rows=28, height=1.1, width=0.5, hem=0.45),
+        scarf(rig, columns=6, rows=22, length=1.0, width=0.16),
+    ]
 
 
 if __name__ == "__main__":

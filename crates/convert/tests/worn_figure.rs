@@ -2,8 +2,9 @@
 //! rigged, skinned, painted and animated (`tools/blender/figure.py`: 14 bones, its armature
 //! object moved and turned in the scene, a body made with a Skin modifier, a cape, a skirt and
 //! a scarf; a walk that breaks into a run and stops dead with a turn, and a kick with the legs
-//! apart and a jump exported with CUBICSPLINE keys). Each garment is converted with `--mesh`
-//! and played with the clip in steps of 1/48 and of 1/24 s, judged at every sample of the
+//! apart and a jump exported with CUBICSPLINE keys; and the runner, the same figure smaller,
+//! elsewhere in its scene, in long garments on a harder run). Each garment is converted with
+//! `--mesh` and played with the clip in steps of 1/48 and of 1/24 s, judged at every sample of the
 //! clip (24 per second, Blender's default) against Blender's own armature deformation of the
 //! same file (the `.pc2` caches beside it):
 //!
@@ -206,6 +207,28 @@ fn a_skirt_rides_up_the_leg_of_a_dancer_who_kicks_high() {
 #[test]
 fn a_scarf_follows_a_figure_that_walks_runs_stops_dead_and_turns_round() {
     judged(&Case { figure: "walker", clip: "Walk", garment: "Scarf", stops: 2.5 });
+}
+
+// Open (issue 63): the runner (`tools/blender/figure.py`: the figure at 0.92 of its size,
+// turned and moved elsewhere, in a cape down to its shins and a 1 m scarf, running at 4.5 m/s
+// with its thighs swinging ±55° before it stops and turns) is not held yet. Measured with
+// this test: at 1/48 s the cape is 2.2 cm inside a leg at one sample of the run (t = 1.96 s:
+// the strain limit at the sub-step's end draws the rows a running thigh pushed back into it;
+// without that limit, none go in but the springs stretch 18%) and 1.6 cm past its max
+// distances; at 1/24 s it crosses itself at 9 pairs, a fold of its last rows over the ones
+// above that a shin flicks up at t = 1.63 s and that then stays. The scarf: 1.9 cm past its
+// max distances where a thigh lifts it, and at 1/24 s 3 cm inside the body and stretched 12%.
+// Run them with `--ignored`.
+#[test]
+#[ignore = "issue 63: a running shin folds a long cape's hem through itself"]
+fn a_long_cape_follows_a_figure_that_runs_with_long_strides_stops_and_turns() {
+    judged(&Case { figure: "runner", clip: "Walk", garment: "Cape", stops: 2.5 });
+}
+
+#[test]
+#[ignore = "issue 63: a running thigh lifts a long scarf past its max distances"]
+fn a_long_scarf_follows_a_figure_that_runs_with_long_strides_stops_and_turns() {
+    judged(&Case { figure: "runner", clip: "Walk", garment: "Scarf", stops: 2.5 });
 }
 
 #[test]
