@@ -223,75 +223,148 @@ struct PullColumns<'a, const BASE: bool> {
     v: &'a mut Columns,
 }
 
+/// How many tethers of a run [`PullColumns`] gathers the anchors of at once, on the stack (the
+/// layout in sweeps, [`Tethers`]): a multiple of any vector's lanes, and few enough kilobytes
+/// to stay in the first cache.
+const CHUNK: usize = 64;
+
+/// An anchor as [`pull_run`] reads it: its base position (with a base), its displacement or
+/// position, and its goals this sub-step or velocity.
+type Anchor = ([f32; 3], [f32; 3], [f32; 3]);
+
+/// The anchor of each lane of a run.
+trait Lanes {
+    /// How many lanes it has anchors for.
+    const LANES: usize;
+    fn at(&self, lane: usize) -> Anchor;
+}
+
+/// One anchor for every lane (a run of the layout by anchor).
+struct One(Anchor);
+
+impl Lanes for One {
+    const LANES: usize = usize::MAX;
+    #[inline(always)]
+    fn at(&self, _: usize) -> Anchor {
+        self.0
+    }
+}
+
+/// Each lane's anchor, x, y, z columns each (a run of the layout in sweeps).
+struct Gathered {
+    base: [[f32; CHUNK]; 3],
+    now: [[f32; CHUNK]; 3],
+    moving: [[f32; CHUNK]; 3],
+}
+
+impl Lanes for Gathered {
+    const LANES: usize = CHUNK;
+    #[inline(always)]
+    fn at(&self, lane: usize) -> Anchor {
+        let column = |c: &[[f32; CHUNK]; 3]| [c[0][lane], c[1][lane], c[2][lane]];
+        (column(&self.base), column(&self.now), column(&self.moving))
+    }
+}
+
 impl<const BASE: bool> ColumnLoop for PullColumns<'_, BASE> {
     #[inline(always)]
     fn run(self) {
-        let PullColumns { tethers, reach, base: [bx, by, bz], u: [ux, uy, uz], v } = self;
-        let [vx, vy, vz] = v;
+        let PullColumns { tethers, reach, base: [bx, by, bz], u: [ux, uy, uz], v: [vx, vy, vz] } =
+            self;
         let n = ux.len();
+        let (ux, uy, uz) = (&mut ux[..n], &mut uy[..n], &mut uz[..n]);
+        let (vx, vy, vz) = (&mut vx[..n], &mut vy[..n], &mut vz[..n]);
+        let bases = if BASE { Some((&bx[..n], &by[..n], &bz[..n])) } else { None };
+        let mut gathered =
+            Gathered { base: [[0.0; CHUNK]; 3], now: [[0.0; CHUNK]; 3], moving: [[0.0; CHUNK]; 3] };
         for run in &tethers.runs {
-            let (Some(&a), Some(&first)) =
-                (tethers.anchor.get(run.start), tethers.node.get(run.start))
-            else {
-                continue;
-            };
-            let (a, r) = (a as usize, first as usize..first as usize + run.len());
-            let (Some(reach), true, true) = (reach.get(run.clone()), a < n, r.end <= n) else {
-                continue;
-            };
-            let (base_at, bases): ([f32; 3], [&[f32]; 3]) = if BASE {
-                ([bx[a], by[a], bz[a]], [&bx[r.clone()], &by[r.clone()], &bz[r.clone()]])
-            } else {
-                ([0.0; 3], [&[]; 3])
-            };
-            // The anchor's goals this sub-step (with a base) or its velocity.
-            let moving = if BASE {
-                [ux[a] - vx[a], uy[a] - vy[a], uz[a] - vz[a]]
-            } else {
-                [vx[a], vy[a], vz[a]]
-            };
-            let anchor = (base_at, [ux[a], uy[a], uz[a]], moving);
-            let [ox, oy, oz] = bases;
-            let (vx, vy, vz) = (&mut vx[r.clone()], &mut vy[r.clone()], &mut vz[r.clone()]);
-            #[rustfmt::skip]
-            pull_run::<BASE>(
-                anchor, reach, ox, oy, oz,
-                &mut ux[r.clone()], &mut uy[r.clone()], &mut uz[r], vx, vy, vz,
-            );
+            let Some(&first) = tethers.node.get(run.start) else { continue };
+            let chunk = if tethers.by_anchor { run.len().max(1) } else { CHUNK };
+            for start in run.clone().step_by(chunk) {
+                let end = run.end.min(start + chunk);
+                let at = first as usize + (start - run.start);
+                let (r, Some(reach), Some(ids)) =
+                    (at..at + (end - start), reach.get(start..end), tethers.anchor.get(start..end))
+                else {
+                    continue;
+                };
+                if r.end > n || ids.iter().any(|&a| a as usize >= n) {
+                    continue;
+                }
+                let run_bases: [&[f32]; 3] = match bases {
+                    Some((bx, by, bz)) => [&bx[r.clone()], &by[r.clone()], &bz[r.clone()]],
+                    None => [&[]; 3],
+                };
+                // The anchors are tied to nothing: read before the run's nodes move, they stay
+                // as they are.
+                let (us, vs) = ((&*ux, &*uy, &*uz), (&*vx, &*vy, &*vz));
+                let one = match ids.first() {
+                    Some(&a) if tethers.by_anchor => Some(One(anchor::<BASE>(a, us, vs, bases))),
+                    _ => None,
+                };
+                if one.is_none() {
+                    for (lane, &a) in ids.iter().enumerate().take(CHUNK) {
+                        let (base, now, moving) = anchor::<BASE>(a, us, vs, bases);
+                        for k in 0..3 {
+                            gathered.base[k][lane] = base[k];
+                            gathered.now[k][lane] = now[k];
+                            gathered.moving[k][lane] = moving[k];
+                        }
+                    }
+                }
+                let u = [&mut ux[r.clone()], &mut uy[r.clone()], &mut uz[r.clone()]];
+                let v = [&mut vx[r.clone()], &mut vy[r.clone()], &mut vz[r]];
+                match &one {
+                    Some(one) => pull_run::<BASE, _>(one, reach, run_bases, u, v),
+                    None => pull_run::<BASE, _>(&gathered, reach, run_bases, u, v),
+                }
+            }
         }
     }
 }
 
-/// Pulls the nodes of one run (positions `ox, oy, oz` at the step's start plus displacements
-/// `ux, uy, uz` when `BASE`, else positions `ux, uy, uz`; how far they may go, `reach`) towards
-/// their anchor (`anchor` = its base position, its displacement or position, and its goals
-/// this sub-step or velocity), lane by lane. Without a base `vx, vy, vz` are velocities and
-/// lose their outward part relative to the anchor's; with one they are the displacements a
-/// sub-step ago, which follow the pull less the outward part of u − u_prev relative to the
-/// anchor's ([`Tethers::pull_columns`]). With a base, the offset from the anchor is the bases' offset
-/// (fixed for the step) plus the displacements', so a pull moves u by the small excess only
-/// and keeps its precision. Every column is an argument of its own, so that the compiler
-/// knows they do not overlap and vectorizes the loop ([`crate::sim::forces::bands`]).
+/// Node `a` as an anchor ([`Anchor`]), of displacements or positions `u` and of
+/// displacements a sub-step ago or velocities `v` (all of one length, which `a` is under),
+/// and of positions `bases` at the step's start when `BASE`.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn pull_run<const BASE: bool>(
-    ([abx, aby, abz], [aux, auy, auz], [amx, amy, amz]): ([f32; 3], [f32; 3], [f32; 3]),
+fn anchor<const BASE: bool>(
+    a: u32,
+    (ux, uy, uz): (&[f32], &[f32], &[f32]),
+    (vx, vy, vz): (&[f32], &[f32], &[f32]),
+    bases: Option<(&[f32], &[f32], &[f32])>,
+) -> Anchor {
+    let a = a as usize;
+    let now = [ux[a], uy[a], uz[a]];
+    let was = [vx[a], vy[a], vz[a]];
+    let base = bases.map_or([0.0; 3], |(bx, by, bz)| [bx[a], by[a], bz[a]]);
+    // Its goals this sub-step (with a base) or its velocity.
+    let moving = if BASE { std::array::from_fn(|k| now[k] - was[k]) } else { was };
+    (base, now, moving)
+}
+
+/// Pulls the nodes of one run (positions `bases` at the step's start plus displacements `u`
+/// when `BASE`, else positions `u`; how far they may go, `reach`) towards their anchors
+/// (`anchors`, lane by lane). Without a base `v` holds velocities, which lose their outward
+/// part relative to the anchor's; with one it holds the displacements a sub-step ago, which
+/// follow the pull less the outward part of u − u_prev relative to the anchor's
+/// ([`Tethers::pull_columns`]). With a base, the offset from the anchor is the bases' offset
+/// (fixed for the step) plus the displacements', so a pull moves u by the small excess only
+/// and keeps its precision. Every column is a slice of its own, so that the compiler knows
+/// they do not overlap and vectorizes the loop ([`crate::sim::forces::bands`]).
+#[inline(always)]
+fn pull_run<const BASE: bool, A: Lanes>(
+    anchors: &A,
     reach: &[f32],
-    ox: &[f32],
-    oy: &[f32],
-    oz: &[f32],
-    ux: &mut [f32],
-    uy: &mut [f32],
-    uz: &mut [f32],
-    vx: &mut [f32],
-    vy: &mut [f32],
-    vz: &mut [f32],
+    [ox, oy, oz]: [&[f32]; 3],
+    [ux, uy, uz]: [&mut [f32]; 3],
+    [vx, vy, vz]: [&mut [f32]; 3],
 ) {
-    let n = reach.len();
+    let n = reach.len().min(A::LANES);
     let (ux, uy, uz) = (&mut ux[..n], &mut uy[..n], &mut uz[..n]);
     let (vx, vy, vz) = (&mut vx[..n], &mut vy[..n], &mut vz[..n]);
     let bases = if BASE { Some((&ox[..n], &oy[..n], &oz[..n])) } else { None };
     for j in 0..n {
+        let ([abx, aby, abz], [aux, auy, auz], [amx, amy, amz]) = anchors.at(j);
         let (mut dx, mut dy, mut dz) = (ux[j] - aux, uy[j] - auy, uz[j] - auz);
         if let Some((ox, oy, oz)) = bases {
             (dx, dy, dz) = ((ox[j] - abx) + dx, (oy[j] - aby) + dy, (oz[j] - abz) + dz);
@@ -545,6 +618,18 @@ mod tests {
             }
             assert_eq!(x[4], Vec3A::splat(100.0), "{isa:?}: an untethered node is free");
         }
+    }
+
+    #[test]
+    fn a_node_tied_to_two_anchors_is_in_two_sweeps_of_one_run_each() {
+        // The chain held at both ends of 1–2: each of nodes 1 and 2 is tied to anchor 0 in
+        // the first sweep and to anchor 3 in the second, so both sweeps are one run of two.
+        let mut c = chain();
+        c.anchors.push(3);
+        let t =
+            Tethers::new(5, (c.springs.a(), c.springs.b(), &c.springs.rest), &c.anchors, &c.faces);
+        assert_eq!(t.runs, vec![0..2, 2..4]);
+        assert_eq!((t.node, t.anchor), (vec![1, 2, 1, 2], vec![0, 0, 3, 3]));
     }
 
     #[test]
