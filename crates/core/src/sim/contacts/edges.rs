@@ -78,19 +78,23 @@ pub(crate) fn push_out(
     let later = &axes[axes.partition_point(|axis| axis.obstacle < near::ALWAYS)..];
     for &[i, j] in edges {
         let (i, j) = (i as usize, j as usize);
-        let (Some(&xi0), Some(&xj0), Some(&wi), Some(&wj), Some(&ui0), Some(&uj0)) =
-            (base.get(i), base.get(j), w.get(i), w.get(j), u_prev.get(i), u_prev.get(j))
-        else {
-            continue;
-        };
         // The colliders near either end (every one past the 32nd always).
         let mask = match (near.get(i), near.get(j)) {
             (Some(&a), Some(&b)) => a | b,
             _ => u32::MAX,
         };
-        // An edge near none of the first colliders, with none past them, meets nothing.
+        // An edge near none of the first colliders, with none past them, meets nothing: told
+        // before its nodes are read.
         let none_near = mask & !near::bit(near::ALWAYS) == 0 && later.is_empty();
-        if wi == 0.0 || wj == 0.0 || mask == 0 || none_near {
+        if mask == 0 || none_near {
+            continue;
+        }
+        let (Some(&xi0), Some(&xj0), Some(&wi), Some(&wj), Some(&ui0), Some(&uj0)) =
+            (base.get(i), base.get(j), w.get(i), w.get(j), u_prev.get(i), u_prev.get(j))
+        else {
+            continue;
+        };
+        if wi == 0.0 || wj == 0.0 {
             continue;
         }
         let (mut xi, mut xj) = (xi0 + u[i], xj0 + u[j]);
