@@ -139,9 +139,9 @@ impl NearColliders {
                 if k == bit(ALWAYS) {
                     continue;
                 }
+                let ball = Ball::round((a_now, b_now), within);
                 for (mask, &at) in self.mask.iter_mut().zip(&self.at) {
-                    let set = if within_segment(at, (a_now, b_now), within) { k } else { 0 };
-                    *mask = (*mask & !k) | set;
+                    *mask = (*mask & !k) | if ball.near(at) { k } else { 0 };
                 }
             }
         }
@@ -168,7 +168,8 @@ impl NearColliders {
         for (k, axis) in self.axes.iter().enumerate() {
             match axis {
                 Some((a, b, radius)) => {
-                    if within_segment(x, (*a, *b), radius + self.reach + 2.0 * self.margin) {
+                    let within = radius + self.reach + 2.0 * self.margin;
+                    if Ball::round((*a, *b), within).near(x) {
                         mask |= bit(k);
                     }
                 }
@@ -176,6 +177,30 @@ impl NearColliders {
             }
         }
         mask
+    }
+}
+
+/// The points within a distance of a segment, and the ball round them: a point clearly
+/// outside the ball (by a thousandth, more than any rounding) is told so without the
+/// segment, which most are.
+struct Ball {
+    ends: (Vec3A, Vec3A),
+    within: f32,
+    centre: Vec3A,
+    radius2: f32,
+}
+
+impl Ball {
+    #[inline]
+    fn round((a, b): (Vec3A, Vec3A), within: f32) -> Ball {
+        let radius = (0.5 * a.distance(b) + within) * 1.001;
+        Ball { ends: (a, b), within, centre: (a + b) * 0.5, radius2: radius * radius }
+    }
+
+    /// True when `x` is within the distance of the segment.
+    #[inline]
+    fn near(&self, x: Vec3A) -> bool {
+        x.distance_squared(self.centre) < self.radius2 && within_segment(x, self.ends, self.within)
     }
 }
 
