@@ -86,7 +86,7 @@ impl Grid {
                 std::array::from_fn(|k| c[k].saturating_sub(lowest[k]).clamp(0, MAX_CELL) as u64);
             (z << (2 * BITS)) | (y << BITS) | x
         };
-        // From the last build's order, which a query's points mostly keep (nearly_sorted).
+        // From the last build's order, which a query's points mostly keep ([`sort_nearly_sorted`]).
         if self.sorted.len() == n {
             for entry in &mut self.sorted {
                 entry.0 = key(&self.cells[entry.1 as usize]);

@@ -18,7 +18,7 @@ pub(crate) const PER_NODE: usize = 4;
 /// runs of the vector loop's eight lanes. Shorter runs cost more in their setting up and
 /// their lanes left over than the sweeps' gathering of each node's anchor (the walker's
 /// cape, 4 by anchor: 5.8% fewer instructions a frame in sweeps; the 128 × 128 cloth held by
-/// two corners, 8,192 by anchor: its Xpbd frame took 25% longer in sweeps).
+/// two corners, runs of thousands by anchor: its Xpbd frame took 25% longer in sweeps).
 pub(crate) const LONG_RUN: usize = 16;
 
 /// A model without faces gets its tethers measured across the triangles its springs close;
