@@ -313,8 +313,7 @@ def worn_figure(rig_matrix, parented):
     import figure
 
     empty()
-    rig = figure.armature()
-    rig.matrix_world = rig_matrix
+    rig = figure.armature(rig_matrix)
     body = figure.body(rig)
     cape = figure.cape(rig)
     if parented != "figure.py":
