@@ -10,7 +10,8 @@
 //!
 //! - the kinematic nodes (painted 0, stored as 2.5e-8 or 1e-8 as exporters leave it) within
 //!   1 mm of their skinned position;
-//! - every other node within its max distance + 1 cm of it (the tests hold it to 5 mm);
+//! - every other node within its max distance + 1 cm of it (the tests hold the walker's and
+//!   the dancer's garments to 5 mm);
 //! - no node deeper than 1 cm inside the body (Blender's deformed body mesh);
 //! - no stretch spring stretched more than 10%;
 //! - the garment never through itself;
@@ -63,7 +64,18 @@ struct Case {
     garment: &'static str,
     /// When the figure has stopped (s): the garment's lowest row must swing after it.
     stops: f32,
+    /// How far past its max distance a node may go (m): [`HELD`] or [`ACCEPTED`].
+    past_max: f32,
 }
+
+/// The acceptance's 1 cm past the max distances, held to 5 mm: the max distances come again
+/// after the strain limit at each sub-step's end (without, the walker's cape was 8 mm over at
+/// the dead stop).
+const HELD: f32 = 0.005;
+
+/// The acceptance's 1 cm itself: the runner's long cape, whose hem the running shins lift, is
+/// up to 7.5 mm past its max distances in steps of 1/24 s (3.5 mm at 1/48 s).
+const ACCEPTED: f32 = 0.01;
 
 /// The garment of `case` as `convert --mesh` makes it, with its body or without.
 fn garment(case: &Case, body: bool) -> (SpringModel, ConvertOptions) {
@@ -161,9 +173,8 @@ fn judged(case: &Case) {
         let worn = play(case, &model, &options, steps);
         println!("{} on {} ({}, {steps} a sample): {worn:?}", case.garment, case.figure, case.clip);
         assert!(worn.kinematic < 1e-3, "painted 0: on the skin ({} m off)", worn.kinematic);
-        // The acceptance's 1 cm, held to 5 mm: the max distances come again after the strain
-        // limit at each sub-step's end (without, the cape was 8 mm over at the dead stop).
-        assert!(worn.over_max < 0.005, "within the max distance + 5 mm ({} m over)", worn.over_max);
+        let (over, held) = (worn.over_max, case.past_max);
+        assert!(over < held, "within the max distance + {held} m ({over} m over)");
         assert!(worn.depth < 0.01, "no node 1 cm inside the body ({} m)", worn.depth);
         assert!(worn.stretch < 0.10, "stretch ≤ 10% ({:.1}%)", worn.stretch * 100.0);
         assert_eq!(worn.crossings, 0, "never through itself");
@@ -178,12 +189,12 @@ fn judged(case: &Case) {
 
 #[test]
 fn a_cape_follows_a_figure_that_walks_runs_stops_dead_and_turns_round() {
-    judged(&Case { figure: "walker", clip: "Walk", garment: "Cape", stops: 2.5 });
+    judged(&Case { figure: "walker", clip: "Walk", garment: "Cape", stops: 2.5, past_max: HELD });
 }
 
 #[test]
 fn a_skirt_rides_up_the_legs_of_a_dancer_who_spreads_them_and_jumps() {
-    judged(&Case { figure: "dancer", clip: "Leap", garment: "Skirt", stops: 1.7 });
+    judged(&Case { figure: "dancer", clip: "Leap", garment: "Skirt", stops: 1.7, past_max: HELD });
 }
 
 // Open (issue 63): in the high kick of the right leg forward to 95° the skirt cannot hold
@@ -192,7 +203,7 @@ fn a_skirt_rides_up_the_legs_of_a_dancer_who_spreads_them_and_jumps() {
 // 1.125 s (body vertices within 3 cm across of a band node), so the rows under the band must
 // go over it, and the thigh carries the front of the hem (max distance 0.3 m) some 0.45 m up
 // from where the skin holds it; each row must go round the raised thigh. Measured with this
-// test, with the strain limit's last word in each sub-step: springs within 6.4% and no
+// test, with the strain limit's last word in each sub-step: springs within 8.4% and no
 // crossing, but the rows held 3.1 cm past their max distances by the thigh and drawn up to
 // 5 cm into it at the waist, for the frames of the kick (before it, the springs stretched 42%
 // with one pair of triangles crossing, 0.5 cm inside the body; before the limbs came first in
@@ -201,41 +212,55 @@ fn a_skirt_rides_up_the_legs_of_a_dancer_who_spreads_them_and_jumps() {
 #[test]
 #[ignore = "issue 63: a thigh raised above the skirt's kinematic waistband"]
 fn a_skirt_rides_up_the_leg_of_a_dancer_who_kicks_high() {
-    judged(&Case { figure: "dancer", clip: "Kick", garment: "Skirt", stops: 2.3 });
+    judged(&Case { figure: "dancer", clip: "Kick", garment: "Skirt", stops: 2.3, past_max: HELD });
 }
 
 #[test]
 fn a_scarf_follows_a_figure_that_walks_runs_stops_dead_and_turns_round() {
-    judged(&Case { figure: "walker", clip: "Walk", garment: "Scarf", stops: 2.5 });
+    judged(&Case { figure: "walker", clip: "Walk", garment: "Scarf", stops: 2.5, past_max: HELD });
 }
 
-// Open (issue 63): the runner (`tools/blender/figure.py`: the figure at 0.92 of its size,
-// turned and moved elsewhere, in a cape down to its shins and a 1 m scarf, running at 4.5 m/s
-// with its thighs swinging ±55° before it stops and turns) is not held yet. Measured with
-// this test: at 1/48 s the cape is 2.2 cm inside a leg at one sample of the run (t = 1.96 s:
-// the strain limit at the sub-step's end draws the rows a running thigh pushed back into it;
-// without that limit, none go in but the springs stretch 18%) and 1.6 cm past its max
-// distances; at 1/24 s it crosses itself at 9 pairs, a fold of its last rows over the ones
-// above that a shin flicks up at t = 1.63 s and that then stays. The scarf: 1.9 cm past its
-// max distances where a thigh lifts it, and at 1/24 s 3 cm inside the body and stretched 12%.
-// Run them with `--ignored`.
+// The runner (`tools/blender/figure.py`: the figure at 0.92 of its size, turned and moved
+// elsewhere, in a cape down to its shins and a 1 m scarf, running at 4.5 m/s with its thighs
+// swinging ±55° before it stops and turns). Its shins flick the cape's hem up into the rows
+// above; before self-collision came again at each sub-step's end
+// (`springmesh_core::sim::constraints::strain`), the hem crossed them (9 pairs at 1/24 s, 17
+// at 1/72 s) and the strain limit drew rows 2.2 cm into a leg at 1/48 s.
 #[test]
-#[ignore = "issue 63: a running shin folds a long cape's hem through itself"]
 fn a_long_cape_follows_a_figure_that_runs_with_long_strides_stops_and_turns() {
-    judged(&Case { figure: "runner", clip: "Walk", garment: "Cape", stops: 2.5 });
+    judged(&Case {
+        figure: "runner",
+        clip: "Walk",
+        garment: "Cape",
+        stops: 2.5,
+        past_max: ACCEPTED,
+    });
 }
 
+// Open (issue 63): a running thigh lifts the long scarf's end over it, 2.4 to 2.7 cm past its
+// max distances. The limb comes first (`springmesh_core::sim::constraints::rig`, "Limbs
+// first"), so this is that order's doing, but the acceptance's bound for it is 1 cm. Measured
+// with this test: springs within 7.8%, nodes at most 3.6 mm inside the body, no crossing (before self-collision came
+// again at each sub-step's end, 12% and 3 cm inside the body at 1/24 s). Run it with
+// `--ignored`.
 #[test]
 #[ignore = "issue 63: a running thigh lifts a long scarf past its max distances"]
 fn a_long_scarf_follows_a_figure_that_runs_with_long_strides_stops_and_turns() {
-    judged(&Case { figure: "runner", clip: "Walk", garment: "Scarf", stops: 2.5 });
+    judged(&Case {
+        figure: "runner",
+        clip: "Walk",
+        garment: "Scarf",
+        stops: 2.5,
+        past_max: ACCEPTED,
+    });
 }
 
 #[test]
 fn painted_zeros_stored_as_float_noise_are_the_same_kinematic_nodes_as_exact_zeros() {
     // The cape's top row is written 2.5e-8, the skirt's waistband 1e-8, the scarf's top 0.
     for (name, expected) in [("Cape", 13), ("Skirt", 28), ("Scarf", 5)] {
-        let case = Case { figure: "dancer", clip: "Kick", garment: name, stops: 0.0 };
+        let case =
+            Case { figure: "dancer", clip: "Kick", garment: name, stops: 0.0, past_max: HELD };
         let (model, _) = garment(&case, true);
         let rig = model.rig.as_ref().expect("worn");
         let holds = rig.holds();

@@ -60,8 +60,8 @@
 //! too, by at most what keeps their edges within it. When the limb leaves, the node goes back
 //! within its sphere. The dancer's high kick then stretched its skirt 42% at worst, for a few
 //! frames, instead of 298% for the rest of the clip. At the sub-step's end the strain limit,
-//! these max distances and the limit again have the last word
-//! ([`crate::sim::constraints::strain`]): the kick's springs stay within 6.4% and its rows
+//! self-collision, these max distances and the limit again have the last word
+//! ([`crate::sim::constraints::strain`]): the kick's springs stay within 8.4% and its rows
 //! within 3.1 cm past their max distances, and where the limb and the stretch cannot both
 //! hold (that figure's thigh rises above the skirt's kinematic waistband), the stretch wins
 //! and the rows go into the limb, up to 5 cm there, until the next sub-step's collisions.

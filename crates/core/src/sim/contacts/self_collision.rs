@@ -162,6 +162,12 @@
 //! the instructions of the 2.5 cm strip's 10 s of falling and lying, 1.8 % of the worn cape's
 //! walk (`crates/convert/benches/frame.rs`, 3.3 queries a frame; callgrind).
 //!
+//! **A worn cloth: once more at the sub-step's end.** The body's limbs push a worn cloth's
+//! nodes after this pass, and can press one layer into another (a running shin flicking a long
+//! cape's hem up into the rows above). So a worn cloth's layers are pushed apart again, with
+//! the pairs found at the sub-step's start and no friction, after the node collisions and
+//! before its max distances and strain limit come last ([`crate::sim::constraints::strain`]).
+//!
 //! Bounds (a file with every node in one place must not stall a step): each node looks at
 //! [`MAX_SCAN`] others at most and keeps [`MAX_PAIRS`] pairs.
 

@@ -34,8 +34,8 @@
 //!         every node in the proportion β              (see crate::sim::contacts::support)
 //!     collisions on x and v                                 (see crate::sim::contacts::collision;
 //!                                       a cage's skin collides instead: crate::sim::contacts::surface)
-//!     a worn cloth's strain limit again, its max distances, its strain limit, the
-//!         corrections Δx also made velocity Δx/h           (see crate::sim::constraints::strain)
+//!     a worn cloth's strain limit again, its self-collision, its max distances, its strain
+//!         limit, the corrections Δx also made velocity Δx/h (see crate::sim::constraints::strain)
 //! ```
 //!
 //! The velocity, the collisions and the next sub-step's first two lines are one pass over the
@@ -345,13 +345,13 @@ impl Workspace {
         finite
     }
 
-    /// A worn cloth's (held by `posed`) strain limit and max distances once more at the end of
-    /// a sub-step of `h` ending at `t` (of the step), after the node collisions
-    /// ([`crate::sim::constraints::strain`]): on the sub-step's end positions `u_prev`, the
-    /// limit, the max distances (the limbs first) and the limit again, each node's correction
-    /// Δ becoming velocity (v += Δ/h) and, when `predict`ed already, moving the next
-    /// prediction u = u_prev + h (v + kick) by 2Δ. (Where the pass before kept v only in that
-    /// prediction, v is rewritten before it is read.) Nothing when no edge is over the limit.
+    /// A worn cloth's (held by `posed`) strain limit, self-collision and max distances once
+    /// more at the end of a sub-step of `h` ending at `t` (of the step), after the node
+    /// collisions ([`crate::sim::constraints::strain`]): on the sub-step's end positions
+    /// `u_prev`, the limit, its layers pushed apart, the max distances (the limbs first) and
+    /// the limit again, each node's correction Δ becoming velocity (v += Δ/h) and, when
+    /// `predict`ed already, moving the next prediction u = u_prev + h (v + kick) by 2Δ. (Where
+    /// the pass before kept v only in that prediction, v is rewritten before it is read.)
     fn settle_strain(
         &mut self,
         (c, posed, goals): (&Compiled, &Posed, &Goals),
@@ -359,12 +359,15 @@ impl Workspace {
         v: &mut [Vec3A],
         (h, t, predict): (f32, f32, bool),
     ) {
-        let Workspace { u, u_prev, unsettled, axes, places, .. } = self;
+        let Workspace { u, u_prev, unsettled, axes, places, layers, .. } = self;
         unsettled.clear();
         unsettled.extend_from_slice(u_prev);
         let (w, edges) = (&c.nodes.inv_mass, (&c.edges[..], &c.edge_rest[..]));
-        if !strain::limit(edges, (base, u_prev), w, strain::SETTLE_PASSES, places) {
-            return;
+        strain::limit(edges, (base, u_prev), w, strain::SETTLE_PASSES, places);
+        if let Some(SelfCollision { thickness, .. }) = c.params.self_collision.filter(usable) {
+            // Without friction: the sub-step's own pass had it (`unsettled`, where the nodes
+            // were as this began, only stands in for the sub-step's start).
+            layers.project((base, w), (unsettled, u_prev), thickness, 0.0);
         }
         rig::project((posed, goals), (base, unsettled, u_prev), axes, t);
         strain::limit(edges, (base, u_prev), w, strain::SETTLE_PASSES, places);
