@@ -57,6 +57,24 @@ struct Worst {
     lowest_after_stop: f32,
 }
 
+impl Worst {
+    /// The criteria of the module doc this run broke, for `case`.
+    fn broken(&self, case: &Case) -> Vec<String> {
+        let held = case.past_max;
+        [
+            (self.kinematic >= 1e-3, format!("painted 0s {} m off the skin", self.kinematic)),
+            (self.over_max >= held, format!("{} m past the max distances", self.over_max)),
+            (self.depth >= 0.01, format!("{} m inside the body", self.depth)),
+            (self.stretch >= 0.10, format!("stretched {:.1}%", self.stretch * 100.0)),
+            (self.crossings > 0, format!("through itself at {} pairs", self.crossings)),
+            (self.lowest_after_stop <= 0.05, "the lowest row still after the stop".into()),
+        ]
+        .into_iter()
+        .filter_map(|(broken, what)| broken.then_some(what))
+        .collect()
+    }
+}
+
 /// A garment of a figure, and the clip it is judged on.
 struct Case {
     figure: &'static str,
@@ -105,8 +123,13 @@ fn matched(points: &[Vec3], blender: &[Vec3], what: &str) -> Vec<usize> {
 }
 
 /// Plays the clip on `model` (converted with `options`) for its whole length in `steps` steps
-/// a sample, judging every sample.
-fn play(case: &Case, model: &SpringModel, options: &ConvertOptions, steps: u32) -> Worst {
+/// a sample, with continuous collision or without, judging every sample.
+fn play(
+    case: &Case,
+    model: &SpringModel,
+    options: &ConvertOptions,
+    (steps, continuous): (u32, bool),
+) -> Worst {
     let dir = characters();
     let glb = dir.join(format!("{}.glb", case.figure));
     let clip = Clip::read(&glb, &std::fs::read(&glb).unwrap(), case.clip).expect("the clip");
@@ -132,6 +155,7 @@ fn play(case: &Case, model: &SpringModel, options: &ConvertOptions, steps: u32) 
         .map(|s| (s.a.index(), s.b.index(), s.rest_length))
         .collect();
     let mut sim = Simulation::new(&ValidModel::new(model.clone()).unwrap());
+    sim.set_continuous_collision(continuous);
     sim.reset(&clip.pose(FIRST_FRAME, &names).expect("every joint")).expect("a pose");
     let dt = 1.0 / (FPS * steps as f32);
     let mut worst = Worst::default();
@@ -170,19 +194,13 @@ fn play(case: &Case, model: &SpringModel, options: &ConvertOptions, steps: u32) 
 fn judged(case: &Case) {
     let (model, options) = garment(case, true);
     for steps in STEPS_PER_SAMPLE {
-        let worn = play(case, &model, &options, steps);
+        let worn = play(case, &model, &options, (steps, true));
         println!("{} on {} ({}, {steps} a sample): {worn:?}", case.garment, case.figure, case.clip);
-        assert!(worn.kinematic < 1e-3, "painted 0: on the skin ({} m off)", worn.kinematic);
-        let (over, held) = (worn.over_max, case.past_max);
-        assert!(over < held, "within the max distance + {held} m ({over} m over)");
-        assert!(worn.depth < 0.01, "no node 1 cm inside the body ({} m)", worn.depth);
-        assert!(worn.stretch < 0.10, "stretch ≤ 10% ({:.1}%)", worn.stretch * 100.0);
-        assert_eq!(worn.crossings, 0, "never through itself");
-        let swing = worn.lowest_after_stop;
-        assert!(swing > 0.05, "the lowest row swings off the skin ({swing} m)");
+        let broken = worn.broken(case);
+        assert!(broken.is_empty(), "{}", broken.join(", "));
     }
     let (bare, options) = garment(case, false);
-    let bare = play(case, &bare, &options, STEPS_PER_SAMPLE[0]);
+    let bare = play(case, &bare, &options, (STEPS_PER_SAMPLE[0], true));
     println!("  without its body: {bare:?}");
     assert!(bare.depth > 0.01, "without the body it goes in ({} m)", bare.depth);
 }
@@ -226,15 +244,20 @@ fn a_scarf_follows_a_figure_that_walks_runs_stops_dead_and_turns_round() {
 // above; before self-collision came again at each sub-step's end
 // (`springmesh_core::sim::constraints::strain`), the hem crossed them (9 pairs at 1/24 s, 17
 // at 1/72 s) and the strain limit drew rows 2.2 cm into a leg at 1/48 s.
+//
+// It is also the figure that shows what continuous collision holds: without it
+// (`Simulation::set_continuous_collision`), its cape goes 3.2 cm into a leg and crosses itself
+// at 2 pairs. The walker's and the dancer's garments hold at these steps even without it.
 #[test]
 fn a_long_cape_follows_a_figure_that_runs_with_long_strides_stops_and_turns() {
-    judged(&Case {
-        figure: "runner",
-        clip: "Walk",
-        garment: "Cape",
-        stops: 2.5,
-        past_max: ACCEPTED,
-    });
+    let case =
+        Case { figure: "runner", clip: "Walk", garment: "Cape", stops: 2.5, past_max: ACCEPTED };
+    judged(&case);
+    let (model, options) = garment(&case, true);
+    let discrete = play(&case, &model, &options, (STEPS_PER_SAMPLE[0], false));
+    println!("  without continuous collision: {discrete:?}");
+    let broken = discrete.broken(&case);
+    assert!(!broken.is_empty(), "without continuous collision it fails");
 }
 
 // Open (issue 63): a running thigh lifts the long scarf's end over it, 2.4 to 2.7 cm past its

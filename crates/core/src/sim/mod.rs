@@ -271,6 +271,7 @@ impl Simulation {
                 custom: &self.hooks.colliders,
                 radius: c.params.node_radius,
                 rest_speed: 2.0 * c.params.gravity.length() * h,
+                continuous: !self.moves.discrete,
             },
             goals: &self.goals,
         };

@@ -31,6 +31,8 @@ pub(crate) struct Moves {
     pub(crate) poses: Vec<Shape>,
     /// The [`Reach`] of each of `poses`, or of every collider when none moves.
     pub(crate) reaches: Vec<Reach>,
+    /// True when continuous collision is off ([`Simulation::set_continuous_collision`]).
+    pub(crate) discrete: bool,
 }
 
 impl Moves {
@@ -144,6 +146,17 @@ impl Simulation {
             return Err(CoreError::BadCollider { index, reason });
         }
         self.move_collider(index, rest.shape.posed(position, rotation / length))
+    }
+
+    /// Turns continuous collision off (`false`) or back on (`true`, as every simulation
+    /// starts): off, each collider stands where it goes by the end of the step through all of
+    /// the step's sub-steps instead of moving across them, a node inside a collider goes out
+    /// the nearest way instead of on the side it came from (`sim::contacts::sides`), and no
+    /// edge is kept out of a sphere or capsule (`sim::contacts::edges`): the collision of
+    /// solvers without it, to compare with (the Blender-made figures' tests show what it
+    /// holds). Not saved with the model.
+    pub fn set_continuous_collision(&mut self, on: bool) {
+        self.moves.discrete = !on;
     }
 
     /// Every collider where it is now, moved or not: the parameters' colliders, then those

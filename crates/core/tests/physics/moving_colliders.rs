@@ -2,7 +2,8 @@
 //! at 3 m/s under a draped cloth keeps every node outside it; one driven fast into a sheet
 //! pushes it instead of jumping through; one sliding along its axis drags the cloth with it.
 //! Each is judged at every frame, and the last two against the same run with the collider
-//! teleported each frame instead (`params_mut`), which must fail them.
+//! teleported each frame instead (`params_mut`), which must fail them; the sheet also against
+//! the run without continuous collision ([`Simulation::set_continuous_collision`]).
 
 use crate::colliders::distance;
 use crate::common::{GridSprings, grid_cloth};
@@ -76,13 +77,14 @@ fn a_capsule_swinging_at_3_m_s_under_a_draped_cloth_never_has_a_node_inside_it()
 /// capsule (2 cm radius: the nodes cannot slip between its rows) along x, longer than the cloth
 /// is wide, above its middle, driven down through it at 3 m/s to 20 cm below. The highest node
 /// of the middle row above the capsule's axis at any frame: positive means it went through.
-fn hammock_breach(teleport: bool) -> f32 {
+fn hammock_breach(teleport: bool, continuous: bool) -> f32 {
     let (z, radius) = (0.5, 0.02);
     let capsule =
         |y: f32| Shape::Capsule { a: Vec3::new(-0.5, y, z), b: Vec3::new(1.5, y, z), radius };
     let mut model = cloth_with(41, capsule(0.05));
     model.anchors = (0..41 * 41).filter(|&k| [0, 40].contains(&(k / 41))).map(NodeId).collect();
     let mut sim = simulation(model);
+    sim.set_continuous_collision(continuous);
     let mut breach = f32::NEG_INFINITY;
     for frame in 0..90 {
         let y = (0.05 - 3.0 * (frame + 1) as f32 * DT).max(-0.2);
@@ -96,13 +98,16 @@ fn hammock_breach(teleport: bool) -> f32 {
 
 #[test]
 fn a_capsule_driven_into_a_sheet_at_3_m_s_pushes_it_instead_of_tunnelling() {
-    let moved = hammock_breach(false);
-    let teleported = hammock_breach(true);
+    let moved = hammock_breach(false, true);
+    let teleported = hammock_breach(true, true);
+    let discrete = hammock_breach(false, false);
     println!(
-        "highest node of the middle row above the capsule: moved {moved:.3} m, teleported {teleported:.3} m"
+        "highest node of the middle row above the capsule: moved {moved:.3} m, teleported \
+         {teleported:.3} m, without continuous collision {discrete:.3} m"
     );
     assert!(moved < -0.02, "the sheet stays below the capsule ({moved} m above it)");
     assert!(teleported > 0.0, "teleported 5 cm a frame, it jumps through ({teleported} m)");
+    assert!(discrete > 0.0, "without continuous collision, it jumps through ({discrete} m)");
 }
 
 /// The cloth draped on a long capsule along x, which then slides along its own axis at 1 m/s

@@ -221,6 +221,14 @@ pub(crate) fn leave(
     Some(keep_side(now, before(), (from, to), r).unwrap_or(hit))
 }
 
+/// [`push_out`] without continuous collision ([`Colliders::continuous`]), out of line: the
+/// loops over the nodes keep their code for the continuous answer.
+#[cold]
+#[inline(never)]
+fn nearest_way_out(shape: &Shape, x: Vec3A, r: f32) -> Option<(Vec3, Vec3)> {
+    push_out(shape, x.into(), r)
+}
+
 /// [`push_out`] for an axis-aligned box of half size `h` at the origin.
 fn out_of_box(h: Vec3, p: Vec3, r: f32) -> Option<(Vec3, Vec3)> {
     let q = p.abs() - h;
@@ -327,6 +335,10 @@ pub(crate) struct Colliders<'a> {
     pub radius: f32,
     /// 2 |g| h: contacts slower than this do not bounce.
     pub rest_speed: f32,
+    /// False without continuous collision ([`crate::Simulation::set_continuous_collision`]):
+    /// the colliders stand at their end-of-step places through the step and a node leaves
+    /// them the nearest way.
+    pub continuous: bool,
 }
 
 impl<'a> Colliders<'a> {
@@ -346,6 +358,7 @@ impl<'a> Colliders<'a> {
     #[inline]
     fn shape(&self, i: usize, o: &Obstacle) -> (Shape, Option<&'a Shape>) {
         match self.targets.get(i).and_then(Option::as_ref) {
+            Some(to) if !self.continuous => (*to, Some(to)),
             Some(to) => {
                 let m = self.obstacles.len();
                 let posed = self.row.and_then(|r| self.poses.get(r * m + i)).copied();
@@ -365,7 +378,11 @@ impl<'a> Colliders<'a> {
     #[inline]
     fn reach(&self, i: usize, o: &Obstacle) -> Reach {
         let moves = self.targets.get(i).is_some_and(Option::is_some);
-        let row = if moves { self.row } else { Some(0) };
+        let row = match (moves, self.continuous) {
+            (false, _) => Some(0),
+            (true, true) => self.row,
+            (true, false) => None,
+        };
         let kept = row.and_then(|r| self.reaches.get(r * self.obstacles.len() + i));
         kept.copied().unwrap_or_else(|| Reach::of(&self.shape(i, o).0))
     }
@@ -386,6 +403,7 @@ impl<'a> Colliders<'a> {
             custom: &[],
             radius: 0.0,
             rest_speed: 0.0,
+            continuous: true,
         }
     }
 
@@ -424,7 +442,7 @@ impl<'a> Colliders<'a> {
         for (i, o) in self.obstacles.iter().enumerate() {
             let (now, target) = self.shape(i, o);
             let Some((a, b, radius)) = round(&now) else { continue };
-            let before = target.map(|to| self.before(o, to, h));
+            let before = target.filter(|_| self.continuous).map(|to| self.before(o, to, h));
             let (a0, b0, _) = before.as_ref().and_then(round).unwrap_or((a, b, radius));
             let ends = (a, b, radius + self.radius);
             let axis = RoundAxis::new(ends, (a - a0, b - b0), o.surface.friction);
@@ -476,7 +494,11 @@ impl<'a> Colliders<'a> {
             }
             let (now, target) = self.shape(i, o);
             let before = || target.map(|target| self.before(o, target, h));
-            let hit = leave(&now, before, (from, *to), r);
+            let hit = if self.continuous {
+                leave(&now, before, (from, *to), r)
+            } else {
+                nearest_way_out(&now, *to, r)
+            };
             let contact = hit.map(|hit| {
                 let velocity = target.map_or(Vec3::ZERO, |target| {
                     moving::surface_velocity(&o.shape, target, &now, hit.0, self.dt)

@@ -34,6 +34,10 @@
 //! p out on the side of c; the path's part along that plane is kept, so a node pulled
 //! through a limb slides over it instead of stopping where it touched. A point that was
 //! already inside at the start (a collider put on it) goes out the nearest way.
+//!
+//! [`crate::Simulation::set_continuous_collision`] turns this off, with the colliders' sweep
+//! across the sub-steps and the edges' collisions, to compare: the runner's long cape of
+//! `crates/convert/tests/worn_figure.rs` then goes 3.2 cm into a leg and through itself.
 
 use glam::Vec3A;
 

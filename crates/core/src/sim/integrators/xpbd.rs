@@ -498,8 +498,11 @@ pub(crate) fn step(
             let at = |i: usize| base[i] + ws.u[i];
             ws.near.refresh(colliders.obstacles.len(), &ws.axes, at, base.len(), reach);
         }
-        let displaced = (&ws.u_prev[..], &mut ws.u[..]);
-        edges::push_out(&ws.axes, &c.edges, base, displaced, &c.nodes.inv_mass, &ws.near.mask);
+        if colliders.continuous {
+            let displaced = (&ws.u_prev[..], &mut ws.u[..]);
+            let (w, near) = (&c.nodes.inv_mass, &ws.near.mask);
+            edges::push_out(&ws.axes, &c.edges, base, displaced, w, near);
+        }
         if c.rig.is_some() {
             let edges = (&c.edges[..], &c.edge_rest[..]);
             strain::limit(edges, (base, &mut ws.u), &c.nodes.inv_mass, 1, &mut ws.places);
