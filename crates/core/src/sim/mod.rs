@@ -160,7 +160,12 @@ impl Simulation {
             xpbd: xpbd::Workspace::default(),
             adaptive_h: f32::NAN,
             threads: Threads::One,
-            moves: Moves { rest: model.params.colliders.clone(), now, ..Moves::default() },
+            moves: Moves {
+                rest: model.params.colliders.clone(),
+                now,
+                continuous: true,
+                ..Moves::default()
+            },
             time: 0.0,
             teleport: Some(Teleport::default()),
             rigid: RigidBodies::default(),
@@ -271,7 +276,7 @@ impl Simulation {
                 custom: &self.hooks.colliders,
                 radius: c.params.node_radius,
                 rest_speed: 2.0 * c.params.gravity.length() * h,
-                continuous: !self.moves.discrete,
+                continuous: self.moves.continuous,
             },
             goals: &self.goals,
         };

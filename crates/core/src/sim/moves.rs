@@ -31,8 +31,9 @@ pub(crate) struct Moves {
     pub(crate) poses: Vec<Shape>,
     /// The [`Reach`] of each of `poses`, or of every collider when none moves.
     pub(crate) reaches: Vec<Reach>,
-    /// True when continuous collision is off ([`Simulation::set_continuous_collision`]).
-    pub(crate) discrete: bool,
+    /// False when continuous collision is off ([`Simulation::set_continuous_collision`]);
+    /// a simulation starts with it on.
+    pub(crate) continuous: bool,
 }
 
 impl Moves {
@@ -156,7 +157,7 @@ impl Simulation {
     /// solvers without it, to compare with (the Blender-made figures' tests show what it
     /// holds). Not saved with the model.
     pub fn set_continuous_collision(&mut self, on: bool) {
-        self.moves.discrete = !on;
+        self.moves.continuous = on;
     }
 
     /// Every collider where it is now, moved or not: the parameters' colliders, then those

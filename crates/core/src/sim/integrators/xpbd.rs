@@ -157,7 +157,7 @@ pub(crate) struct Workspace {
     /// The round colliders' axes of a sub-step ([`crate::sim::contacts::edges`]).
     axes: Vec<RoundAxis>,
     /// The displacements at a sub-step's end before the strain limit's last word
-    /// ([`Workspace::settle_strain`]).
+    /// ([`Workspace::settle_worn`]).
     unsettled: Vec<Vec3A>,
     /// The nodes' places for the strain limit ([`strain::limit`]).
     places: Vec<Vec3A>,
@@ -352,7 +352,7 @@ impl Workspace {
     /// the limit again, each node's correction Δ becoming velocity (v += Δ/h) and, when
     /// `predict`ed already, moving the next prediction u = u_prev + h (v + kick) by 2Δ. (Where
     /// the pass before kept v only in that prediction, v is rewritten before it is read.)
-    fn settle_strain(
+    fn settle_worn(
         &mut self,
         (c, posed, goals): (&Compiled, &Posed, &Goals),
         base: &[Vec3A],
@@ -511,7 +511,7 @@ pub(crate) fn step(
         let predict = fused && i < n;
         let finite = ws.finish(c, (env, rigid), base, v, (h, predict, t), threads);
         if let Some(posed) = &c.rig {
-            ws.settle_strain((c, posed, env.goals), base, v, (h, t, predict));
+            ws.settle_worn((c, posed, env.goals), base, v, (h, t, predict));
         }
         for (k, &node) in c.anchors.iter().enumerate() {
             v[node as usize] = env.goals.anchors.velocity(k, dt);
