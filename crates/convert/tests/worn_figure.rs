@@ -263,9 +263,9 @@ fn a_long_cape_follows_a_figure_that_runs_with_long_strides_stops_and_turns() {
 // Open (issue 63): a running thigh lifts the long scarf's end over it, 2.4 to 2.7 cm past its
 // max distances. The limb comes first (`springmesh_core::sim::constraints::rig`, "Limbs
 // first"), so this is that order's doing, but the acceptance's bound for it is 1 cm. Measured
-// with this test: springs within 7.8%, nodes at most 3.6 mm inside the body, no crossing (before self-collision came
-// again at each sub-step's end, 12% and 3 cm inside the body at 1/24 s). Run it with
-// `--ignored`.
+// with this test: springs within 7.8%, nodes at most 3.6 mm inside the body, no crossing
+// (before self-collision came again at each sub-step's end, 12% and 3 cm inside the body at
+// 1/24 s). Run it with `--ignored`.
 #[test]
 #[ignore = "issue 63: a running thigh lifts a long scarf past its max distances"]
 fn a_long_scarf_follows_a_figure_that_runs_with_long_strides_stops_and_turns() {

@@ -160,12 +160,7 @@ impl Simulation {
             xpbd: xpbd::Workspace::default(),
             adaptive_h: f32::NAN,
             threads: Threads::One,
-            moves: Moves {
-                rest: model.params.colliders.clone(),
-                now,
-                continuous: true,
-                ..Moves::default()
-            },
+            moves: Moves::new(model.params.colliders.clone(), now),
             time: 0.0,
             teleport: Some(Teleport::default()),
             rigid: RigidBodies::default(),

@@ -15,7 +15,7 @@ use crate::model::{Obstacle, Shape};
 use glam::{Quat, Vec3};
 
 /// The colliders a game moves ([`Simulation::move_collider`]).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct Moves {
     /// The model's colliders as it saved them: what [`Simulation::set_collider_pose`] poses.
     pub(crate) rest: Vec<Obstacle>,
@@ -37,6 +37,13 @@ pub(crate) struct Moves {
 }
 
 impl Moves {
+    /// The colliders `now`, posed from the model's own `rest`, none moving yet, with
+    /// continuous collision on.
+    pub(crate) fn new(rest: Vec<Obstacle>, now: Vec<Obstacle>) -> Moves {
+        let (targets, poses, reaches) = (Vec::new(), Vec::new(), Vec::new());
+        Moves { rest, now, stale: false, targets, poses, reaches, continuous: true }
+    }
+
     /// Works out [`Moves::poses`] for a step of `n` equal sub-steps.
     pub(crate) fn ready(&mut self, n: u32) {
         self.poses.clear();
