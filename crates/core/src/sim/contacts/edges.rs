@@ -53,8 +53,9 @@ use glam::Vec3A;
 /// displacements), with inverse masses `w` (module doc).
 ///
 /// Over all the edges, each edge is tested against the colliders its ends' masks hold
-/// (`near`: [`crate::sim::contacts::near`], for points within the longest edge of a node): a
-/// cloth on a body is near every body part somewhere, but each of its edges near two or three.
+/// (`near`: [`crate::sim::contacts::near`], for points within half the longest edge of a node,
+/// as each point of an edge is of its nearer end): a cloth on a body is near every body part
+/// somewhere, but each of its edges near two or three.
 pub(crate) fn push_out(
     axes: &[RoundAxis],
     edges: &[[u32; 2]],
@@ -185,6 +186,25 @@ mod tests {
         let before = *u;
         push_out(axes, &[[0u32, 1]], base, (&[Vec3A::ZERO; 2], u), &w, &[]);
         *u != before
+    }
+
+    #[test]
+    fn masks_worked_out_for_half_an_edge_hold_a_collider_that_only_its_middle_touches() {
+        // An edge 0.2 m long, its middle 1 cm into a capsule along z of radius 0.16 m, its
+        // ends √(0.1² + 0.15²) − 0.16 = 2.0 cm out of it: only points near the middle touch.
+        // Masks worked out for half the edge (what the solver asks for) hold the capsule and
+        // the edge is pushed; worked out for the least reach, they leave it out at both ends.
+        let base = [Vec3A::new(-0.1, 0.15, 0.0), Vec3A::new(0.1, 0.15, 0.0)];
+        let ends = (Vec3A::new(0.0, 0.0, -1.0), Vec3A::new(0.0, 0.0, 1.0), 0.16);
+        let axes = [RoundAxis::new(ends, (Vec3A::ZERO, Vec3A::ZERO), 0.0)];
+        for (reach, pushed) in [(0.1, true), (0.0, false)] {
+            let mut near = near::NearColliders::default();
+            near.refresh(1, &axes, |i| base[i], 2, reach);
+            let mut u = [Vec3A::ZERO; 2];
+            push_out(&axes, &[[0, 1]], &base, (&[Vec3A::ZERO; 2], &mut u), &[1.0; 2], &near.mask);
+            assert_eq!(u != [Vec3A::ZERO; 2], pushed, "reach {reach}: {u:?}");
+            assert_eq!(near.mask[0] & near::bit(0) != 0, pushed);
+        }
     }
 
     #[test]

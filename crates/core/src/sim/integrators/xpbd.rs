@@ -494,7 +494,9 @@ pub(crate) fn step(
             rig::project((posed, env.goals), nodes, &ws.axes, t);
         }
         if !colliders.obstacles.is_empty() {
-            let reach = edges::longest(&c.edges, base, &ws.u);
+            // Each point of an edge is within half the edge of its nearer end, and the edges
+            // take both ends' masks (crate::sim::contacts::near).
+            let reach = 0.5 * edges::longest(&c.edges, base, &ws.u);
             let at = |i: usize| base[i] + ws.u[i];
             ws.near.refresh(colliders.obstacles.len(), &ws.axes, at, base.len(), reach);
         }
