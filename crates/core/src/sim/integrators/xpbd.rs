@@ -389,8 +389,8 @@ type Moving<'a> = ((&'a mut Vec3A, &'a mut Vec3A), (&'a mut Vec3A, &'a Vec3A));
 type Resting<'a> = (Moving<'a>, (&'a Vec3A, &'a f32));
 
 /// The contacts of node `i`, which moved from `from` to `*to` at `*v`, against the colliders
-/// its mask holds ([`crate::sim::contacts::near`]), or all of them when it has left its mask's
-/// margin; true when one answered.
+/// its own mask holds ([`crate::sim::contacts::near`]), or all of them when it has left its
+/// mask's margin; true when one answered.
 #[inline]
 fn resolve(
     colliders: &Colliders,
@@ -399,7 +399,7 @@ fn resolve(
     (from, to, v): (Vec3A, &mut Vec3A, &mut Vec3A),
     h: f32,
 ) -> bool {
-    let mask = match near.mask.get(i) {
+    let mask = match near.own.get(i) {
         Some(&mask) if near.holds(i, *to) => mask,
         _ => u32::MAX,
     };
