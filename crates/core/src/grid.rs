@@ -2,15 +2,25 @@
 //!
 //! Points sorted by cell (the sort-based neighbour search of particle codes: Green, "Particle
 //! Simulation using CUDA", NVIDIA 2010; Hoetzlein, "Fast Fixed-Radius Nearest Neighbors",
-//! GTC 2014): cubic cells of a chosen size, each point given its cell's key (z, then y, then
-//! x), and the points sorted by key. Every pair of points closer than the cell size lies in the
-//! same or in neighbouring cells, and the cells x − 1, x, x + 1 of one row (y, z) are one run of
-//! the sorted points. So the pairs of a point are found in five runs: its own row's, from the
-//! next point up to the cell after its own, and the rows (y + 1, z), (y − 1, z + 1),
-//! (y, z + 1) and (y + 1, z + 1), from the cell before its own to the cell after. Those are the
-//! 13 of the 26 cells around that come after it, which finds each pair of neighbouring cells
-//! once. Where each row's run begins only moves forward as the points are taken in key order,
-//! so it is kept as a cursor: a query is a sort and one sweep, O(n log n + pairs looked at).
+//! GTC 2014): cubic cells of a chosen size s, each point given its cell's key (z, then y, then
+//! x), and the points sorted by key. Every pair of points closer than s lies in the same or in
+//! neighbouring rows (y, z), and within s of each other along x. Along x the cells are cut into
+//! [`STEPS`] steps of s/[`STEPS`], and the key holds the step: a row's points are sorted by x
+//! to a step, and those within s of a point's x lie in the steps from [`STEPS`] before its own
+//! to [`STEPS`] after, one run of the sorted points. So the pairs of a point are found in five
+//! runs: its own row's, from the next point up to [`STEPS`] steps after its own, and the rows
+//! (y + 1, z), (y − 1, z + 1), (y, z + 1) and (y + 1, z + 1), from [`STEPS`] steps before its
+//! own to [`STEPS`] after. Those are the rows after it of the 9 around, which finds each pair
+//! of neighbouring rows once. Where each row's run begins only moves forward as the points are
+//! taken in key order, so it is kept as a cursor: a query is a sort and one sweep, O(n log n +
+//! pairs looked at).
+//!
+//! The runs along x span 2 s and a step where whole cells spanned 3 s: on the walker's cape
+//! (`crates/convert/benches/frame.rs`) and the dancer's skirt, a frame took 0.95–0.97 times
+//! the time with whole cells (the two run side by side on the two cores of the same machine,
+//! 8 rounds), though a few more instructions (5.24 M against 5.19 M a frame for the cape):
+//! fewer pairs looked at, fewer branches mispredicted at their ends. [`Grid::near`] keeps the
+//! pairs within a distance without a branch on each.
 //!
 //! It replaced a spatial hash (Teschner et al., VMV 2003) that looked up 14 cells of hashed
 //! buckets for each cell, most of them empty on a sheet: the humanoid figure's cape (266 balls,
@@ -20,13 +30,12 @@
 //! ([`sort_nearly_sorted`]): a counting sort over the cells of the points' box instead took
 //! more.
 //!
-//! Cells are counted from the lowest point's and held to 2²¹ − 1 a side (keys of 21 bits an
-//! axis): points further apart than that many cells share the last cells, which only adds
+//! Cells and steps are counted from the lowest point's and held to 2²¹ − 1 a side (keys of 21
+//! bits an axis): points further apart than that many share the last ones, which only adds
 //! pairs to look at, never loses one (a far point's cell moves no closer to another's). The
 //! caller bounds what a point looks at.
 
 use glam::Vec3A;
-use std::ops::Range;
 
 /// How much larger than asked the cells are, as a fraction: more than f32's rounding of a
 /// distance.
@@ -39,13 +48,23 @@ const BITS: u32 = 21;
 /// still has a key of its own row.
 const MAX_CELL: i64 = (1 << BITS) - 2;
 
+/// Steps a cell is cut into along x (module doc).
+const STEPS: u64 = 8;
+
+/// The largest step along x.
+const MAX_STEP: u64 = (1 << BITS) - 1;
+
+/// The largest step along x and the largest cells along y and z.
+const LARGEST: [i64; 3] = [MAX_STEP as i64, MAX_CELL, MAX_CELL];
+
 /// The rows looked in besides a point's own, as (y, z) offsets: those after it (module doc).
 const ROWS: [(i64, i64); 4] = [(1, 0), (-1, 1), (0, 1), (1, 1)];
 
 /// The points of one build, sorted by cell.
 #[derive(Clone, Debug, Default)]
 pub struct Grid {
-    /// Each point's cell key and index, in key order (then index order).
+    /// Each point's key (its step along x, its cells along y and z) and index, in key order
+    /// (then index order).
     sorted: Vec<(u64, u32)>,
     /// The points' places in that order.
     places: Vec<Vec3A>,
@@ -61,7 +80,7 @@ fn floor(t: f64) -> i64 {
     if i as f64 > t { i.saturating_sub(1) } else { i }
 }
 
-/// The cell (x, y, z) of key `key`.
+/// The step along x and the cells along y and z of key `key`.
 fn key_cell(key: u64) -> [u64; 3] {
     let axis = (1 << BITS) - 1;
     [key & axis, (key >> BITS) & axis, key >> (2 * BITS)]
@@ -77,13 +96,14 @@ impl Grid {
         // arithmetic finds within `size` of each other two cells apart. `as` saturates, and
         // takes NaN to 0.
         let size = f64::from(size) * (1.0 + CELL_ROOM);
-        let cell = |x: Vec3A| (x.as_dvec3() / size).to_array().map(floor);
+        let scale = [STEPS as f64 / size, 1.0 / size, 1.0 / size];
+        let cell = |x: Vec3A| std::array::from_fn(|k| floor(f64::from(x[k]) * scale[k]));
         self.cells.extend(self.by_index.iter().map(|&x| cell(x)));
         let lowest =
             self.cells.iter().fold([i64::MAX; 3], |lo, c| std::array::from_fn(|k| lo[k].min(c[k])));
         let key = |c: &[i64; 3]| {
             let [x, y, z] =
-                std::array::from_fn(|k| c[k].saturating_sub(lowest[k]).clamp(0, MAX_CELL) as u64);
+                std::array::from_fn(|k| c[k].saturating_sub(lowest[k]).clamp(0, LARGEST[k]) as u64);
             (z << (2 * BITS)) | (y << BITS) | x
         };
         // From the last build's order, which a query's points mostly keep ([`sort_nearly_sorted`]).
@@ -101,55 +121,81 @@ impl Grid {
         self.places.extend(self.sorted.iter().map(|&(_, i)| self.by_index[i as usize]));
     }
 
-    /// Calls `visit(cell, around)` for every cell that holds points, in key order: `cell` is
-    /// where its points are in the sorted order, `around` where those of the 13 cells after it
-    /// are, as five runs (module doc; a run is empty where its cells hold none).
-    fn cells(&self, mut visit: impl FnMut(Range<usize>, &[Range<usize>; 5])) {
-        let sorted = &self.sorted;
-        // Where the points of keys up to `last` end, from `from` on.
-        let end = |from: usize, last: u64| {
-            from + sorted[from..].iter().take_while(|&&(k, _)| k <= last).count()
-        };
+    /// Calls `look(i, j, d²)` for every pair of points i, j in the same or in neighbouring cells
+    /// and within a cell's size of each other along x (module doc), d apart, once a pair; the
+    /// pairs of one point i come one after another, and `look` returning false passes on to
+    /// the next point.
+    pub fn pairs(&self, mut look: impl FnMut(usize, usize, f32) -> bool) {
+        let (sorted, places) = (&self.sorted, &self.places);
+        // Where each row's window begins: it only moves forward (module doc).
         let mut cursor = [0usize; ROWS.len()];
-        let mut start = 0;
-        while let Some(&(key, _)) = sorted.get(start) {
-            let cell = start..end(start, key);
-            let mut around: [Range<usize>; 5] = Default::default();
-            around[0] = cell.end..end(cell.end, key + 1);
-            let [x, y, _] = key_cell(key);
-            for ((&(dy, dz), from), run) in ROWS.iter().zip(&mut cursor).zip(&mut around[1..]) {
+        'points: for (p, &(key, i)) in sorted.iter().enumerate() {
+            let (i, x) = (i as usize, places[p]);
+            let [step, y, _] = key_cell(key);
+            let row = key - step;
+            let (lowest, highest) = (step.saturating_sub(STEPS), (step + STEPS).min(MAX_STEP));
+            // The points after it in its own row up to a cell's size along x, then the
+            // windows of the rows after it.
+            for (q, &(k, j)) in sorted.iter().enumerate().skip(p + 1) {
+                if k > row + highest {
+                    break;
+                }
+                if !look(i, j as usize, x.distance_squared(places[q])) {
+                    continue 'points;
+                }
+            }
+            for (&(dy, dz), from) in ROWS.iter().zip(&mut cursor) {
                 if dy < 0 && y == 0 {
                     continue;
                 }
-                let row = key.wrapping_add_signed((dy << BITS) + (dz << (2 * BITS)));
-                let first = if x > 0 { row - 1 } else { row };
+                let other = row.wrapping_add_signed((dy << BITS) + (dz << (2 * BITS)));
+                let (first, last) = (other + lowest, other + highest);
                 while sorted.get(*from).is_some_and(|&(k, _)| k < first) {
                     *from += 1;
                 }
-                *run = *from..end(*from, row + 1);
-            }
-            start = cell.end;
-            visit(cell, &around);
-        }
-    }
-
-    /// Calls `look(i, j, d²)` for every pair of points i, j in the same or in neighbouring cells,
-    /// d apart, once a pair; the pairs of one point i come one after another, and `look`
-    /// returning false passes on to the next point.
-    pub fn pairs(&self, mut look: impl FnMut(usize, usize, f32) -> bool) {
-        let (sorted, places) = (&self.sorted, &self.places);
-        self.cells(|cell, around| {
-            'points: for p in cell.clone() {
-                let (i, x) = (sorted[p].1 as usize, places[p]);
-                for run in std::iter::once(p + 1..cell.end).chain(around.iter().cloned()) {
-                    for q in run {
-                        if !look(i, sorted[q].1 as usize, x.distance_squared(places[q])) {
-                            continue 'points;
-                        }
+                for (q, &(k, j)) in sorted.iter().enumerate().skip(*from) {
+                    if k > last {
+                        break;
+                    }
+                    if !look(i, j as usize, x.distance_squared(places[q])) {
+                        continue 'points;
                     }
                 }
             }
+        }
+    }
+
+    /// Calls `visit(i, near)` for every point i with the points j of its pairs
+    /// ([`Grid::pairs`]) that are less than √`within2` from it, and their squared distances:
+    /// of the first `most` that it looks at. Which looked-at points are near is kept without a
+    /// branch on each (to the branch predictor, a coin toss on a sheet), into `scratch`.
+    pub fn near(
+        &self,
+        (within2, most): (f32, usize),
+        scratch: &mut Vec<(u32, f32)>,
+        mut visit: impl FnMut(usize, &[(u32, f32)]),
+    ) {
+        scratch.clear();
+        scratch.resize(most, (0, 0.0));
+        let (mut current, mut looked, mut found) = (usize::MAX, 0, 0);
+        self.pairs(|i, j, d2| {
+            if i != current {
+                if found > 0 {
+                    visit(current, &scratch[..found]);
+                }
+                (current, looked, found) = (i, 0, 0);
+            }
+            if looked == most {
+                return false;
+            }
+            looked += 1;
+            scratch[found] = (j as u32, d2);
+            found += usize::from(d2 < within2);
+            true
         });
+        if found > 0 {
+            visit(current, &scratch[..found]);
+        }
     }
 }
 
@@ -288,6 +334,24 @@ mod tests {
         // Points further apart than the keys reach still find every pair.
         points.extend([Vec3A::splat(1e30), Vec3A::splat(-1e30)]);
         looked_at(&mut grid, &points, size);
+    }
+
+    #[test]
+    fn near_gives_each_point_the_points_within_the_distance_of_those_it_looks_at() {
+        // Ten points 0.1 m apart along x, in cells of 0.25 m: within 0.15 m of each, the next
+        // one, with its squared distance; looking at none, none.
+        let points: Vec<Vec3A> = (0..10).map(|k| Vec3A::X * (0.1 * k as f32)).collect();
+        let mut grid = Grid::default();
+        grid.build(points.len(), |i| points[i], 0.25);
+        for (most, expected) in [(1024, 9), (0, 0)] {
+            let mut found = Vec::new();
+            grid.near((0.15 * 0.15, most), &mut Vec::new(), |i, near| {
+                found.extend(near.iter().map(|&(j, d2)| (i, j as usize, d2)));
+            });
+            found.sort_by_key(|&(i, j, _)| (i, j));
+            let next = (0..expected).map(|k| (k, k + 1, points[k].distance_squared(points[k + 1])));
+            assert_eq!(found, next.collect::<Vec<_>>());
+        }
     }
 
     #[test]

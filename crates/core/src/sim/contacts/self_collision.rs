@@ -121,15 +121,15 @@
 //! asks for are what hold it.
 //!
 //! **Which pairs.** The balls sorted by cells as large as the reach r ([`crate::grid`]) give
-//! every pair within r: each ball looks in its own cell and the 13 of the 26 around it that come
-//! after it, which finds each pair of neighbouring cells once. They were first found in a
-//! spatial hash that looked up those 14 cells for each cell; sorted, the humanoid figure's
-//! cape (266 balls, 2,239 pairs looked at a query) costs 0.92 times the instructions a frame
-//! (callgrind), with the same pairs in the same order. Its pairs serve as long as they can
-//! (Verlet's neighbour list; Müller's "Ten Minute Physics" 15: query once, solve many): the
-//! query reaches r = τ (1 + [`SLACK`]), and is made again only when two nodes may have closed
-//! by more than the slack s = [`SLACK`] τ since, measured on the nodes' displacements d_i
-//! from where the query found them:
+//! every pair within r: each ball looks along x within r in its own row of cells and the four
+//! rows after it of the eight around, which finds each pair of neighbouring rows once. They
+//! were first found in a spatial hash that looked up 14 cells for each cell; sorted, the
+//! humanoid figure's cape (266 balls, 2,239 pairs looked at a query) costs 0.92 times the
+//! instructions a frame (callgrind), with the same pairs in the same order. Its pairs serve as
+//! long as they can (Verlet's neighbour list; Müller's "Ten Minute Physics" 15: query once,
+//! solve many): the query reaches r = τ (1 + [`SLACK`]), and is made again only when two nodes
+//! may have closed by more than the slack s = [`SLACK`] τ since, measured on the nodes'
+//! displacements d_i from where the query found them:
 //!
 //! ```text
 //! query again when  2 max_i |d_i − c| > s,   c = the middle of the box around the d_i
@@ -178,7 +178,8 @@
 //! before its max distances and strain limit come last ([`crate::sim::constraints::strain`]).
 //!
 //! Bounds (a file with every node in one place must not stall a step): each node looks at
-//! [`MAX_SCAN`] others at most and keeps [`MAX_PAIRS`] pairs.
+//! [`MAX_SCAN`] others at most and keeps its [`MAX_PAIRS`] nearest pairs, the ones that matter
+//! when a pile is dense enough to have more.
 
 use crate::NodeId;
 use crate::grid::{Grid, counting_sort};
@@ -218,7 +219,7 @@ pub(crate) fn closing_speed(velocities: impl IntoIterator<Item = Vec3A>) -> f32 
 /// reach when its nodes are a thickness apart.
 pub(crate) const MAX_SCAN: usize = 1024;
 
-/// Most pairs one node keeps from a query.
+/// Most pairs one node keeps from a query: its nearest.
 pub(crate) const MAX_PAIRS: usize = 64;
 
 /// Nodes closer than this many thicknesses at rest are neighbours, never pushed apart (module
@@ -338,6 +339,10 @@ pub(crate) struct SelfContacts {
     /// pairs so.
     first: Vec<u32>,
     sorted: Vec<[u32; 2]>,
+    /// Scratch of a query: the balls near the one looking ([`Grid::near`]), and the pairs it
+    /// keeps with their squared lengths.
+    near: Vec<(u32, f32)>,
+    kept: Vec<(f32, [u32; 2])>,
 }
 
 impl SelfContacts {
@@ -388,27 +393,24 @@ impl SelfContacts {
         let neighbours = NEIGHBOURS_AT_REST * thickness;
         let (reach2, excluded2) = (reach * reach, neighbours * neighbours);
         let free = |b: usize| balls.ends[b].iter().any(|&k| nodes.inv_mass[k as usize] > 0.0);
-        let (pairs, mut counted) = (&mut self.pairs, (usize::MAX, 0, 0));
-        self.grid.pairs(|i, j, d2| {
-            // Each ball looks at MAX_SCAN others at most and keeps MAX_PAIRS pairs.
-            if counted.0 != i {
-                counted = (i, 0, 0);
+        let (pairs, kept) = (&mut self.pairs, &mut self.kept);
+        // Each ball looks at MAX_SCAN others at most and keeps its MAX_PAIRS nearest pairs.
+        self.grid.near((reach2, MAX_SCAN), &mut self.near, |i, near| {
+            kept.clear();
+            for &(j, d2) in near {
+                let j = j as usize;
+                let ([i0, i1], [j0, j1]) = (balls.ends[i], balls.ends[j]);
+                let shared = i0 == j0 || i0 == j1 || i1 == j0 || i1 == j1;
+                let apart_at_rest = (balls.rest[i] - balls.rest[j]).length_squared() >= excluded2;
+                if !shared && apart_at_rest && (free(i) || free(j)) {
+                    kept.push((d2, [i.min(j) as u32, i.max(j) as u32]));
+                }
             }
-            counted.1 += 1;
-            if counted.1 > MAX_SCAN || counted.2 >= MAX_PAIRS {
-                return false;
+            if kept.len() > MAX_PAIRS {
+                kept.select_nth_unstable_by(MAX_PAIRS - 1, |a, b| a.0.total_cmp(&b.0));
+                kept.truncate(MAX_PAIRS);
             }
-            if d2 >= reach2 {
-                return true;
-            }
-            let ([i0, i1], [j0, j1]) = (balls.ends[i], balls.ends[j]);
-            let shared = i0 == j0 || i0 == j1 || i1 == j0 || i1 == j1;
-            let apart_at_rest = (balls.rest[i] - balls.rest[j]).length_squared() >= excluded2;
-            if !shared && apart_at_rest && (free(i) || free(j)) {
-                pairs.push([i.min(j) as u32, i.max(j) as u32]);
-                counted.2 += 1;
-            }
-            true
+            pairs.extend(kept.iter().map(|&(_, pair)| pair));
         });
         self.in_ball_order(count);
     }
