@@ -100,6 +100,8 @@ pub(crate) struct NearColliders {
     /// Each round obstacle's axis ends and radius when its bits were worked out, by obstacle
     /// index (`None`: not round).
     axes: Vec<Option<(Vec3A, Vec3A, f32)>>,
+    /// The points each bit is set within, for those references (`None`: not round).
+    balls: Vec<Option<Ball>>,
     /// The reach r the bits hold for, and the margin M.
     reach: f32,
     margin: f32,
@@ -128,10 +130,10 @@ impl NearColliders {
             self.margin = MARGIN * self.reach;
             self.axes.clear();
             self.axes.resize(obstacles, None);
+            self.balls.clear();
+            self.balls.resize(obstacles, None);
             for axis in axes {
-                if let Some(slot) = self.axes.get_mut(axis.obstacle) {
-                    *slot = Some((axis.a - f, axis.b - f, axis.radius));
-                }
+                self.set_reference(axis.obstacle, (axis.a - f, axis.b - f, axis.radius));
             }
             self.at.clear();
             self.at.extend((0..nodes).map(&x));
@@ -152,12 +154,11 @@ impl NearColliders {
             let (a_now, b_now) = (axis.a - f, axis.b - f);
             let moved = a.distance(a_now).max(b.distance(b_now)) + (radius - axis.radius).abs();
             if moved > margin {
-                self.axes[axis.obstacle] = Some((a_now, b_now, axis.radius));
+                let ball = self.set_reference(axis.obstacle, (a_now, b_now, axis.radius));
                 let k = bit(axis.obstacle);
-                if k == bit(ALWAYS) {
+                let Some(ball) = ball.filter(|_| k != bit(ALWAYS)) else {
                     continue;
-                }
-                let ball = Ball::round((a_now, b_now), self.within(axis.radius));
+                };
                 let masks = self.mask.iter_mut().zip(&mut self.own);
                 for ((mask, own), &at) in masks.zip(&self.at) {
                     let (near, touches) = ball.near(at);
@@ -191,13 +192,21 @@ impl NearColliders {
         (own + self.reach, own)
     }
 
+    /// Takes `(a, b, radius)` as obstacle `k`'s reference; its ball, when it has one.
+    fn set_reference(&mut self, k: usize, (a, b, radius): (Vec3A, Vec3A, f32)) -> Option<Ball> {
+        let ball = Ball::round((a, b), self.within(radius));
+        let (axis, slot) = (self.axes.get_mut(k)?, self.balls.get_mut(k)?);
+        (*axis, *slot) = (Some((a, b, radius)), Some(ball));
+        Some(ball)
+    }
+
     /// The bits of a node at `x` against the axes' references: its mask and its own.
     fn bits(&self, x: Vec3A) -> (u32, u32) {
         let (mut mask, mut own) = (bit(ALWAYS), bit(ALWAYS));
-        for (k, axis) in self.axes.iter().enumerate() {
-            match axis {
-                Some((a, b, radius)) => {
-                    let (near, touches) = Ball::round((*a, *b), self.within(*radius)).near(x);
+        for (k, ball) in self.balls.iter().enumerate() {
+            match ball {
+                Some(ball) => {
+                    let (near, touches) = ball.near(x);
                     mask |= if near { bit(k) } else { 0 };
                     own |= if touches { bit(k) } else { 0 };
                 }
@@ -214,6 +223,7 @@ impl NearColliders {
 /// The points within two distances of a segment, the larger first, and the ball round the
 /// larger: a point clearly outside the ball (by a thousandth, more than any rounding) is told
 /// so without the segment, which most are.
+#[derive(Clone, Copy, Debug)]
 struct Ball {
     ends: (Vec3A, Vec3A),
     within: (f32, f32),
