@@ -6,8 +6,8 @@ use crate::model::Springs;
 use crate::parallel::both;
 use crate::sim::coloring::{colour_edges, colour_faces};
 use crate::sim::data::{
-    Bands, Batch, Compiled, LONG_OFFSET, NodeData, Posed, SpringData, SurfaceData, Tethers,
-    TouchPoints, share_no_node,
+    Bands, Batch, Compiled, Incidence, LONG_OFFSET, NodeData, Posed, SpringData, SurfaceData,
+    Tethers, TouchPoints, share_no_node,
 };
 use crate::sim::forces::pressure::signed_volume;
 use crate::sim::forces::shape::rest_offsets;
@@ -114,6 +114,7 @@ impl Compiled {
             anchors: anchor_nodes,
             edge_rest: Vec::new(),
             edges: Vec::new(),
+            edges_at: Incidence::default(),
             faces,
             surface,
             skin: model.skin.clone(),
@@ -136,6 +137,7 @@ impl Compiled {
             compiled.edge_rest = (compiled.edges.iter())
                 .map(|&[a, b]| positions[a as usize].distance(positions[b as usize]))
                 .collect();
+            compiled.edges_at = Incidence::new(&compiled.edges, n);
         }
         if compiled.lacks_edges(&compiled.params.colliders) {
             compiled.edges = face_edges(&compiled.faces);

@@ -58,9 +58,24 @@
 //! (the dancer's high kick, whose thigh rises above the skirt's kinematic waistband), the
 //! stretch holds and the cloth goes into the limb.
 //!
+//! **Which edges a pass looks at.** A pass over every edge mostly finds each within the limit,
+//! and an edge found within it stays so until one of its nodes moves. So the [`Limiter`] keeps,
+//! between its calls in a step, the nodes' places and one bit per edge that may be over the
+//! limit: a call looks at the edges left marked by the last one and at those around each node
+//! whose place changed since (compared to the bit), and a pass, after putting an edge back,
+//! marks the edges at its two nodes: for this pass when they come after it in the list, for
+//! the next when they came before (or are itself, which rounding may leave a hair over). Any
+//! other edge would be found within the limit, so the passes move the nodes as passes over
+//! every edge in order do, to the bit. The first limit of a sub-step, after its prediction and
+//! springs moved every node, looks at every edge. Of the edges a frame's passes went over, the
+//! walker's cape now looks at 7.6 thousand instead of 27.2, the dancer's skirt at 11.7 instead
+//! of 28.9 (200 frames of their clips): the cape's frame 4% faster (its instructions 7%
+//! fewer); the skirt's, whose limbs move more of its nodes between two calls, no faster.
+//!
 //! Only a worn model is limited (its bending is free, its stretch is what users see); a sheet
 //! of another kind stretches as its springs say, as the design asks of every spring model.
 
+use crate::sim::data::Incidence;
 use glam::Vec3A;
 
 /// How many passes over the edges each limit at a sub-step's end takes at most (module doc).
@@ -76,83 +91,183 @@ pub(crate) const SETTLE_PASSES: usize = 4;
 /// The strain past which an edge of a worn cloth is put back (a fraction of its rest length).
 pub const STRAIN_LIMIT: f32 = 0.05;
 
-/// Puts every edge of `edges` (node pairs, rest lengths `rest`) back within
-/// (1 + [`STRAIN_LIMIT`]) of its rest length; the nodes are at `base + u` (the Xpbd solver's
-/// displacements), with inverse masses `w` (module doc). Passes over the edges at most
-/// `passes` times, until one moves nothing; returns whether any moved a node. `places` is
-/// scratch: the nodes' places `base + u`, kept as u moves, so that checking an edge (what a
-/// pass mostly does) reads two nodes, not four.
-pub(crate) fn limit(
-    (edges, rest): (&[[u32; 2]], &[f32]),
-    (base, u): (&[Vec3A], &mut [Vec3A]),
-    w: &[f32],
-    passes: usize,
-    places: &mut Vec<Vec3A>,
-) -> bool {
-    places.clear();
-    places.extend(base.iter().zip(&*u).map(|(&x0, &u)| x0 + u));
-    let mut pass = |u: &mut [Vec3A]| {
+/// A worn cloth's strain limit, with what it keeps from one call to the next within a step:
+/// the nodes' places and which edges may be over the limit (module doc, "Which edges a pass
+/// looks at").
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Limiter {
+    /// The nodes' places `base + u` as the last call left them, kept to the bit as u moves:
+    /// checking an edge (what a pass mostly does) reads two nodes, not four.
+    places: Vec<Vec3A>,
+    /// Whether every edge but those marked for the next pass was within the limit at those
+    /// places.
+    known: bool,
+    /// One bit per edge, twice: the edges this pass looks at (the first half), and those the
+    /// next one will (the second).
+    marks: Vec<u64>,
+    /// Scratch: the nodes that moved since the last call.
+    moved: Vec<u32>,
+}
+
+/// The edges a limit applies to: node pairs, their rest lengths and each node's edges.
+pub(crate) type Edges<'a> = (&'a [[u32; 2]], &'a [f32], &'a Incidence);
+
+impl Limiter {
+    /// Forgets where the nodes were: the next call looks at every edge (call it when every
+    /// node may have moved since the last, or the edges or masses changed).
+    pub fn forget(&mut self) {
+        self.known = false;
+    }
+
+    /// Puts every edge of `edges` back within (1 + [`STRAIN_LIMIT`]) of its rest length; the
+    /// nodes are at `base + u` (the Xpbd solver's displacements), with inverse masses `w`
+    /// (module doc). Passes over the edges at most `passes` times, until one moves nothing;
+    /// returns whether any moved a node. Each pass moves the nodes as a pass over every edge
+    /// in order would, to the bit, but looks only at the edges that can be over the limit.
+    pub fn limit(
+        &mut self,
+        (edges, rest, around): Edges,
+        (base, u): (&[Vec3A], &mut [Vec3A]),
+        w: &[f32],
+        passes: usize,
+    ) -> bool {
+        let (words, fits) = (edges.len().div_ceil(64), around.fits(edges.len(), base.len()));
+        if self.known && fits && self.places.len() == base.len() && self.marks.len() == 2 * words {
+            // The edges left over the limit, and those at every node that moved since (the
+            // nodes listed first without a branch on each: many move, in no pattern).
+            let (moved, mut count) = (&mut self.moved, 0);
+            moved.resize(base.len(), 0);
+            let nodes = self.places.iter_mut().zip(base.iter().zip(&*u)).zip(0u32..);
+            for ((place, (&x0, &u)), k) in nodes {
+                let now = x0 + u;
+                let changed = now.cmpne(*place).any();
+                *place = now;
+                moved[count] = k;
+                count += usize::from(changed);
+            }
+            for &k in &moved[..count] {
+                for &e in around.of(k as usize) {
+                    mark(&mut self.marks, e as usize);
+                }
+            }
+        } else {
+            self.places.clear();
+            self.places.extend(base.iter().zip(&*u).map(|(&x0, &u)| x0 + u));
+            self.marks.clear();
+            self.marks.resize(2 * words, 0);
+            self.marks[..words].fill(u64::MAX);
+            if let Some(last) =
+                self.marks.get_mut(words.wrapping_sub(1)).filter(|_| edges.len() % 64 != 0)
+            {
+                *last = (1u64 << (edges.len() % 64)) - 1;
+            }
+        }
+        self.known = fits;
         let mut moved = false;
-        for (&[i, j], &l) in edges.iter().zip(rest) {
-            let (i, j) = (i as usize, j as usize);
-            let (Some(&xi), Some(&xj)) = (places.get(i), places.get(j)) else {
-                continue;
-            };
-            // Most edges are within the limit: told so without a square root.
-            let d = xj - xi;
-            let (length2, longest) = (d.length_squared(), (1.0 + STRAIN_LIMIT) * l);
-            if length2 <= longest * longest {
-                continue;
+        for _ in 0..passes {
+            let moved_now = self.pass((edges, rest, around), (base, u), w);
+            self.marks.copy_within(words.., 0);
+            self.marks[words..].fill(0);
+            if !moved_now {
+                break;
             }
-            let (Some(&wi), Some(&wj)) = (w.get(i), w.get(j)) else {
-                continue;
-            };
-            let total = wi + wj;
-            if total == 0.0 {
-                continue;
-            }
-            let length = length2.sqrt();
-            let n = d * ((length - longest) / (length * total));
-            // The places hold base + u as it is, to the bit.
-            u[i] += n * wi;
-            u[j] -= n * wj;
-            places[i] = base[i] + u[i];
-            places[j] = base[j] + u[j];
             moved = true;
         }
         moved
-    };
-    let mut moved = false;
-    for _ in 0..passes {
-        if !pass(u) {
-            break;
-        }
-        moved = true;
     }
-    moved
+
+    /// One pass over the edges marked for it, in order: an edge put back marks the edges at
+    /// its nodes, in this pass when they come after it, in the next when they came before (or
+    /// are itself: rounding may leave it a hair over). Returns whether it moved a node.
+    fn pass(
+        &mut self,
+        (edges, rest, around): Edges,
+        (base, u): (&[Vec3A], &mut [Vec3A]),
+        w: &[f32],
+    ) -> bool {
+        let Limiter { places, marks, .. } = self;
+        let words = marks.len() / 2;
+        let mut moved = false;
+        for word in 0..words {
+            while marks[word] != 0 {
+                let bits = marks[word];
+                marks[word] = bits & (bits - 1);
+                let e = word * 64 + bits.trailing_zeros() as usize;
+                let (Some(&[i, j]), Some(&l)) = (edges.get(e), rest.get(e)) else {
+                    continue;
+                };
+                let (i, j) = (i as usize, j as usize);
+                let (Some(&xi), Some(&xj)) = (places.get(i), places.get(j)) else {
+                    continue;
+                };
+                // Most edges are within the limit: told so without a square root.
+                let d = xj - xi;
+                let (length2, longest) = (d.length_squared(), (1.0 + STRAIN_LIMIT) * l);
+                if length2 <= longest * longest {
+                    continue;
+                }
+                let (Some(&wi), Some(&wj)) = (w.get(i), w.get(j)) else {
+                    continue;
+                };
+                let total = wi + wj;
+                if total == 0.0 {
+                    continue;
+                }
+                let length = length2.sqrt();
+                let n = d * ((length - longest) / (length * total));
+                // The places hold base + u as it is, to the bit.
+                u[i] += n * wi;
+                u[j] -= n * wj;
+                places[i] = base[i] + u[i];
+                places[j] = base[j] + u[j];
+                moved = true;
+                for &f in around.of(i).iter().chain(around.of(j)) {
+                    // The next pass's half without a branch.
+                    mark(marks, f as usize + 64 * words * usize::from(f as usize <= e));
+                }
+            }
+        }
+        moved
+    }
+}
+
+/// Sets bit `at` of `bits`.
+fn mark(bits: &mut [u64], at: usize) {
+    if let Some(word) = bits.get_mut(at / 64) {
+        *word |= 1 << (at % 64);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A limiter over `edges` of `nodes` nodes, with the rows it needs.
+    fn limited(edges: &[[u32; 2]], nodes: usize) -> (Limiter, Incidence) {
+        (Limiter::default(), Incidence::new(edges, nodes))
+    }
+
     #[test]
     fn an_edge_stretched_past_the_limit_comes_back_to_it_and_a_kinematic_end_stays() {
         // An edge of rest length 1 stretched to 2 along x: back to 1.05, each end half way.
         let base = [Vec3A::ZERO, Vec3A::new(2.0, 0.0, 0.0)];
+        let (mut limiter, around) = limited(&[[0, 1]], 2);
+        let edges: Edges = (&[[0, 1]], &[1.0], &around);
         let mut u = [Vec3A::ZERO; 2];
-        limit((&[[0, 1]], &[1.0]), (&base, &mut u), &[1.0, 1.0], 1, &mut Vec::new());
+        limiter.limit(edges, (&base, &mut u), &[1.0, 1.0], 1);
         let length = (base[1] + u[1]).distance(base[0] + u[0]);
         assert!((length - 1.05).abs() < 1e-6, "{length}");
         assert!((u[0].x + u[1].x).abs() < 1e-6, "{u:?}");
         // The first end kinematic: the second comes all the way.
         let mut u = [Vec3A::ZERO; 2];
-        limit((&[[0, 1]], &[1.0]), (&base, &mut u), &[0.0, 1.0], 1, &mut Vec::new());
+        limiter.forget();
+        limiter.limit(edges, (&base, &mut u), &[0.0, 1.0], 1);
         assert_eq!(u[0], Vec3A::ZERO);
         assert!((u[1].x + 0.95).abs() < 1e-6, "{u:?}");
         // Within the limit: nothing moves.
         let mut u = [Vec3A::new(0.0, 0.0, 0.0), Vec3A::new(-0.95, 0.0, 0.0)];
-        limit((&[[0, 1]], &[1.0]), (&base, &mut u), &[1.0, 1.0], 1, &mut Vec::new());
+        limiter.forget();
+        limiter.limit(edges, (&base, &mut u), &[1.0, 1.0], 1);
         assert_eq!(u, [Vec3A::ZERO, Vec3A::new(-0.95, 0.0, 0.0)]);
     }
 
@@ -169,14 +284,105 @@ mod tests {
             let length = |&[i, j]: &[u32; 2]| at(j as usize).distance(at(i as usize));
             edges.iter().map(length).fold(0.0, f32::max)
         };
+        let (mut limiter, around) = limited(&edges, 4);
         let mut u = [Vec3A::ZERO; 4];
-        assert!(limit((&edges, &[1.0; 3]), (&base, &mut u), &[1.0; 4], 1, &mut Vec::new()));
+        assert!(limiter.limit((&edges, &[1.0; 3], &around), (&base, &mut u), &[1.0; 4], 1));
         assert!((worst(&u) - 1.475).abs() < 1e-5, "{}", worst(&u));
         let mut u = [Vec3A::ZERO; 4];
-        assert!(limit((&edges, &[1.0; 3]), (&base, &mut u), &[1.0; 4], 64, &mut Vec::new()));
+        limiter.forget();
+        assert!(limiter.limit((&edges, &[1.0; 3], &around), (&base, &mut u), &[1.0; 4], 64));
         assert!(worst(&u) < 1.05 + 1e-4, "{}", worst(&u));
         // The whole chain, 3.15 long at most, still has its middle where it was.
         let middle = u.iter().map(|d| d.x).sum::<f32>();
         assert!(middle.abs() < 1e-4, "{u:?}");
+    }
+
+    /// One pass over every edge in order: what a pass of the limiter must do, to the bit.
+    fn every_edge(
+        edges: &[[u32; 2]],
+        rest: &[f32],
+        base: &[Vec3A],
+        u: &mut [Vec3A],
+        w: &[f32],
+    ) -> bool {
+        let mut moved = false;
+        for (&[i, j], &l) in edges.iter().zip(rest) {
+            let (i, j) = (i as usize, j as usize);
+            let d = (base[j] + u[j]) - (base[i] + u[i]);
+            let (length2, longest) = (d.length_squared(), (1.0 + STRAIN_LIMIT) * l);
+            if length2 > longest * longest && w[i] + w[j] > 0.0 {
+                let length = length2.sqrt();
+                let n = d * ((length - longest) / (length * (w[i] + w[j])));
+                u[i] += n * w[i];
+                u[j] -= n * w[j];
+                moved = true;
+            }
+        }
+        moved
+    }
+
+    #[test]
+    fn calls_that_look_at_the_marked_edges_move_the_nodes_as_passes_over_every_edge_do() {
+        // A 6 × 6 grid of 10 cm cells cut into triangles, two rows kinematic, shaken by
+        // pseudo-random moves of a few nodes (some calls) or of all (others) between calls of
+        // 1 to 4 passes (the few by up to 5 mm, the all by up to 2 cm): the same displacements to the bit as passes over every edge, and the
+        // same answer to whether any moved.
+        let side = 6u32;
+        let at = |r: u32, c: u32| r * side + c;
+        let mut edges = Vec::new();
+        for r in 0..side {
+            for c in 0..side {
+                if c + 1 < side {
+                    edges.push([at(r, c), at(r, c + 1)]);
+                }
+                if r + 1 < side {
+                    edges.push([at(r, c), at(r + 1, c)]);
+                }
+                if r + 1 < side && c + 1 < side {
+                    edges.push([at(r, c + 1), at(r + 1, c)]);
+                }
+            }
+        }
+        let n = (side * side) as usize;
+        let base: Vec<Vec3A> = (0..n as u32)
+            .map(|k| Vec3A::new((k % side) as f32, (k / side) as f32, 0.0) * 0.1)
+            .collect();
+        let rest: Vec<f32> =
+            edges.iter().map(|&[i, j]| base[i as usize].distance(base[j as usize])).collect();
+        let w: Vec<f32> = (0..n).map(|k| if k < 2 * side as usize { 0.0 } else { 1.0 }).collect();
+        let (mut limiter, around) = limited(&edges, n);
+        let (mut u, mut plain) = (vec![Vec3A::ZERO; n], vec![Vec3A::ZERO; n]);
+        let mut seed = 12345u32;
+        let mut random = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1 << 24) as f32 - 0.5
+        };
+        let mut looked_fewer = false;
+        for call in 0..200 {
+            let everyone = call % 5 == 0;
+            for k in 0..n {
+                if everyone || random() > 0.35 {
+                    let size = if everyone { 0.04 } else { 0.01 };
+                    let kick = Vec3A::new(random(), random(), random()) * size;
+                    u[k] += kick;
+                    plain[k] += kick;
+                }
+            }
+            if everyone {
+                limiter.forget();
+            }
+            let passes = 1 + call % 4;
+            let moved = limiter.limit((&edges, &rest, &around), (&base, &mut u), &w, passes);
+            let mut moved_plain = false;
+            for _ in 0..passes {
+                if !every_edge(&edges, &rest, &base, &mut plain, &w) {
+                    break;
+                }
+                moved_plain = true;
+            }
+            assert_eq!((moved, &u), (moved_plain, &plain), "call {call}");
+            looked_fewer |= !everyone && limiter.marks.iter().all(|&bits| bits == 0);
+        }
+        assert!(looked_fewer, "no call left every edge within the limit");
     }
 }

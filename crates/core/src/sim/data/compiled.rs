@@ -8,7 +8,7 @@
 //! copy first, and the others never see it.
 
 use crate::model::Skin;
-use crate::sim::data::{NodeData, Posed, SpringData, SurfaceData, Tethers, TouchPoints};
+use crate::sim::data::{Incidence, NodeData, Posed, SpringData, SurfaceData, Tethers, TouchPoints};
 use crate::{NodeId, SimParams};
 use glam::Vec3A;
 
@@ -30,6 +30,9 @@ pub(crate) struct Compiled {
     /// Their rest lengths (m): what a worn cloth's strain is limited against
     /// ([`crate::sim::constraints::strain`]).
     pub edge_rest: Vec<f32>,
+    /// Each node's edges, for a worn cloth: what its strain limit looks at again after it
+    /// moves the node ([`crate::sim::constraints::strain`]).
+    pub edges_at: Incidence,
     pub surface: SurfaceData,
     /// The drawn surface over a cage, when the model has one.
     pub skin: Option<Skin>,

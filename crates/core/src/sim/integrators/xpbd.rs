@@ -159,8 +159,8 @@ pub(crate) struct Workspace {
     /// The displacements at a sub-step's end before the strain limit's last word
     /// ([`Workspace::settle_worn`]).
     unsettled: Vec<Vec3A>,
-    /// The nodes' places for the strain limit ([`strain::limit`]).
-    places: Vec<Vec3A>,
+    /// A worn cloth's strain limit and what it keeps between its calls ([`strain::Limiter`]).
+    strain: strain::Limiter,
     /// The colliders each node may touch ([`crate::sim::contacts::near`]).
     near: NearColliders,
     /// Per node, the way out along a tether it is at the end of (zero for none): what the
@@ -359,18 +359,18 @@ impl Workspace {
         v: &mut [Vec3A],
         (h, t, predict): (f32, f32, bool),
     ) {
-        let Workspace { u, u_prev, unsettled, axes, places, layers, .. } = self;
+        let Workspace { u, u_prev, unsettled, axes, strain: limiter, layers, .. } = self;
         unsettled.clear();
         unsettled.extend_from_slice(u_prev);
-        let (w, edges) = (&c.nodes.inv_mass, (&c.edges[..], &c.edge_rest[..]));
-        strain::limit(edges, (base, u_prev), w, strain::SETTLE_PASSES, places);
+        let (w, edges) = (&c.nodes.inv_mass, (&c.edges[..], &c.edge_rest[..], &c.edges_at));
+        limiter.limit(edges, (base, u_prev), w, strain::SETTLE_PASSES);
         if let Some(SelfCollision { thickness, .. }) = c.params.self_collision.filter(usable) {
             // Without friction: the sub-step's own pass had it (`unsettled`, where the nodes
             // were as this began, only stands in for the sub-step's start).
             layers.project((base, w), (unsettled, u_prev), thickness, 0.0);
         }
         rig::project((posed, goals), (base, unsettled, u_prev), axes, t);
-        strain::limit(edges, (base, u_prev), w, strain::SETTLE_PASSES, places);
+        limiter.limit(edges, (base, u_prev), w, strain::SETTLE_PASSES);
         let nodes = u_prev.iter().zip(unsettled.iter()).zip(v.iter_mut().zip(u.iter_mut()));
         for ((&settled, &unsettled), (v, u)) in nodes {
             let moved = settled - unsettled;
@@ -506,8 +506,10 @@ pub(crate) fn step(
             edges::push_out(&ws.axes, &c.edges, base, displaced, w, near);
         }
         if c.rig.is_some() {
-            let edges = (&c.edges[..], &c.edge_rest[..]);
-            strain::limit(edges, (base, &mut ws.u), &c.nodes.inv_mass, 1, &mut ws.places);
+            // Every node moved since the last limit (the prediction, the springs).
+            let edges = (&c.edges[..], &c.edge_rest[..], &c.edges_at);
+            ws.strain.forget();
+            ws.strain.limit(edges, (base, &mut ws.u), &c.nodes.inv_mass, 1);
         }
         rigid.advance(h);
         let predict = fused && i < n;
