@@ -90,6 +90,7 @@
 //! other.
 
 use crate::sim::columns::{ColumnLoop, Columns, Isa, run};
+use crate::sim::data::tethers::PER_NODE;
 use crate::sim::data::{Goals, Tethers};
 use glam::Vec3A;
 
@@ -128,19 +129,30 @@ impl Tethers {
         );
         let at = |t: u32| goals.anchors.target.get(slot(t as usize)).copied();
         for group in &self.groups {
-            let ties = group.iter().copied().take_while(|&t| t != u32::MAX);
+            // The group's tethers up to its first pad: their anchors' places and reaches, and
+            // whether each is there to be paired (every pair of a group's four in one loop of
+            // fixed bounds: groups of one to four in no order cost a mispredicted branch each
+            // in loops of their own length).
+            let (mut ends, mut ties) = ([(Vec3A::ZERO, 0.0f32, false); PER_NODE], PER_NODE);
+            for (k, (end, &t)) in ends.iter_mut().zip(group).enumerate() {
+                if t == u32::MAX {
+                    ties = ties.min(k);
+                } else if let Some(a) = at(t).filter(|_| k < ties) {
+                    *end = (a, out[t as usize], true);
+                }
+            }
             let mut stretch = 1.0f32;
-            for (n, p) in ties.clone().enumerate() {
-                for q in ties.clone().skip(n + 1) {
-                    let (Some(a), Some(b)) = (at(p), at(q)) else { continue };
-                    let together = out[p as usize] + out[q as usize];
-                    if together > 0.0 {
+            for n in 0..PER_NODE {
+                for m in n + 1..PER_NODE {
+                    let ((a, reach_a, paired_a), (b, reach_b, paired_b)) = (ends[n], ends[m]);
+                    let together = reach_a + reach_b;
+                    if paired_a && paired_b && together > 0.0 {
                         stretch = stretch.max(a.distance(b) / together);
                     }
                 }
             }
             if stretch > 1.0 {
-                for t in ties {
+                for &t in &group[..ties] {
                     out[t as usize] *= stretch;
                 }
             }
