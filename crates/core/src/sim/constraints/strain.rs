@@ -324,9 +324,9 @@ mod tests {
     #[test]
     fn calls_that_look_at_the_marked_edges_move_the_nodes_as_passes_over_every_edge_do() {
         // A 6 × 6 grid of 10 cm cells cut into triangles, two rows kinematic, shaken by
-        // pseudo-random moves of a few nodes (some calls) or of all (others) between calls of
-        // 1 to 4 passes (the few by up to 5 mm, the all by up to 2 cm): the same displacements to the bit as passes over every edge, and the
-        // same answer to whether any moved.
+        // pseudo-random moves of a few nodes (some calls, by up to 5 mm) or of all (others, by
+        // up to 2 cm) between calls of 1 to 4 passes: the same displacements to the bit as
+        // passes over every edge, and the same answer to whether any moved.
         let side = 6u32;
         let at = |r: u32, c: u32| r * side + c;
         let mut edges = Vec::new();

@@ -17,8 +17,7 @@
 //! x_i ← x_i + w_i (1 − s) λ n,   x_j ← x_j + w_j s λ n
 //! ```
 //!
-//! - x_i, x_j: the edge's nodes (m), w_i, w_j their inverse masses (0 for a kinematic node:
-//!   the other end moves alone);
+//! - x_i, x_j: the edge's nodes (m), w_i, w_j their inverse masses;
 //! - a, b: the collider's axis at this sub-step (a sphere's centre twice), R its radius plus
 //!   the nodes' ([`crate::SimParams::node_radius`]);
 //! - s, t: the closest points' parameters (Ericson, "Real-Time Collision Detection", 2005,
@@ -38,10 +37,13 @@
 //! draped over a moving limb is dragged along, not pushed out from under without friction.
 //!
 //! Only points strictly between the ends are pushed (0 < s < 1): an end is a node, which its
-//! own collision answers. The correction is a position projection: the velocity
-//! Xpbd derives from it is the one that takes the edge out at the collider's speed. Edges are
-//! the triangles' (a sheet's shear and bend springs are no cloth surface); a model without
-//! triangles has none.
+//! own collision answers. Nor are the edges with a kinematic end (w = 0): that end follows the
+//! skin, on or just inside the surface of the body's colliders, so the edge's points next to
+//! it are often in, and the push would move the free end alone by C / s, without bound as
+//! s → 0; the free end's own collision keeps it out. The correction is a position
+//! projection: the velocity Xpbd derives from it is the one that takes the edge out at the
+//! collider's speed. Edges are the triangles' (a sheet's shear and bend springs are no cloth
+//! surface); a model without triangles has none.
 
 use crate::sim::contacts::round::RoundAxis;
 use crate::sim::contacts::{near, sides};
@@ -95,6 +97,7 @@ pub(crate) fn push_out(
         else {
             continue;
         };
+        // An edge with a kinematic end is left to its free end's collision (module doc).
         if wi == 0.0 || wj == 0.0 {
             continue;
         }
