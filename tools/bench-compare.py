@@ -20,7 +20,8 @@ of its own (`taskset`), the cores swapped each round, and the figure is the medi
 rounds of each round's ratio: both builds then see the same minute of the machine. On the
 two-core machine where the speed swung by up to 35% from one minute to the next, this was the
 only way that gave two commits the same ratio twice (0.93–0.97 where in turns gave 0.9–1.1).
-Use a `--filter` that picks one benchmark, so that the two run the same one together.
+The two run the same benchmarks in the same order, so each runs beside its counterpart as long
+as the commits' benchmarks take about as long; a `--filter` that picks few keeps them in step.
 
 docs/architecture.md ("Performance") says which benchmarks guard what.
 """
