@@ -146,7 +146,7 @@ impl Limiter {
                 count += usize::from(changed);
             }
             for &k in &moved[..count] {
-                for &e in around.of(k as usize) {
+                for e in around.of(k as usize) {
                     mark(&mut self.marks, e as usize);
                 }
             }
@@ -221,7 +221,7 @@ impl Limiter {
                 places[i] = base[i] + u[i];
                 places[j] = base[j] + u[j];
                 moved = true;
-                for &f in around.of(i).iter().chain(around.of(j)) {
+                for f in around.of(i).chain(around.of(j)) {
                     // The next pass's half without a branch.
                     mark(marks, f as usize + 64 * words * usize::from(f as usize <= e));
                 }
