@@ -177,8 +177,10 @@ impl Grid {
         scratch: &mut Vec<(u32, f32)>,
         mut visit: impl FnMut(usize, &[(u32, f32)]),
     ) {
-        scratch.clear();
-        scratch.resize(most, (0, 0.0));
+        // Written before it is read: only its length matters.
+        if scratch.len() < most {
+            scratch.resize(most, (0, 0.0));
+        }
         let (mut current, mut looked, mut found) = (usize::MAX, 0, 0);
         self.pairs(|i, j, d2| {
             if i != current {
@@ -353,6 +355,35 @@ mod tests {
             found.sort_by_key(|&(i, j, _)| (i, j));
             let next = (0..expected).map(|k| (k, k + 1, points[k].distance_squared(points[k + 1])));
             assert_eq!(found, next.collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn near_keeps_what_pairs_looks_at_within_the_distance_in_its_order_up_to_the_most() {
+        // A cloud over a few cells, windows of many points among them: near's points for each
+        // point are pairs' within the distance, in pairs' order, of the first `most` looked at.
+        let points: Vec<Vec3A> = (0..400)
+            .map(|k| Vec3A::new((k * 37 % 101) as f32, (k % 7) as f32, (k % 5) as f32) * 0.01)
+            .collect();
+        let mut grid = Grid::default();
+        grid.build(points.len(), |i| points[i], 0.05);
+        let within2 = 0.045 * 0.045;
+        for most in [1024, 5, 1] {
+            let mut expected = Vec::new();
+            let (mut current, mut looked) = (usize::MAX, 0);
+            grid.pairs(|i, j, d2| {
+                (current, looked) = if i == current { (i, looked + 1) } else { (i, 1) };
+                if looked <= most && d2 < within2 {
+                    expected.push((i, j as u32, d2));
+                }
+                looked < most
+            });
+            let mut found = Vec::new();
+            grid.near((within2, most), &mut Vec::new(), |i, near| {
+                found.extend(near.iter().map(|&(j, d2)| (i, j, d2)));
+            });
+            assert!(expected.len() > 100, "{}", expected.len());
+            assert_eq!(found, expected, "most {most}");
         }
     }
 
