@@ -15,7 +15,8 @@ a painted point attribute `_MAX_DISTANCE` (metres):
 - `Cape`: hanging from the shoulders down the back, 0 along its top row (written 2.5e-8, the
   float noise a painted 0 picks up), growing to 0.35 m at the hem;
 - `Skirt`: a tube from the waist to the knees, flaring, on the Hips, 0 around the waistband
-  (written 1e-8), 0.3 m at the hem;
+  (written 1e-8), 0.5 m at the hem: what the dancer's high kick lifts it by (at 0.45 m or less
+  no cloth can follow the kick, see `crates/convert/tests/worn_figure.rs`);
 - `Scarf`: a strip from the neck down the chest, 0 along its top (written 0), 0.25 m at its end.
 
 Three files, the scene at 24 fps (Blender's default), frame 1 the first frame:
@@ -230,7 +231,8 @@ def cape(rig, columns=13, rows=18, height=0.85, width=0.46, hem=0.35):
 
 def skirt(rig):
     """A tube from the waist (1.0 m, radius 0.16 × 0.125) to above the knees (0.58 m, radius
-    0.30), 28 around, 12 down, all on the Hips."""
+    0.30), 28 around, 12 down, all on the Hips; max distance 0 at the waistband to 0.5 m at the
+    hem."""
     around, rows, top, bottom = 28, 12, 1.0, 0.58
     points = []
     for j in range(rows):
@@ -241,7 +243,7 @@ def skirt(rig):
             a = 2.0 * math.pi * i / around
             points.append((rx * math.cos(a), ry * math.sin(a), z))
     obj = grid("Skirt", points, around, rows, closed=True)
-    paint(obj, [1e-8 if k < around else 0.3 * (k // around) / (rows - 1) for k in range(len(points))])
+    paint(obj, [1e-8 if k < around else 0.5 * (k // around) / (rows - 1) for k in range(len(points))])
     return skinned(obj, rig, lambda p: {"Hips": 1.0})
 
 

@@ -61,10 +61,13 @@
 //! within its sphere. The dancer's high kick then stretched its skirt 42% at worst, for a few
 //! frames, instead of 298% for the rest of the clip. At the sub-step's end the strain limit,
 //! self-collision, these max distances and the limit again have the last word
-//! ([`crate::sim::constraints::strain`]): the kick's springs stay within 8.4% and its rows
-//! within 3.1 cm past their max distances, and where the limb and the stretch cannot both
-//! hold (that figure's thigh rises above the skirt's kinematic waistband), the stretch wins
-//! and the rows go into the limb, up to 5 cm there, until the next sub-step's collisions.
+//! ([`crate::sim::constraints::strain`]). With the skirt's hem painted 0.3 m, which the kick
+//! lifts its front rows past by some 0.15 m, the limb and the stretch cannot both hold: the
+//! springs stay within 8.4%, the rows within 3.1 cm past their max distances, and the stretch
+//! wins, the rows going into the limb, up to 5 cm there, until the next sub-step's collisions.
+//! Painted 0.5 m, as the figure now is, the rows the thigh holds go 1 cm past their max
+//! distances, slide along it, and stay within 5 mm of the body's skin and 7.5% of their
+//! springs (`crates/convert/tests/worn_figure.rs`).
 //! Only the Xpbd solver orders it so; the explicit integrators project the max distances as
 //! they are.
 

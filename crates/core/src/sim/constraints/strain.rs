@@ -55,8 +55,8 @@
 //! then the limbs. A limb that presses an edge's end further than the edge's neighbours follow
 //! loses a little of its push to the limit, which the next sub-step's collision gives back
 //! (the figures' cloth stays within 4 mm of the body's skin). Where the three cannot all hold
-//! (the dancer's high kick, whose thigh rises above the skirt's kinematic waistband), the
-//! stretch holds and the cloth goes into the limb.
+//! (the dancer's high kick with the skirt's hem painted 0.3 m: the kick lifts its front rows
+//! 0.45 m), the stretch holds and the cloth goes into the limb.
 //!
 //! **Which edges a pass looks at.** A pass over every edge mostly finds each within the limit,
 //! and an edge found within it stays so until one of its nodes moves. So the [`Limiter`] keeps,
