@@ -15,8 +15,9 @@ a painted point attribute `_MAX_DISTANCE` (metres):
 - `Cape`: hanging from the shoulders down the back, 0 along its top row (written 2.5e-8, the
   float noise a painted 0 picks up), growing to 0.35 m at the hem;
 - `Skirt`: a tube from the waist to the knees, flaring, on the Hips, 0 around the waistband
-  (written 1e-8), 0.5 m at the hem: what the dancer's high kick lifts it by (at 0.45 m or less
-  no cloth can follow the kick, see `crates/convert/tests/worn_figure.rs`);
+  (written 1e-8), 0.5 m at the hem: what the dancer's high kick lifts it by (painted 0.3 or
+  0.45 m, the max distances hold the front rows where the kicking thigh goes: see
+  `crates/convert/tests/worn_figure.rs`);
 - `Scarf`: a strip from the neck down the chest, 0 along its top (written 0), 0.25 m at its end.
 
 Three files, the scene at 24 fps (Blender's default), frame 1 the first frame:

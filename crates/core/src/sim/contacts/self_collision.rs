@@ -122,27 +122,26 @@
 //!
 //! Tried and not kept: only the nodes that can meet in the step. Two nodes further apart than
 //! R = τ + (S + |g| Δt) Δt at the step's start (S: the diagonal above) stay more than τ apart
-//! through it, so the bound needs only the velocities of nodes within R of each other, bounded
-//! by the boxes of velocities of neighbouring cells of edge R. The worn figures then took fewer
-//! sub-steps a frame (400 frames: the walker's cape 7.45 against 8.51, the runner's 13.43
-//! against 15.60, the dancer's skirt 6.06 against 6.40, the walker's scarf 6.14 against 6.48),
-//! the walker's cape's frame 0.94 times the time and the skirt's 0.97 (`worn_frames`, in
-//! turns), every worn test passing; taking out first the rigid motion that best fits the
-//! velocities, the walker's cape 7.18. But
-//! the strip of 8 mm cells of `crates/convert/tests/self_collision.rs` then lay boiling, a node
-//! here and there at up to 0.17 m/s in its last second (and with the rigid fit, crossed at one
-//! sample). That strip's tests are a draw at either bound: with the bound scaled by 0.95 to
-//! 1.05 (20 runs), at the box's diagonal its layers crossed in 3 and its pile did not rest in 7;
-//! at the nearer nodes', 3 and 3. With the frame step moved instead (11 drops from 57 to 63
-//! Hz, `how_often_each_strip_holds_as_the_frame_step_moves` in that file), at the box's none
-//! crossed and 3 did not rest; at the nearer nodes', 2 crossed and 2 did not rest. Which heap a
-//! fall crumples into decides, and at the exact bound the tests pass by chance. Fewer sub-steps here wait on piles that rest and hold
-//! whatever heap they land in. Weighting the pushes by height, the lower node of a pair made
-//! e^(K Δh/τ) times heavier (the stacking of Macklin et al. 2014), is not yet that: at K = 0.5
-//! the 8 mm strip held in 19 of 20 such runs, but the strip of oblong cells then lay moving in
-//! 7 of 10 (in none without), and at K = 2 the 8 mm strip crossed in 13 of 20. Nor is a
-//! second pass of the pushes in each sub-step: the 8 mm strip failed in 11 of 20, the strip of
-//! oblong cells lay moving in 10 of 10.
+//! through it, so the bound needs only the velocities of nodes within R of each other, bounded by
+//! the boxes of velocities of neighbouring cells of edge R. The worn figures then took fewer
+//! sub-steps a frame (400 frames: the walker's cape 7.45 against 8.51, the runner's 13.43 against
+//! 15.60, the dancer's skirt 6.06 against 6.40, the walker's scarf 6.14 against 6.48), the walker's
+//! cape's frame 0.94 times the time and the skirt's 0.97 (`worn_frames`, in turns), every worn test
+//! passing; taking out first the rigid motion that best fits the velocities, the walker's cape
+//! 7.18. But the strip of 8 mm cells of `crates/convert/tests/self_collision.rs` then lay boiling,
+//! a node here and there at up to 0.17 m/s in its last second (and with the rigid fit, crossed at
+//! one sample). That strip's tests are a draw at either bound: with the bound scaled by 0.95 to
+//! 1.05 (20 runs), at the box's diagonal its layers crossed in 3 and its pile did not rest in 7; at
+//! the nearer nodes', 3 and 3. With the frame step moved instead (11 drops from 57 to 63 Hz,
+//! `how_often_each_strip_holds_as_the_frame_step_moves` in that file), at the box's none crossed
+//! and 3 did not rest; at the nearer nodes', 2 crossed and 2 did not rest. Which heap a fall
+//! crumples into decides, and at the exact bound the tests pass by chance. Fewer sub-steps here
+//! wait on piles that rest and hold whatever heap they land in. Weighting the pushes by height, the
+//! lower node of a pair made e^(K Δh/τ) times heavier (the stacking of Macklin et al. 2014), is not
+//! yet that: at K = 0.5 the 8 mm strip held in 19 of 20 such runs, but the strip of oblong cells
+//! then lay moving in 7 of 10 (in none without), and at K = 2 the 8 mm strip crossed in 13 of 20.
+//! Nor is a second pass of the pushes in each sub-step: the 8 mm strip failed in 11 of 20, the
+//! strip of oblong cells lay moving in 10 of 10.
 //!
 //! **Which pairs.** The balls sorted by cells as large as the reach r ([`crate::grid`]) give
 //! every pair within r: each ball looks along x within r in its own row of cells and the four
