@@ -27,7 +27,7 @@
 //! that miss Blender's own curve between keys where its handles are clamped. A figure keyed
 //! every second frame turning 180° in 0.5 s is at −168.3° in the file where Blender has it at
 //! −160.9°, one frame before the turn ends: its cape's kinematic top row 4 cm off Blender's
-//! skin there, and on every frame within 2 µm when the clip is exported sampled (as the
+//! skin there, and on every frame within 3 µm when the clip is exported sampled (as the
 //! Blender add-on does).
 //!
 //! Before the first key a channel holds its first value, after the last its last. A node no
