@@ -56,7 +56,9 @@
 //! loses a little of its push to the limit, which the next sub-step's collision gives back
 //! (the figures' cloth stays within 4 mm of the body's skin). Where the three cannot all hold
 //! (the dancer's high kick with the skirt's hem painted 0.3 m: the kick lifts its front rows
-//! 0.45 m), the stretch holds and the cloth goes into the limb.
+//! 0.45 m), the stretch holds and the cloth goes into the limb. With the max distances once
+//! more after the last limit, so that they had the last word, the runner's scarf stretched 49%
+//! and its cape 10.5% at 1/48 s.
 //!
 //! **Which edges a pass looks at.** A pass over every edge mostly finds each within the limit,
 //! and an edge found within it stays so until one of its nodes moves. So the [`Limiter`] keeps,
