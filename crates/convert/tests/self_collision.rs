@@ -128,11 +128,7 @@ fn a_strip_of_oblong_cells_folds_without_crossing_itself() {
     // makes them: its diagonals of 5.6 cm are longer than √2 times its thickness (0.9 of the
     // mean edge, 3.9 cm), and get balls between their nodes. Measured (at ¾ of the mean edge):
     // without those balls, 134 of its 151 samples crossed; with them, none.
-    let mut mesh = shapes::strip(0.15, 1.6, 0.025);
-    for p in &mut mesh.positions {
-        p.x *= 2.0;
-    }
-    let layered = folds_cleanly(mesh);
+    let layered = folds_cleanly(oblong_cells());
     assert!(layered.fastest < 0.05, "the pile rests: {} m/s", layered.fastest);
 }
 
@@ -144,7 +140,7 @@ fn a_strip_of_fine_cells_folds_without_crossing_itself_however_fast_it_falls() {
     // those sub-steps; with as many more as keep its nodes from closing by more than a
     // quarter thickness in one (up to 64), at none, and it lies still (0.03 m/s in its fifth
     // second).
-    let layered = folds_cleanly(shapes::strip(0.25, 1.0, 0.0125));
+    let layered = folds_cleanly(fine_cells());
     assert!(layered.fastest < 0.05, "the pile rests: {} m/s", layered.fastest);
 }
 
@@ -155,11 +151,7 @@ fn a_plane_scaled_and_subdivided_as_modelers_make_it_folds_without_crossing_itse
     // the mean edge: 3.5 cm) used to be left to the springs, and its columns folded over each
     // other unseen: it crossed at 134 of 151 samples. Measured: at none, and in its fifth
     // second no node moves 4 mm (squeezed nodes tremble in place, at 0.16 m/s at ¾).
-    let mut mesh = shapes::strip(1.0, 1.0, 0.04);
-    for p in &mut mesh.positions {
-        *p *= Vec3::new(0.3, 1.6, 1.0);
-    }
-    let layered = folds_cleanly(mesh);
+    let layered = folds_cleanly(scaled_plane());
     assert!(layered.crept < 0.01, "the pile lies still: a node moved {} m", layered.crept);
 }
 
@@ -174,27 +166,47 @@ fn a_strip_of_cells_under_a_centimetre_folds_without_crossing_itself() {
     // pile rests as the coarser ones do. Measured when the pairs were solved in the order of
     // the cells they were found in, which changes as the cells move: about 230 of its nodes
     // above 5 cm/s at a time, up to 0.4 m/s, for as long as it lay.
-    let layered = drop(&converted(shapes::dropped(shapes::strip(0.3, 1.6, 0.008)), true));
+    let layered = drop(&converted(shapes::dropped(cells_under_a_centimetre()), true));
     assert_eq!((layered.crossed, layered.worst), (0, 0), "no sample crosses");
     assert!(layered.top < 0.4, "it fell and folded: its top is at {} m", layered.top);
     assert!(layered.fastest < 0.05, "the pile rests: {} m/s over the last second", layered.fastest);
 }
 
-/// The strips of the tests above with self-collision, as dropped there.
-fn the_strips() -> Vec<(&'static str, SpringModel)> {
-    let mut oblong = shapes::strip(0.15, 1.6, 0.025);
-    for p in &mut oblong.positions {
+/// The oblong cells' strip: 0.3 × 1.6 m of 5 × 2.5 cm cells.
+fn oblong_cells() -> RawMesh {
+    let mut mesh = shapes::strip(0.15, 1.6, 0.025);
+    for p in &mut mesh.positions {
         p.x *= 2.0;
     }
-    let mut plane = shapes::strip(1.0, 1.0, 0.04);
-    for p in &mut plane.positions {
+    mesh
+}
+
+/// The fine cells' strip: 0.25 × 1 m of 1.25 cm cells.
+fn fine_cells() -> RawMesh {
+    shapes::strip(0.25, 1.0, 0.0125)
+}
+
+/// A 1 m square of 25 × 25 cells scaled to 0.3 × 1.6 m.
+fn scaled_plane() -> RawMesh {
+    let mut mesh = shapes::strip(1.0, 1.0, 0.04);
+    for p in &mut mesh.positions {
         *p *= Vec3::new(0.3, 1.6, 1.0);
     }
+    mesh
+}
+
+/// 0.3 × 1.6 m of 8 mm cells.
+fn cells_under_a_centimetre() -> RawMesh {
+    shapes::strip(0.3, 1.6, 0.008)
+}
+
+/// The strips of the tests above with self-collision, as dropped there.
+fn the_strips() -> Vec<(&'static str, SpringModel)> {
     let sheets = [
-        ("fine cells", shapes::strip(0.25, 1.0, 0.0125)),
-        ("oblong cells", oblong),
-        ("scaled plane", plane),
-        ("cells under a centimetre", shapes::strip(0.3, 1.6, 0.008)),
+        ("fine cells", fine_cells()),
+        ("oblong cells", oblong_cells()),
+        ("scaled plane", scaled_plane()),
+        ("cells under a centimetre", cells_under_a_centimetre()),
     ];
     let dropped =
         sheets.into_iter().map(|(name, mesh)| (name, converted(shapes::dropped(mesh), true)));
